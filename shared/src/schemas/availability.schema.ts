@@ -1,0 +1,62 @@
+/**
+ * Weekly rules and date exceptions (availability-semantics.md "Inputs"; spec §5 "Availability
+ * edit modal"). Times are `HH:MM` 24-hour local times in the owner's zone; `24:00` is not allowed.
+ */
+import { z } from 'zod';
+
+/** `HH:MM`, 00:00–23:59. */
+export const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
+export const DATE_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+const time = z
+  .string({ error: 'Please fill in all time fields' })
+  .trim()
+  .min(1, 'Please fill in all time fields')
+  .regex(TIME_PATTERN, 'Time format must be HH:MM (24-hour format)');
+
+/** One weekly rule: weekday 0 = Monday … 6 = Sunday. */
+export const availabilityRuleSchema = z
+  .object({
+    weekday: z.coerce.number({ error: 'Weekday must be 0 (Monday) to 6 (Sunday)' }).int('Weekday must be 0 (Monday) to 6 (Sunday)').min(0, 'Weekday must be 0 (Monday) to 6 (Sunday)').max(6, 'Weekday must be 0 (Monday) to 6 (Sunday)'),
+    start_time_local: time,
+    end_time_local: time,
+  })
+  .refine((r) => r.end_time_local > r.start_time_local, {
+    message: 'End time must be after start time',
+    path: ['end_time_local'],
+  });
+export type AvailabilityRuleInput = z.infer<typeof availabilityRuleSchema>;
+
+/** The list form of POST /api/me/availability-rules: replaces the whole weekly schedule. */
+export const availabilityRulesListSchema = z.object({
+  rules: z.array(availabilityRuleSchema, { error: 'Please add at least one availability slot' })
+    .min(1, 'Please add at least one availability slot')
+    .max(200, 'Too many availability slots'),
+});
+
+/** True when `date` is a real calendar date `YYYY-MM-DD`. */
+export function isRealDate(date: string): boolean {
+  if (!DATE_PATTERN.test(date)) return false;
+  const [y, m, d] = date.split('-').map(Number);
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
+
+/**
+ * POST /api/me/exceptions — `{ date, start_time_local|null, end_time_local|null }`.
+ * Both times null: unavailable all day. Exactly one null is invalid (semantics detail 8 → 422).
+ */
+export const exceptionSchema = z
+  .object({
+    date: z.string({ error: 'Date is required' }).trim().refine(isRealDate, 'Date must be YYYY-MM-DD'),
+    start_time_local: time.nullable().default(null),
+    end_time_local: time.nullable().default(null),
+  })
+  .superRefine((e, ctx) => {
+    if ((e.start_time_local === null) !== (e.end_time_local === null)) {
+      ctx.addIssue({ code: 'custom', message: 'Set both start and end time, or neither for a day off', path: ['end_time_local'] });
+    } else if (e.start_time_local !== null && e.end_time_local !== null && e.end_time_local <= e.start_time_local) {
+      ctx.addIssue({ code: 'custom', message: 'End time must be after start time', path: ['end_time_local'] });
+    }
+  });
+export type ExceptionInput = z.infer<typeof exceptionSchema>;

@@ -1,0 +1,4 @@
+export * from './auth.schema.ts';
+export * from './profile.schema.ts';
+export * from './availability.schema.ts';
+export * from './calendar.schema.ts';
