@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: every test of the project, in order —
+ *   1. Vitest: engine unit tests, the 60 conformance cases, API/repository tests (SQLite, and
+ *      PostgreSQL too when TEST_POSTGRES_URL is set), provider tests against Radicale and local servers;
+ *   2. the web build, then Playwright in Debian's Chromium against the real server.
+ * Prints one closing line `N passed, N failed, N skipped` summed from the runners' JSON reports
+ * (a runner that crashes before writing its report counts as one failure) and exits non-zero on
+ * any failure.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const results = join(root, 'test-results');
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const run = (cmd, args, env = {}) =>
+  spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status;
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+// 1. Vitest (JSON reporter is Jest-compatible).
+const vitestReport = join(results, 'vitest.json');
+const vitestStatus = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
+const vitest = readJson(vitestReport);
+if (vitest) {
+  totals.passed += vitest.numPassedTests ?? 0;
+  totals.failed += vitest.numFailedTests ?? 0;
+  totals.skipped += (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
+  // A suite that fails to load has no failed test but is a failure.
+  const brokenSuites = (vitest.testResults ?? []).filter((s) => s.status === 'failed' && (s.assertionResults ?? []).every((a) => a.status !== 'failed')).length;
+  totals.failed += brokenSuites;
+  if (vitestStatus !== 0 && totals.failed === 0) totals.failed += 1;
+} else {
+  console.error('vitest crashed before writing its report');
+  totals.failed += 1;
+}
+
+// 2. Browser tests: build the web app, then Playwright against the real server.
+const e2eConfig = join(root, 'web', 'e2e', 'playwright.config.ts');
+if (existsSync(e2eConfig)) {
+  const buildStatus = run('npm', ['run', 'build', '-w', 'web']);
+  if (buildStatus !== 0) {
+    console.error('web build failed');
+    totals.failed += 1;
+  } else {
+    const e2eReport = join(results, 'e2e.json');
+    const status = run(bin('playwright'), ['test', '-c', e2eConfig], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
+    const e2e = readJson(e2eReport);
+    if (e2e?.stats) {
+      totals.passed += (e2e.stats.expected ?? 0) + (e2e.stats.flaky ?? 0);
+      totals.failed += e2e.stats.unexpected ?? 0;
+      totals.skipped += e2e.stats.skipped ?? 0;
+      if (status !== 0 && !(e2e.stats.unexpected > 0)) totals.failed += 1;
+    } else {
+      console.error('playwright crashed before writing its report');
+      totals.failed += 1;
+    }
+  }
+}
+
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed > 0 ? 1 : 0);
