@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { decryptSecret, encryptSecret, parseSecretKey, SecretDecryptError } from './crypto.ts';
+
+describe('secret encryption (AES-256-GCM)', () => {
+  const key = randomBytes(32);
+
+  it('round-trips and never contains the plaintext', () => {
+    const stored = encryptSecret('app-specific-pass wörd', key);
+    expect(stored.startsWith('v1.')).toBe(true);
+    expect(stored).not.toContain('app-specific');
+    expect(decryptSecret(stored, key)).toBe('app-specific-pass wörd');
+  });
+
+  it('uses a fresh 12-byte IV per value', () => {
+    const a = encryptSecret('same', key);
+    const b = encryptSecret('same', key);
+    expect(a).not.toBe(b);
+    expect(Buffer.from(a.split('.')[1]!, 'base64url').length).toBe(12);
+  });
+
+  it('refuses a wrong key, tampering and unknown versions', () => {
+    const stored = encryptSecret('secret', key);
+    expect(() => decryptSecret(stored, randomBytes(32))).toThrow(SecretDecryptError);
+    const parts = stored.split('.');
+    const ct = Buffer.from(parts[3]!, 'base64url');
+    ct[0] = ct[0]! ^ 1;
+    expect(() => decryptSecret([parts[0], parts[1], parts[2], ct.toString('base64url')].join('.'), key)).toThrow(SecretDecryptError);
+    expect(() => decryptSecret(stored.replace(/^v1/, 'v2'), key)).toThrow(SecretDecryptError);
+  });
+
+  it('requires a 32-byte key and parses hex or base64 keys', () => {
+    expect(() => encryptSecret('x', randomBytes(16))).toThrow(/32 bytes/);
+    const hex = key.toString('hex');
+    expect(parseSecretKey(hex).equals(key)).toBe(true);
+    expect(parseSecretKey(key.toString('base64')).equals(key)).toBe(true);
+  });
+});
