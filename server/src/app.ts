@@ -1,0 +1,85 @@
+/**
+ * createApp(deps) → the Express app, without listen() (tests import this).
+ * Order: security headers, request log, JSON body, /api routers, /api 404, static web build with
+ * SPA fallback, error renderer.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { isReservedUsername } from '@avail/shared/constants.ts';
+import type { AppDeps, Deps } from './http/deps.ts';
+import { apiNotFound, errorHandler } from './http/error-handler.ts';
+import { defaultRateLimits, type RateLimits } from './http/rate-limit.ts';
+import { requestLogger } from './http/request-logger.ts';
+import { authRouter } from './modules/auth/auth.routes.ts';
+import { profileRouter } from './modules/profile/profile.routes.ts';
+import { availabilityRouter } from './modules/availability/availability.routes.ts';
+import { dashboardRouter } from './modules/dashboard/dashboard.routes.ts';
+import { publicRouter } from './modules/public/public.routes.ts';
+// ── Calendars router (owned by the calendars engineer) ────────────────────────────────────────
+// import { calendarsRouter } from './modules/calendars/calendars.routes.ts';
+// Uncomment the line above and the mount line below once modules/calendars/calendars.routes.ts exists.
+
+export type { AppDeps, Deps } from './http/deps.ts';
+
+export interface AppOptions {
+  /** Override rate limits (tests). */
+  rateLimits?: Partial<RateLimits>;
+}
+
+/** True for paths of public availability pages: `/u/:slug` and `/:slug` (slug not a reserved name). */
+export function isPublicPagePath(p: string): boolean {
+  const u = /^\/u\/([^/]+)\/?$/.exec(p);
+  if (u) return true;
+  const top = /^\/([^/.]+)\/?$/.exec(p);
+  return !!top && !isReservedUsername(decodeURIComponent(top[1]));
+}
+
+export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
+  const deps: Deps = { ...appDeps, now: appDeps.now ?? Date.now };
+  const limits: RateLimits = { ...defaultRateLimits, ...options.rateLimits };
+  const app = express();
+  app.disable('x-powered-by');
+  // Honour X-Forwarded-For only from a reverse proxy on this machine.
+  app.set('trust proxy', 'loopback');
+  app.set('etag', false);
+
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('X-Frame-Options', 'DENY');
+    next();
+  });
+  app.use(requestLogger(deps.logger));
+  app.use('/api', express.json({ limit: '256kb' }));
+  app.use('/api', (_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+
+  app.use('/api', authRouter(deps, limits));
+  app.use('/api', profileRouter(deps));
+  app.use('/api', availabilityRouter(deps));
+  app.use('/api', dashboardRouter(deps));
+  app.use('/api', publicRouter(deps, limits));
+  // ── Calendars router mount (calendars engineer) ──
+  // app.use('/api', calendarsRouter(deps));
+  app.use('/api', apiNotFound);
+
+  const dist = deps.config.WEB_DIST_DIR;
+  const indexHtml = path.join(dist, 'index.html');
+  if (existsSync(indexHtml)) {
+    app.use(express.static(dist, { index: false, maxAge: '1h' }));
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+      if (isPublicPagePath(req.path)) {
+        res.setHeader('X-Robots-Tag', 'noindex');
+        res.setHeader('Referrer-Policy', 'no-referrer');
+      }
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(indexHtml);
+    });
+  }
+
+  app.use(errorHandler(deps.logger));
+  return app;
+}

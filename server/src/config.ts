@@ -1,0 +1,137 @@
+/**
+ * Server configuration: environment variables parsed once at boot with zod.
+ * `loadConfig()` throws a ConfigError listing every problem, so a misconfigured server never starts.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** Repository root (server/src/config.ts → ../..). Relative DATA_DIR / WEB_DIST_DIR resolve against it. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const booleanish = z
+  .union([z.boolean(), z.string()])
+  .transform((v, ctx) => {
+    if (typeof v === 'boolean') return v;
+    const s = v.trim().toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+    if (['0', 'false', 'no', 'off', ''].includes(s)) return false;
+    ctx.addIssue({ code: 'custom', message: 'must be true or false' });
+    return z.NEVER;
+  });
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL (leave unset for SQLite)'),
+  PUBLIC_BASE_URL: z.string().trim().url().optional().or(z.literal('').transform(() => undefined)),
+  SMTP_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || /^smtps?:\/\//.test(v), 'must be an smtp:// or smtps:// URL'),
+  MAIL_FROM: z.string().trim().min(1).default('Avail <no-reply@localhost>'),
+  AVAIL_SECRET_KEY: z.string().trim().optional().transform((v) => (v ? v : undefined)),
+  APPLE_CALDAV_URL: z.string().trim().url().default('https://caldav.icloud.com'),
+  ALLOW_PRIVATE_CALENDAR_HOSTS: booleanish.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST_DIR: z.string().min(1).default('web/dist'),
+});
+
+export interface Config {
+  PORT: number;
+  /** Absolute path. */
+  DATA_DIR: string;
+  /** `postgres://…` or undefined (SQLite). */
+  DATABASE_URL: string | undefined;
+  /** Absolute path of the SQLite file (used only when DATABASE_URL is unset). */
+  SQLITE_PATH: string;
+  /** Without a trailing slash. */
+  PUBLIC_BASE_URL: string;
+  SMTP_URL: string | undefined;
+  MAIL_FROM: string;
+  /** 32 raw bytes. */
+  AVAIL_SECRET_KEY: Buffer;
+  APPLE_CALDAV_URL: string;
+  ALLOW_PRIVATE_CALENDAR_HOSTS: boolean;
+  LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Absolute path. */
+  WEB_DIST_DIR: string;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Decodes a 32-byte key written as 64 hex characters or base64/base64url; null if it is not one. */
+export function decodeSecretKey(text: string): Buffer | null {
+  const t = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(t)) return Buffer.from(t, 'hex');
+  if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(t)) {
+    const b = Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (b.length === 32) return b;
+  }
+  return null;
+}
+
+/** Reads `${dataDir}/secret.key`, creating it (mode 0600) with 32 random bytes the first time. */
+function loadOrCreateSecretKey(dataDir: string): Buffer {
+  const file = path.join(dataDir, 'secret.key');
+  if (existsSync(file)) {
+    const key = decodeSecretKey(readFileSync(file, 'utf8'));
+    if (!key) throw new ConfigError([`${file} does not hold a 32-byte key (base64 or hex)`]);
+    return key;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return key;
+}
+
+/**
+ * Parses `env` (default `process.env`). Relative paths resolve against `baseDir`
+ * (default: the repository root, so `npm start` from the root keeps data in `<repo>/data`).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, baseDir: string = REPO_ROOT): Config {
+  const parsed = envSchema.safeParse(env);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.') || 'env'}: ${issue.message}`);
+    throw new ConfigError(problems);
+  }
+  const e = parsed.data;
+  let secret: Buffer | undefined;
+  if (e.AVAIL_SECRET_KEY !== undefined) {
+    secret = decodeSecretKey(e.AVAIL_SECRET_KEY) ?? undefined;
+    if (!secret) problems.push('AVAIL_SECRET_KEY: must be 32 bytes written as base64 or 64 hex characters');
+  }
+  if (problems.length) throw new ConfigError(problems);
+  const dataDir = path.resolve(baseDir, e.DATA_DIR);
+  if (!secret) secret = loadOrCreateSecretKey(dataDir);
+  return {
+    PORT: e.PORT,
+    DATA_DIR: dataDir,
+    DATABASE_URL: e.DATABASE_URL,
+    SQLITE_PATH: path.join(dataDir, 'avail.sqlite'),
+    PUBLIC_BASE_URL: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    SMTP_URL: e.SMTP_URL,
+    MAIL_FROM: e.MAIL_FROM,
+    AVAIL_SECRET_KEY: secret,
+    APPLE_CALDAV_URL: e.APPLE_CALDAV_URL,
+    ALLOW_PRIVATE_CALENDAR_HOSTS: e.ALLOW_PRIVATE_CALENDAR_HOSTS,
+    LOG_LEVEL: e.LOG_LEVEL,
+    WEB_DIST_DIR: path.resolve(baseDir, e.WEB_DIST_DIR),
+  };
+}

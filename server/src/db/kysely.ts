@@ -1,0 +1,61 @@
+/**
+ * Database connection: SQLite (better-sqlite3, WAL, foreign keys ON) when DATABASE_URL is unset,
+ * PostgreSQL (pg Pool, int8 parsed to Number) when it is a postgres:// URL.
+ * All SQL goes through Kysely so the same code runs on both.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.ts';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+export type DbDialect = 'sqlite' | 'postgres';
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/** pg type parsers for this pool only: int8 (bigint columns, COUNT) → Number. */
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => (value === null ? null : Number(value));
+    return (pg.types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format);
+  },
+} as unknown as pg.CustomTypesConfig;
+
+export interface CreateDbOptions {
+  /** PostgreSQL only: schema put first on the search_path of every connection (tests isolate with it). */
+  pgSchema?: string;
+}
+
+/** The dialect a config selects. */
+export function dialectOf(config: Pick<Config, 'DATABASE_URL'>): DbDialect {
+  return config.DATABASE_URL ? 'postgres' : 'sqlite';
+}
+
+/** Opens the database the config names. The caller owns it: `await db.destroy()` on shutdown. */
+export function createDb(config: Pick<Config, 'DATABASE_URL' | 'SQLITE_PATH'>, options: CreateDbOptions = {}): Db {
+  if (config.DATABASE_URL) {
+    const pool = new pg.Pool({
+      connectionString: config.DATABASE_URL,
+      types: pgTypes,
+      max: 10,
+      ...(options.pgSchema ? { options: `-c search_path=${quoteIdent(options.pgSchema)}` } : {}),
+    });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  if (config.SQLITE_PATH !== ':memory:') mkdirSync(path.dirname(config.SQLITE_PATH), { recursive: true });
+  const database = new SQLite(config.SQLITE_PATH);
+  database.pragma('journal_mode = WAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('synchronous = NORMAL');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+}
+
+function quoteIdent(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`Invalid schema name: ${name}`);
+  return name;
+}

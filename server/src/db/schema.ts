@@ -1,0 +1,155 @@
+/**
+ * Kysely table interfaces. Conventions: instants are epoch milliseconds (`bigint` columns, read as
+ * `number` on both dialects); booleans are integers 0/1; ids are text (crypto.randomUUID()).
+ */
+import type { Insertable, Selectable, Updateable } from 'kysely';
+
+/** Columns with a database default may be omitted on insert. */
+type Generated<T> = import('kysely').Generated<T>;
+
+export interface UsersTable {
+  id: string;
+  name: string;
+  /** Lower-cased, unique. */
+  email: string;
+  password_hash: string;
+  timezone: Generated<string>;
+  username: string | null;
+  /** Lower-cased username, unique: usernames are unique case-insensitively. */
+  username_lower: string | null;
+  username_changed_at: number | null;
+  email_verified_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AuthTokensTable {
+  id: string;
+  user_id: string;
+  /** sha256 hex of the bearer token; the token itself is never stored. */
+  token_hash: string;
+  created_at: number;
+  last_used_at: number;
+}
+
+export interface EmailVerificationsTable {
+  user_id: string;
+  code_hash: string;
+  expires_at: number;
+  attempts: number;
+  last_sent_at: number;
+  created_at: number;
+}
+
+export interface AvailabilityRulesTable {
+  id: string;
+  user_id: string;
+  /** 0 = Monday … 6 = Sunday. */
+  weekday: number;
+  start_time_local: string;
+  end_time_local: string;
+  created_at: number;
+  updated_at: number;
+  is_deleted: Generated<number>;
+}
+
+export interface AvailabilityExceptionsTable {
+  id: string;
+  user_id: string;
+  /** YYYY-MM-DD in the owner's zone. */
+  date: string;
+  start_time_local: string | null;
+  end_time_local: string | null;
+  created_at: number;
+  updated_at: number;
+  is_deleted: Generated<number>;
+}
+
+export type CalendarProvider = 'ics' | 'caldav' | 'apple' | 'google' | 'microsoft';
+export type ConnectionStatus = 'active' | 'expired' | 'error';
+
+export interface CalendarConnectionsTable {
+  id: string;
+  user_id: string;
+  provider: CalendarProvider;
+  name: string;
+  status: ConnectionStatus;
+  account: string | null;
+  config_json: Generated<string>;
+  secret_enc: string | null;
+  sync_state_json: string | null;
+  calendars_count: Generated<number>;
+  included_calendars_count: Generated<number>;
+  warnings_json: string | null;
+  last_error: string | null;
+  last_synced_at: number | null;
+  connected_at: number;
+  updated_at: number;
+}
+
+/** Raw ICS per calendar object; owner-only; used to re-derive busy time. */
+export interface CalendarSourcesTable {
+  id: string;
+  connection_id: string;
+  user_id: string;
+  calendar_url: string;
+  object_href: string;
+  etag: string | null;
+  ics_text: string;
+  updated_at: number;
+}
+
+/** Expanded events with titles; owner-only. */
+export interface CalendarEventsTable {
+  id: string;
+  user_id: string;
+  connection_id: string;
+  uid: string;
+  title: string;
+  start_ms: number;
+  end_ms: number;
+  all_day: number;
+  is_busy: number;
+  depends_on_owner_zone: number;
+}
+
+/** Busy time without titles: the only table visitors' code reads. */
+export interface BusyIntervalsTable {
+  id: string;
+  user_id: string;
+  connection_id: string;
+  start_ms: number;
+  end_ms: number;
+  depends_on_owner_zone: number;
+}
+
+export interface PageViewsTable {
+  user_id: string;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  /** sha256(secret + day + ip + user-agent); the IP is never stored. */
+  visitor_hash: string;
+  created_at: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  auth_tokens: AuthTokensTable;
+  email_verifications: EmailVerificationsTable;
+  availability_rules: AvailabilityRulesTable;
+  availability_exceptions: AvailabilityExceptionsTable;
+  calendar_connections: CalendarConnectionsTable;
+  calendar_sources: CalendarSourcesTable;
+  calendar_events: CalendarEventsTable;
+  busy_intervals: BusyIntervalsTable;
+  page_views: PageViewsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type AvailabilityRuleRow = Selectable<AvailabilityRulesTable>;
+export type AvailabilityExceptionRow = Selectable<AvailabilityExceptionsTable>;
+export type CalendarConnectionRow = Selectable<CalendarConnectionsTable>;
+export type CalendarEventRow = Selectable<CalendarEventsTable>;
+export type BusyIntervalRow = Selectable<BusyIntervalsTable>;

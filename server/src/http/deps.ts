@@ -1,0 +1,19 @@
+/** What every router and service receives. Built once in main.ts (or test/test-app.ts). */
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/kysely.ts';
+import type { Mailer } from '../mail/mailer.ts';
+
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  mailer: Mailer;
+  /** Clock in epoch ms (tests inject one). Defaults to Date.now. */
+  now?: () => number;
+}
+
+/** AppDeps with the clock filled in; what createApp hands to routers. */
+export interface Deps extends AppDeps {
+  now: () => number;
+}

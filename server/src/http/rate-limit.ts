@@ -1,0 +1,63 @@
+/**
+ * Rate limiters (express-rate-limit, in-memory store per app instance). Keys are the client IP
+ * (IPv6 collapsed to its /56 by `ipKeyGenerator`) or the lower-cased e-mail of the body, so a
+ * limit applies whether or not the address has an account. Exceeding one is a 429 in the usual format.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { tooManyRequests } from './errors.ts';
+
+export interface LimitOptions {
+  windowMs: number;
+  limit: number;
+  /** 'ip' (default), 'email' (body.email, lower-cased) or 'ip+email'. */
+  key?: 'ip' | 'email' | 'ip+email';
+  message?: string;
+}
+
+function emailOf(req: Request): string {
+  const e = (req.body as { email?: unknown } | undefined)?.email;
+  return typeof e === 'string' ? e.trim().toLowerCase() : '';
+}
+
+export function limiter(options: LimitOptions) {
+  const key = options.key ?? 'ip';
+  return rateLimit({
+    windowMs: options.windowMs,
+    limit: options.limit,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    // Bodyless requests (no e-mail) share one bucket per IP for the e-mail limiters.
+    keyGenerator: (req) => {
+      const ip = ipKeyGenerator(req.ip ?? '');
+      if (key === 'ip') return ip;
+      if (key === 'email') return `e:${emailOf(req) || `ip:${ip}`}`;
+      return `${ip}|${emailOf(req)}`;
+    },
+    handler: (_req: Request, _res: Response, next: NextFunction) => {
+      next(tooManyRequests(options.message));
+    },
+  });
+}
+
+/** Limits used by the routers; tests may pass smaller ones through createApp's options. */
+export interface RateLimits {
+  /** Auth endpoints per IP. */
+  authPerIp: LimitOptions;
+  /** Login attempts per IP + e-mail. */
+  loginPerAccount: LimitOptions;
+  /** Verification-code resends per address: the cooldown. */
+  resendCooldown: LimitOptions;
+  /** Verification-code resends per address per hour. */
+  resendHourly: LimitOptions;
+  /** Public availability requests per IP. */
+  publicPerIp: LimitOptions;
+}
+
+export const defaultRateLimits: RateLimits = {
+  authPerIp: { windowMs: 15 * 60_000, limit: 300 },
+  loginPerAccount: { windowMs: 15 * 60_000, limit: 20, key: 'ip+email', message: 'Too many login attempts. Please try again later.' },
+  resendCooldown: { windowMs: 30_000, limit: 1, key: 'email', message: 'Please wait 30 seconds before requesting another code.' },
+  resendHourly: { windowMs: 60 * 60_000, limit: 6, key: 'email', message: 'Too many verification emails requested. Please try again later.' },
+  publicPerIp: { windowMs: 60_000, limit: 120 },
+};

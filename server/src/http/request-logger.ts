@@ -1,0 +1,15 @@
+/** Logs one line per request: method, path, status, duration. Never bodies, queries or headers. */
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+
+export function requestLogger(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const level = res.statusCode >= 500 ? 'error' : 'info';
+      logger[level]({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) }, 'request');
+    });
+    next();
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Server entry point — the only file with side effects: config, database, migrations, listen,
+ * background jobs, graceful shutdown.
+ */
+process.env.TZ = 'UTC';
+export {};
+
+const { pino } = await import('pino');
+const { loadConfig, ConfigError } = await import('./config.ts');
+const { createDb, dialectOf } = await import('./db/kysely.ts');
+const { migrateToLatest } = await import('./db/migrate.ts');
+const { createApp } = await import('./app.ts');
+const { createMailer } = await import('./mail/mailer.ts');
+
+let config: import('./config.ts').Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const logger = pino({ level: config.LOG_LEVEL });
+const db = createDb(config);
+const applied = await migrateToLatest(db);
+logger.info({ dialect: dialectOf(config), applied, ...(config.DATABASE_URL ? {} : { file: config.SQLITE_PATH }) }, 'database ready');
+
+const mailer = createMailer(config, logger);
+const deps = { db, config, logger, mailer, now: Date.now };
+const app = createApp(deps);
+
+// ── Background jobs (calendars engineer): uncomment once server/src/jobs/scheduler.ts exists. ──
+// const { startJobs } = await import('./jobs/scheduler.ts');
+// const jobs = startJobs(deps);
+const jobs: { stop?: () => unknown } | undefined = undefined;
+
+const server = app.listen(config.PORT, () => {
+  logger.info(`Avail listening on ${config.PUBLIC_BASE_URL} (port ${config.PORT})`);
+});
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  logger.info({ signal }, 'shutting down');
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  try {
+    await (jobs as { stop?: () => unknown } | undefined)?.stop?.();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await db.destroy();
+  } catch (err) {
+    logger.error({ err }, 'error during shutdown');
+  }
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,0 +1,66 @@
+/**
+ * A fresh, migrated database for one test file: a SQLite file in a temp dir, or — when
+ * TEST_POSTGRES_URL is set — a PostgreSQL schema of its own, dropped by `destroy()`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createDb, type Db, type DbDialect } from '../src/db/kysely.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+
+export interface TestDb {
+  db: Db;
+  dialect: DbDialect;
+  /** Temp directory of this test database (also usable as DATA_DIR). */
+  dir: string;
+  /** DATABASE_URL to put in a Config (undefined for SQLite). */
+  databaseUrl: string | undefined;
+  /** SQLite file path (':memory:'-free), or the schema name on PostgreSQL. */
+  location: string;
+  destroy(): Promise<void>;
+}
+
+/** Creates and migrates a database. Always `await destroy()` (e.g. in afterAll). */
+export async function createTestDb(): Promise<TestDb> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'avail-test-'));
+  const pgUrl = process.env.TEST_POSTGRES_URL;
+  if (pgUrl) {
+    const schema = `t_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    const db = createDb({ DATABASE_URL: pgUrl, SQLITE_PATH: '' }, { pgSchema: schema });
+    await migrateToLatest(db);
+    return {
+      db,
+      dialect: 'postgres',
+      dir,
+      databaseUrl: pgUrl,
+      location: schema,
+      async destroy() {
+        await db.destroy();
+        const c = new pg.Client({ connectionString: pgUrl });
+        await c.connect();
+        await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await c.end();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const file = path.join(dir, 'avail.sqlite');
+  const db = createDb({ DATABASE_URL: undefined, SQLITE_PATH: file });
+  await migrateToLatest(db);
+  return {
+    db,
+    dialect: 'sqlite',
+    dir,
+    databaseUrl: undefined,
+    location: file,
+    async destroy() {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
