@@ -1,0 +1,160 @@
+/**
+ * A `VTIMEZONE` (RFC 5545 §3.6.5) evaluated as a real {@link TimeZone}: every `STANDARD` /
+ * `DAYLIGHT` observance contributes onsets (its `DTSTART`, its `RRULE` instances and its `RDATE`s,
+ * all local times in the observance's `TZOFFSETFROM`); an onset is the transition instant
+ * `onset − TZOFFSETFROM`, after which `TZOFFSETTO` is in force. Before the first transition the
+ * earliest observance's `TZOFFSETFROM` applies.
+ *
+ * Objects are built per parsed calendar and never shared or cached across calendars.
+ * Transitions are computed lazily per UTC year and cached inside the object.
+ */
+import { DAY_MS, fieldsFromWall, wallFromFields, type TimeZone } from '../domain/zone-time.ts';
+import { propOf, propsOf, type IcsComponent } from './content-lines.ts';
+import { expandRRuleWall } from './rrule.ts';
+import { parseIcsTime, parseRRule, parseUtcOffset, type RecurRule } from './values.ts';
+
+interface Observance {
+  kind: 'STANDARD' | 'DAYLIGHT';
+  dtstart: number; // wall ms
+  from: number; // offset ms
+  to: number;
+  rrule?: RecurRule;
+  rdates: number[]; // wall ms, sorted
+}
+
+const YEAR_MS = 366 * DAY_MS;
+
+/** Thrown when a VTIMEZONE has no usable observance. */
+export class VTimezoneError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'VTimezoneError';
+  }
+}
+
+export class VTimezone implements TimeZone {
+  private readonly obs: Observance[];
+  private readonly years = new Map<number, { at: number[]; to: number[]; before: number }>();
+
+  /**
+   * @param name the `TZID`.
+   * @param component the `VTIMEZONE` component.
+   * @throws VTimezoneError when no observance has a readable DTSTART and offsets.
+   */
+  constructor(public readonly name: string, component: IcsComponent) {
+    this.obs = [];
+    for (const sub of component.components) {
+      if (sub.name !== 'STANDARD' && sub.name !== 'DAYLIGHT') continue;
+      const ds = propOf(sub, 'DTSTART');
+      const from = parseUtcOffset(propOf(sub, 'TZOFFSETFROM')?.value ?? '');
+      const to = parseUtcOffset(propOf(sub, 'TZOFFSETTO')?.value ?? '');
+      const start = ds ? parseIcsTime(ds.value) : null;
+      if (!start || to === null) continue;
+      let rrule: RecurRule | undefined;
+      const rr = propOf(sub, 'RRULE');
+      if (rr) {
+        try {
+          rrule = parseRRule(rr.value);
+        } catch {
+          rrule = undefined;
+        }
+      }
+      const rdates: number[] = [];
+      for (const rd of propsOf(sub, 'RDATE')) {
+        for (const v of rd.value.split(',')) {
+          const t = parseIcsTime(v.split('/')[0]);
+          if (t) rdates.push(t.wall);
+        }
+      }
+      rdates.sort((a, b) => a - b);
+      this.obs.push({ kind: sub.name, dtstart: start.wall, from: from ?? to, to, rrule, rdates });
+    }
+    if (this.obs.length === 0) throw new VTimezoneError(`VTIMEZONE ${name} has no usable STANDARD/DAYLIGHT`);
+  }
+
+  /** Onsets (wall ms) of one observance inside [fromWall, toWall). */
+  private onsets(o: Observance, fromWall: number, toWall: number): number[] {
+    const out: number[] = [];
+    if (o.dtstart >= fromWall && o.dtstart < toWall) out.push(o.dtstart);
+    if (o.rrule) {
+      for (const w of expandRRuleWall(o.rrule, o.dtstart, {
+        fromWall,
+        toWall,
+        maxInstances: 5000,
+        withinUntil: this.untilPredicate(o),
+      })) {
+        if (w !== o.dtstart) out.push(w);
+      }
+    }
+    for (const r of o.rdates) if (r >= fromWall && r < toWall) out.push(r);
+    return out;
+  }
+
+  private untilPredicate(o: Observance): ((wall: number) => boolean) | undefined {
+    const u = o.rrule?.until;
+    if (!u) return undefined;
+    if (u.form === 'date') return (w) => w < u.wall + DAY_MS;
+    // UTC UNTIL compares with the transition instant; a local one with the onset.
+    if (u.form === 'utc') return (w) => w - o.from <= u.wall;
+    return (w) => w <= u.wall;
+  }
+
+  /** Latest onset (wall ms) of `o` before `limitWall`, or null. */
+  private lastOnsetBefore(o: Observance, limitWall: number): number | null {
+    if (o.dtstart >= limitWall) return null;
+    let best = o.dtstart;
+    for (const r of o.rdates) if (r < limitWall && r > best) best = r;
+    if (o.rrule) {
+      let hi = limitWall;
+      const u = o.rrule.until;
+      if (u && u.wall + 2 * DAY_MS < hi) hi = u.wall + 2 * DAY_MS;
+      const spans = [3 * YEAR_MS, 30 * YEAR_MS];
+      for (const span of spans) {
+        const lo = Math.max(o.dtstart, hi - span);
+        const xs = this.onsets({ ...o, rdates: [] }, lo, hi);
+        if (xs.length) {
+          const last = xs[xs.length - 1];
+          if (last > best) best = last;
+          break;
+        }
+        if (lo <= o.dtstart) break;
+      }
+    }
+    return best;
+  }
+
+  private yearData(year: number): { at: number[]; to: number[]; before: number } {
+    let yd = this.years.get(year);
+    if (yd) return yd;
+    const fromWall = wallFromFields({ y: year - 1, m: 12, d: 1 });
+    const toWall = wallFromFields({ y: year + 1, m: 2, d: 1 });
+    const trans: Array<[number, number]> = [];
+    let baseline: [number, number] | null = null; // latest transition before the window
+    for (const o of this.obs) {
+      for (const w of this.onsets(o, fromWall, toWall)) trans.push([w - o.from, o.to]);
+      const lb = this.lastOnsetBefore(o, fromWall);
+      if (lb !== null && (baseline === null || lb - o.from > baseline[0])) baseline = [lb - o.from, o.to];
+    }
+    trans.sort((a, b) => a[0] - b[0]);
+    let before: number;
+    if (baseline) before = baseline[1];
+    else {
+      const earliest = [...this.obs].sort((a, b) => a.dtstart - b.dtstart)[0];
+      before = earliest.from;
+    }
+    yd = { at: trans.map((t) => t[0]), to: trans.map((t) => t[1]), before };
+    this.years.set(year, yd);
+    return yd;
+  }
+
+  offsetAt(utcMs: number): number {
+    const year = fieldsFromWall(utcMs).y;
+    const yd = this.yearData(year);
+    let off = yd.before;
+    for (let i = 0; i < yd.at.length; i++) {
+      if (yd.at[i] <= utcMs) off = yd.to[i];
+      else break;
+    }
+    return off;
+  }
+}
