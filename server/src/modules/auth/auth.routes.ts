@@ -1,7 +1,75 @@
+/** /api/auth/* — thin: validate, call the service, send its result. */
 import { Router } from 'express';
+import {
+  loginSchema,
+  registerSchema,
+  resendVerificationSchema,
+  verifyEmailSchema,
+} from '@avail/shared/schemas/auth.schema.ts';
+import { authenticate } from '../../http/authenticate.ts';
 import type { Deps } from '../../http/deps.ts';
-import type { RateLimits } from '../../http/rate-limit.ts';
+import { unauthenticated } from '../../http/errors.ts';
+import { limiter, type RateLimits } from '../../http/rate-limit.ts';
+import { validate } from '../../http/validate.ts';
+import * as auth from './auth.service.ts';
 
-export function authRouter(_deps: Deps, _limits: RateLimits) {
-  return Router();
+export function authRouter(deps: Deps, limits: RateLimits) {
+  const r = Router();
+  const perIp = limiter(limits.authPerIp);
+
+  /**
+   * POST /api/auth/register — `{ name, email, password, password_confirmation }`.
+   * 201 `{ user, token: null, requires_verification: true, message, email }` and a 6-digit code is e-mailed.
+   * 409 `{ error: 'Email is already registered', code: 'email_taken', errors: { email } }` for a verified account;
+   * an unverified one is re-registered (new name/password, new code). 422 validation; 429 rate limited.
+   */
+  r.post('/auth/register', perIp, validate(registerSchema), async (req, res) => {
+    res.status(201).json(await auth.register(deps, req.body));
+  });
+
+  /**
+   * POST /api/auth/login — `{ email, password }`.
+   * 200 `{ user, token, requires_verification: false, message }` when verified;
+   * 200 `{ user: null, token: null, requires_verification: true, message: 'Please verify your email before logging in.', email }`
+   * when the password is right but the e-mail is unverified (no token is issued).
+   * 401 `{ error: 'Invalid email or password', code: 'invalid_credentials' }`; 422; 429.
+   */
+  r.post('/auth/login', perIp, limiter(limits.loginPerAccount), validate(loginSchema), async (req, res) => {
+    res.json(await auth.login(deps, req.body));
+  });
+
+  /** POST /api/auth/logout — Bearer token. 200 `{ success: true, message }`; the token stops working. 401 without a valid token. */
+  r.post('/auth/logout', authenticate(deps), async (req, res) => {
+    if (!req.authTokenId) throw unauthenticated();
+    res.json(await auth.logout(deps, req.authTokenId));
+  });
+
+  /**
+   * POST /api/auth/verify-email — `{ email, verification_code }`.
+   * 200 `{ success: true, message: 'Email verified successfully!', user, token }`.
+   * 422 `{ error: 'Invalid verification code', code: 'invalid_verification_code' }` (wrong code, unknown address, no code);
+   * 422 `{ error: 'Verification code has expired. Please request a new one.', code: 'verification_code_expired' }` (15 min);
+   * 429 `{ code: 'too_many_attempts' }` after 5 attempts on one code; 409 `already_verified`.
+   */
+  r.post('/auth/verify-email', perIp, validate(verifyEmailSchema), async (req, res) => {
+    res.json(await auth.verifyEmail(deps, req.body));
+  });
+
+  /**
+   * POST /api/auth/resend-verification — `{ email }`.
+   * 200 `{ success: true, message: 'Verification email sent! Please check your inbox.' }` whether or not the
+   * address exists. 429 when the same address asks again within 30 s or more than 6 times an hour.
+   */
+  r.post(
+    '/auth/resend-verification',
+    perIp,
+    validate(resendVerificationSchema),
+    limiter(limits.resendCooldown),
+    limiter(limits.resendHourly),
+    async (req, res) => {
+      res.json(await auth.resendVerification(deps, req.body.email));
+    },
+  );
+
+  return r;
 }

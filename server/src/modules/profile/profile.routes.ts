@@ -1,6 +1,81 @@
+/** /api/me, /api/user/profile, /api/me/profile* — the signed-in user's account and profile. */
 import { Router } from 'express';
+import { profileUpdateSchema, usernameBodySchema, usernameSchema } from '@avail/shared/schemas/profile.schema.ts';
+import { authenticate, currentUser, requireVerified } from '../../http/authenticate.ts';
 import type { Deps } from '../../http/deps.ts';
+import { parse, validate } from '../../http/validate.ts';
+import { presentProfile, presentUser } from '../auth/user.presenter.ts';
+import * as profile from './profile.service.ts';
 
-export function profileRouter(_deps: Deps) {
-  return Router();
+export function profileRouter(deps: Deps) {
+  const r = Router();
+  const auth = authenticate(deps);
+
+  /**
+   * GET /api/me — 200 `{ user, data: { user } }` with the User JSON
+   * `{ id, name, email, timezone, username, slug, can_change_username, days_until_change, email_verified_at }`
+   * (email_verified_at ISO or null). Extra query parameters (the web's cache-buster `t`) are ignored. 401.
+   */
+  r.get('/me', auth, (req, res) => {
+    const user = presentUser(currentUser(req), deps.now());
+    res.json({ user, data: { user } });
+  });
+
+  /** GET /api/user/profile — 200 `{ data: { timezone, name, email } }`. 401; 403 unverified. */
+  r.get('/user/profile', auth, requireVerified, (req, res) => {
+    const u = currentUser(req);
+    res.json({ data: { timezone: u.timezone, name: u.name, email: u.email } });
+  });
+
+  /** GET /api/me/profile — 200 `{ profile: { username, can_change_username, days_until_change, timezone } }`. 401; 403. */
+  r.get('/me/profile', auth, requireVerified, (req, res) => {
+    res.json({ profile: presentProfile(currentUser(req), deps.now()) });
+  });
+
+  /**
+   * PUT /api/me/profile — `{ timezone }` (IANA name). 200 `{ success: true, message: 'Timezone updated to {tz}!', profile }`.
+   * When the zone changes, floating and all-day busy time is re-derived in the new zone before the answer.
+   * 422 `Please select a timezone` / `Unknown timezone`. 401; 403.
+   */
+  r.put('/me/profile', auth, requireVerified, validate(profileUpdateSchema), async (req, res) => {
+    res.json(await profile.updateTimezone(deps, currentUser(req), req.body.timezone));
+  });
+
+  /**
+   * PUT /api/me/profile/username — `{ username }` (4–15 letters, digits, hyphens).
+   * 200 `{ success: true, message: 'Username updated successfully!', profile }`.
+   * 409 `{ error: 'Username is already taken', code: 'username_taken' }` (case-insensitive; reserved names too);
+   * 403 `{ error: 'Username changes are not currently allowed.', code: 'username_change_not_allowed' }` within 14 days
+   * of the last change (setting the first username is always allowed); 422 format; 401.
+   */
+  r.put('/me/profile/username', auth, requireVerified, async (req, res) => {
+    const raw = (req.body ?? {}) as { username?: unknown };
+    const name = typeof raw.username === 'string' ? raw.username.trim() : raw.username;
+    // A reserved name is "taken" (409), like a name someone else holds; other format problems are 422.
+    if (typeof name === 'string' && usernameSchema.safeParse(name).error?.issues.every((i) => i.message === profile.USERNAME_TAKEN)) {
+      res.status(409).json({ error: profile.USERNAME_TAKEN, code: 'username_taken', errors: { username: profile.USERNAME_TAKEN } });
+      return;
+    }
+    const { username } = parse(usernameBodySchema, raw);
+    res.json(await profile.setUsername(deps, currentUser(req), username));
+  });
+
+  /**
+   * POST /api/me/profile/check-username — `{ username }`. 200 `{ available: boolean }`:
+   * true when free or already the caller's own; false when taken (any case) or reserved.
+   * 422 when the name is malformed (too short/long, bad characters). 401.
+   */
+  r.post('/me/profile/check-username', auth, async (req, res) => {
+    const raw = (req.body ?? {}) as { username?: unknown };
+    const name = typeof raw.username === 'string' ? raw.username.trim() : raw.username;
+    const check = usernameSchema.safeParse(name);
+    if (!check.success && check.error.issues.every((i) => i.message === profile.USERNAME_TAKEN)) {
+      res.json({ available: false });
+      return;
+    }
+    const { username } = parse(usernameBodySchema, raw);
+    res.json({ available: await profile.isUsernameAvailable(deps, currentUser(req), username) });
+  });
+
+  return r;
 }

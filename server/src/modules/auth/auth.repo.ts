@@ -1,0 +1,43 @@
+/** SQL for tokens and e-mail verification codes. */
+import type { Db } from '../../db/kysely.ts';
+
+export function findVerification(db: Db, userId: string) {
+  return db.selectFrom('email_verifications').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** Stores a new code for the user (replacing any previous one, attempts reset to 0). */
+export async function upsertVerification(db: Db, row: { user_id: string; code_hash: string; expires_at: number; now: number }) {
+  await db
+    .insertInto('email_verifications')
+    .values({ user_id: row.user_id, code_hash: row.code_hash, expires_at: row.expires_at, attempts: 0, last_sent_at: row.now, created_at: row.now })
+    .onConflict((oc) =>
+      oc.column('user_id').doUpdateSet({ code_hash: row.code_hash, expires_at: row.expires_at, attempts: 0, last_sent_at: row.now }),
+    )
+    .execute();
+}
+
+/**
+ * Counts one attempt, atomically, only while fewer than `max` were made.
+ * @returns false when the attempts are used up (nothing counted).
+ */
+export async function countAttempt(db: Db, userId: string, max: number): Promise<boolean> {
+  const result = await db
+    .updateTable('email_verifications')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('user_id', '=', userId)
+    .where('attempts', '<', max)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function deleteVerification(db: Db, userId: string) {
+  await db.deleteFrom('email_verifications').where('user_id', '=', userId).execute();
+}
+
+export async function deleteToken(db: Db, tokenId: string) {
+  await db.deleteFrom('auth_tokens').where('id', '=', tokenId).execute();
+}
+
+export async function deleteTokensOfUser(db: Db, userId: string) {
+  await db.deleteFrom('auth_tokens').where('user_id', '=', userId).execute();
+}

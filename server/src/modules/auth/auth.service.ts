@@ -1,0 +1,201 @@
+/**
+ * Accounts: register, log in, verify the e-mail with a 6-digit code, resend it, log out.
+ * Passwords are argon2id; bearer tokens and codes are stored only as hashes.
+ */
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import {
+  VERIFICATION_CODE_LENGTH,
+  VERIFICATION_CODE_TTL_MS,
+  VERIFICATION_MAX_ATTEMPTS,
+  VERIFICATION_RESEND_COOLDOWN_MS,
+} from '@avail/shared/constants.ts';
+import type { LoginInput, RegisterInput, VerifyEmailInput } from '@avail/shared/schemas/auth.schema.ts';
+import type { UserRow } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { issueToken } from '../../http/authenticate.ts';
+import type { Deps } from '../../http/deps.ts';
+import { HttpError, conflict, tooManyRequests, unauthenticated } from '../../http/errors.ts';
+import { verificationEmail } from '../../mail/mailer.ts';
+import * as authRepo from './auth.repo.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
+import { presentUser, type UserJson } from './user.presenter.ts';
+import * as usersRepo from './users.repo.ts';
+
+export const MESSAGES = {
+  registered: 'Registration successful! Please check your email for the verification code.',
+  emailTaken: 'Email is already registered',
+  loggedIn: 'Login successful',
+  invalidCredentials: 'Invalid email or password',
+  verifyFirst: 'Please verify your email before logging in.',
+  verified: 'Email verified successfully!',
+  invalidCode: 'Invalid verification code',
+  expiredCode: 'Verification code has expired. Please request a new one.',
+  tooManyAttempts: 'Too many incorrect attempts. Please request a new verification code.',
+  alreadyVerified: 'Email is already verified. Please log in.',
+  resent: 'Verification email sent! Please check your inbox.',
+  loggedOut: 'Logged out successfully',
+} as const;
+
+/** A fresh 6-digit code (uniform, leading zeros kept). */
+export function generateCode(): string {
+  return String(randomInt(0, 10 ** VERIFICATION_CODE_LENGTH)).padStart(VERIFICATION_CODE_LENGTH, '0');
+}
+
+/** HMAC-SHA256(secret key, userId:code), hex: a stolen database does not reveal live codes. */
+export function hashCode(secret: Buffer, userId: string, code: string): string {
+  return createHmac('sha256', secret).update(`${userId}:${code}`).digest('hex');
+}
+
+function sameHex(a: string, b: string): boolean {
+  const ba = Buffer.from(a, 'hex');
+  const bb = Buffer.from(b, 'hex');
+  return ba.length === bb.length && timingSafeEqual(ba, bb);
+}
+
+/** Creates a new code for `user`, stores its hash and e-mails it. A failing mail server is logged, not thrown. */
+async function sendNewCode(deps: Deps, user: UserRow): Promise<void> {
+  const now = deps.now();
+  const code = generateCode();
+  await authRepo.upsertVerification(deps.db, {
+    user_id: user.id,
+    code_hash: hashCode(deps.config.AVAIL_SECRET_KEY, user.id, code),
+    expires_at: now + VERIFICATION_CODE_TTL_MS,
+    now,
+  });
+  const message = verificationEmail({
+    to: user.email,
+    name: user.name,
+    code,
+    publicBaseUrl: deps.config.PUBLIC_BASE_URL,
+    ttlMinutes: Math.round(VERIFICATION_CODE_TTL_MS / 60_000),
+  });
+  try {
+    await deps.mailer.send(message);
+  } catch (err) {
+    deps.logger.error({ err, userId: user.id }, 'could not send the verification e-mail');
+  }
+}
+
+export interface PendingVerification {
+  user: UserJson;
+  token: null;
+  requires_verification: true;
+  message: string;
+  email: string;
+}
+
+/**
+ * Registers an account and e-mails a code. A verified account with that e-mail → 409.
+ * An existing UNverified account is taken over by the new registration (new name and password,
+ * new code): nobody has proven the address yet, and only its owner can complete verification —
+ * this stops squatting on someone else's address. Within 30 s of the last code the old code is kept.
+ */
+export async function register(deps: Deps, input: RegisterInput): Promise<PendingVerification> {
+  const now = deps.now();
+  const passwordHash = await hashPassword(input.password);
+  const existing = await usersRepo.findUserByEmail(deps.db, input.email);
+  let user: UserRow;
+  if (existing) {
+    if (existing.email_verified_at != null) {
+      throw conflict(MESSAGES.emailTaken, 'email_taken', { email: MESSAGES.emailTaken });
+    }
+    await usersRepo.updateUser(deps.db, existing.id, { name: input.name, password_hash: passwordHash, updated_at: now });
+    await authRepo.deleteTokensOfUser(deps.db, existing.id);
+    user = { ...existing, name: input.name, password_hash: passwordHash, updated_at: now };
+    const pending = await authRepo.findVerification(deps.db, existing.id);
+    const recent = pending && now - pending.last_sent_at < VERIFICATION_RESEND_COOLDOWN_MS && pending.expires_at > now;
+    if (!recent) await sendNewCode(deps, user);
+  } else {
+    user = {
+      id: crypto.randomUUID(),
+      name: input.name,
+      email: input.email,
+      password_hash: passwordHash,
+      timezone: 'Europe/Brussels',
+      username: null,
+      username_lower: null,
+      username_changed_at: null,
+      email_verified_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await usersRepo.insertUser(deps.db, user);
+    } catch (err) {
+      // Two registrations of one address at once: the loser sees the usual conflict.
+      if (isUniqueViolation(err)) throw conflict(MESSAGES.emailTaken, 'email_taken', { email: MESSAGES.emailTaken });
+      throw err;
+    }
+    await sendNewCode(deps, user);
+  }
+  return { user: presentUser(user, now), token: null, requires_verification: true, message: MESSAGES.registered, email: user.email };
+}
+
+export type LoginResult =
+  | { user: UserJson; token: string; requires_verification: false; message: string }
+  | { user: null; token: null; requires_verification: true; message: string; email: string };
+
+/** Checks the password; 401 when wrong or unknown (same answer, same work). Unverified → requires_verification. */
+export async function login(deps: Deps, input: LoginInput): Promise<LoginResult> {
+  const user = await usersRepo.findUserByEmail(deps.db, input.email);
+  const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
+  if (!user || !ok) throw unauthenticated(MESSAGES.invalidCredentials, 'invalid_credentials');
+  if (user.email_verified_at == null) {
+    return { user: null, token: null, requires_verification: true, message: MESSAGES.verifyFirst, email: user.email };
+  }
+  const token = await issueToken(deps, user.id);
+  return { user: presentUser(user, deps.now()), token, requires_verification: false, message: MESSAGES.loggedIn };
+}
+
+function invalidCode() {
+  return new HttpError(422, 'invalid_verification_code', MESSAGES.invalidCode, { verification_code: MESSAGES.invalidCode });
+}
+
+/**
+ * Verifies the e-mail with the code. Order: unknown address or no pending code → 422 invalid;
+ * expired → 422 expired; 5 attempts used → 429; wrong → 422 invalid (counts an attempt);
+ * right → verified, code deleted, token issued.
+ */
+export async function verifyEmail(deps: Deps, input: VerifyEmailInput) {
+  const now = deps.now();
+  const user = await usersRepo.findUserByEmail(deps.db, input.email);
+  if (!user) throw invalidCode();
+  if (user.email_verified_at != null) throw new HttpError(409, 'already_verified', MESSAGES.alreadyVerified);
+  const pending = await authRepo.findVerification(deps.db, user.id);
+  if (!pending) throw invalidCode();
+  if (pending.expires_at <= now) {
+    throw new HttpError(422, 'verification_code_expired', MESSAGES.expiredCode, { verification_code: MESSAGES.expiredCode });
+  }
+  const counted = await authRepo.countAttempt(deps.db, user.id, VERIFICATION_MAX_ATTEMPTS);
+  if (!counted) throw tooManyRequests(MESSAGES.tooManyAttempts, 'too_many_attempts');
+  if (!sameHex(pending.code_hash, hashCode(deps.config.AVAIL_SECRET_KEY, user.id, input.verification_code))) {
+    throw invalidCode();
+  }
+  const token = await deps.db.transaction().execute(async (trx) => {
+    await usersRepo.updateUser(trx, user.id, { email_verified_at: now, updated_at: now });
+    await authRepo.deleteVerification(trx, user.id);
+    return issueToken({ db: trx, now: deps.now }, user.id);
+  });
+  const verified = { ...user, email_verified_at: now, updated_at: now };
+  return { success: true as const, message: MESSAGES.verified, user: presentUser(verified, now), token };
+}
+
+/**
+ * Sends a new code when the address belongs to an unverified account and the last code is older
+ * than 30 s. The answer is the same in every case, so it never reveals whether an address exists.
+ */
+export async function resendVerification(deps: Deps, email: string) {
+  const user = await usersRepo.findUserByEmail(deps.db, email);
+  if (user && user.email_verified_at == null) {
+    const pending = await authRepo.findVerification(deps.db, user.id);
+    const now = deps.now();
+    if (!pending || now - pending.last_sent_at >= VERIFICATION_RESEND_COOLDOWN_MS) await sendNewCode(deps, user);
+  }
+  return { success: true as const, message: MESSAGES.resent };
+}
+
+/** Revokes the token the request was made with. */
+export async function logout(deps: Deps, tokenId: string) {
+  await authRepo.deleteToken(deps.db, tokenId);
+  return { success: true as const, message: MESSAGES.loggedOut };
+}

@@ -1,0 +1,48 @@
+/** The User JSON of the API (product spec §3). The only place a users row is serialised. */
+import { USERNAME_CHANGE_INTERVAL_DAYS } from '@avail/shared/constants.ts';
+import type { UserRow } from '../../db/schema.ts';
+
+const DAY_MS = 86_400_000;
+
+export interface UserJson {
+  id: string;
+  name: string;
+  email: string;
+  timezone: string;
+  username: string | null;
+  /** The public link's path segment: the username (null until one is set). */
+  slug: string | null;
+  can_change_username: boolean;
+  /** Whole days until the username may change again; 0 when it may change now. */
+  days_until_change: number;
+  /** ISO 8601 instant, or null while unverified. */
+  email_verified_at: string | null;
+}
+
+/** Days until the username may change (0 = now). The first set (no recorded change) is always allowed. */
+export function daysUntilUsernameChange(user: Pick<UserRow, 'username_changed_at'>, now: number): number {
+  if (user.username_changed_at == null) return 0;
+  const nextAllowed = user.username_changed_at + USERNAME_CHANGE_INTERVAL_DAYS * DAY_MS;
+  return nextAllowed <= now ? 0 : Math.ceil((nextAllowed - now) / DAY_MS);
+}
+
+export function presentUser(user: UserRow, now: number): UserJson {
+  const days = daysUntilUsernameChange(user, now);
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    timezone: user.timezone,
+    username: user.username,
+    slug: user.username,
+    can_change_username: days === 0,
+    days_until_change: days,
+    email_verified_at: user.email_verified_at == null ? null : new Date(user.email_verified_at).toISOString(),
+  };
+}
+
+/** `{ username, can_change_username, days_until_change, timezone }` of GET/PUT /api/me/profile. */
+export function presentProfile(user: UserRow, now: number) {
+  const days = daysUntilUsernameChange(user, now);
+  return { username: user.username, can_change_username: days === 0, days_until_change: days, timezone: user.timezone };
+}

@@ -1,0 +1,91 @@
+/** Profile: time zone and username (unique case-insensitively, reserved names refused, 14-day change interval). */
+import { isReservedUsername } from '@avail/shared/constants.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { UserRow } from '../../db/schema.ts';
+import type { Deps } from '../../http/deps.ts';
+import { conflict, forbidden } from '../../http/errors.ts';
+import { daysUntilUsernameChange, presentProfile } from '../auth/user.presenter.ts';
+import * as usersRepo from '../auth/users.repo.ts';
+
+export const USERNAME_TAKEN = 'Username is already taken';
+export const USERNAME_CHANGE_NOT_ALLOWED = 'Username changes are not currently allowed.';
+
+/**
+ * Re-derives busy intervals whose position depends on the owner's zone (floating and all-day
+ * events) after a zone change — implemented by the sync module. Resolved lazily so the profile
+ * module works before that module exists; any other import failure is a real error.
+ */
+async function rederiveAfterZoneChange(deps: Deps, userId: string): Promise<void> {
+  let mod: { rederiveZoneDependentBusy?: (deps: Deps, userId: string) => Promise<unknown> };
+  try {
+    mod = await import('../sync/sync.service.ts');
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' && String((err as Error).message).includes('sync.service')) {
+      deps.logger.warn({ userId }, 'sync.service.ts not present: zone-dependent busy time not re-derived');
+      return;
+    }
+    throw err;
+  }
+  if (typeof mod.rederiveZoneDependentBusy !== 'function') {
+    deps.logger.warn({ userId }, 'rederiveZoneDependentBusy not exported by sync.service.ts');
+    return;
+  }
+  await mod.rederiveZoneDependentBusy(deps, userId);
+}
+
+/** Saves the time zone; when it changed, floating/all-day busy time moves to the new zone before answering. */
+export async function updateTimezone(deps: Deps, user: UserRow, timezone: string) {
+  const now = deps.now();
+  if (timezone !== user.timezone) {
+    await usersRepo.updateUser(deps.db, user.id, { timezone, updated_at: now });
+    try {
+      await rederiveAfterZoneChange(deps, user.id);
+    } catch (err) {
+      // The zone is saved; busy time keeps its previous positions until the next sync re-derives it.
+      deps.logger.error({ err, userId: user.id }, 'could not re-derive zone-dependent busy time');
+    }
+  }
+  const updated = { ...user, timezone, updated_at: now };
+  return { success: true as const, message: `Timezone updated to ${timezone}!`, profile: presentProfile(updated, now) };
+}
+
+/** True when nobody else holds `username` (case-insensitive) and it is not reserved. Own current name → true. */
+export async function isUsernameAvailable(deps: Deps, user: UserRow, username: string): Promise<boolean> {
+  if (isReservedUsername(username)) return false;
+  const holder = await usersRepo.findUserBySlug(deps.db, username);
+  return !holder || holder.id === user.id;
+}
+
+/**
+ * Sets or changes the username. The first set (no username yet, e.g. onboarding) is always allowed
+ * and does not start the 14-day clock; a later change needs 14 days since the last change.
+ * Re-submitting the current name (same case) is a no-op success.
+ */
+export async function setUsername(deps: Deps, user: UserRow, username: string) {
+  const now = deps.now();
+  if (user.username === username) {
+    return { success: true as const, message: 'Username updated successfully!', profile: presentProfile(user, now) };
+  }
+  const isFirst = user.username == null;
+  if (!isFirst && daysUntilUsernameChange(user, now) > 0) {
+    throw forbidden(USERNAME_CHANGE_NOT_ALLOWED, 'username_change_not_allowed');
+  }
+  if (!(await isUsernameAvailable(deps, user, username))) {
+    throw conflict(USERNAME_TAKEN, 'username_taken', { username: USERNAME_TAKEN });
+  }
+  const patch = {
+    username,
+    username_lower: username.toLowerCase(),
+    username_changed_at: isFirst ? null : now,
+    updated_at: now,
+  };
+  try {
+    await usersRepo.updateUser(deps.db, user.id, patch);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(USERNAME_TAKEN, 'username_taken', { username: USERNAME_TAKEN });
+    throw err;
+  }
+  const updated = { ...user, ...patch };
+  return { success: true as const, message: 'Username updated successfully!', profile: presentProfile(updated, now) };
+}
