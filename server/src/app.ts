@@ -17,7 +17,7 @@ import { availabilityRouter } from './modules/availability/availability.routes.t
 import { dashboardRouter } from './modules/dashboard/dashboard.routes.ts';
 import { publicRouter } from './modules/public/public.routes.ts';
 // ── Calendars router (owned by the calendars engineer) ────────────────────────────────────────
-// import { calendarsRouter } from './modules/calendars/calendars.routes.ts';
+import { calendarsRouter } from './modules/calendars/calendars.routes.ts';
 // Uncomment the line above and the mount line below once modules/calendars/calendars.routes.ts exists.
 
 export type { AppDeps, Deps } from './http/deps.ts';
@@ -62,7 +62,7 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   app.use('/api', dashboardRouter(deps));
   app.use('/api', publicRouter(deps, limits));
   // ── Calendars router mount (calendars engineer) ──
-  // app.use('/api', calendarsRouter(deps));
+  app.use('/api', calendarsRouter(deps));
   app.use('/api', apiNotFound);
 
   const dist = deps.config.WEB_DIST_DIR;

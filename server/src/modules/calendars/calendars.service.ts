@@ -1,0 +1,246 @@
+/**
+ * Calendar connections: connect (first sync must succeed before anything is stored), list,
+ * delete/disconnect, Sync Now, and the owner's events for the dashboard.
+ */
+import { getIanaZone, isValidIanaZone, parseIsoDate, startOfLocalDay } from '@avail/shared/domain/zone-time.ts';
+import type { CalendarConnectionRow, UserRow } from '../../db/schema.ts';
+import { HttpError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { encryptSecret } from '../../lib/crypto.ts';
+import { APPLE_INVALID_CREDENTIALS } from '../../providers/apple/apple.provider.ts';
+import { pullProviders } from '../../providers/index.ts';
+import { ProviderAuthError, ProviderError, type ProviderSyncResult } from '../../providers/provider.ts';
+import {
+  DeriveError,
+  calendarFetchFor,
+  deriveBusy,
+  ownerEmailsFor,
+  syncUser,
+  type SyncDeps,
+} from '../sync/sync.service.ts';
+import * as repo from './calendars.repo.ts';
+
+const DAY_MS = 86_400_000;
+/** Longest range the events call answers (the dashboard asks for a week ± 3 days). */
+const EVENTS_MAX_RANGE_DAYS = 100;
+
+export interface ConnectionView {
+  id: string;
+  provider: CalendarConnectionRow['provider'];
+  name: string;
+  status: CalendarConnectionRow['status'];
+  /** Login (CalDAV/Apple) or feed host (ICS), shown to the owner only. */
+  account: string | null;
+  connected_at: string;
+  calendars_count: number;
+  included_calendars_count: number;
+  last_synced_at: string | null;
+  last_error: string | null;
+  warnings: string[];
+}
+
+/** What leaves the server about a connection: never secrets, sync state or feed URLs. */
+export function presentConnection(c: CalendarConnectionRow): ConnectionView {
+  let warnings: string[] = [];
+  if (c.warnings_json) {
+    try {
+      const parsed = JSON.parse(c.warnings_json);
+      if (Array.isArray(parsed)) warnings = parsed.filter((w): w is string => typeof w === 'string');
+    } catch {
+      warnings = [];
+    }
+  }
+  return {
+    id: c.id,
+    provider: c.provider,
+    name: c.name,
+    status: c.status,
+    account: c.account,
+    connected_at: new Date(Number(c.connected_at)).toISOString(),
+    calendars_count: Number(c.calendars_count),
+    included_calendars_count: Number(c.included_calendars_count),
+    last_synced_at: c.last_synced_at == null ? null : new Date(Number(c.last_synced_at)).toISOString(),
+    last_error: c.last_error,
+    warnings,
+  };
+}
+
+export async function listConnectionViews(deps: SyncDeps, userId: string): Promise<ConnectionView[]> {
+  return (await repo.listConnections(deps.db, userId)).map(presentConnection);
+}
+
+type PullId = 'ics' | 'caldav' | 'apple';
+
+interface ConnectRequest {
+  provider: PullId;
+  config: Record<string, string>;
+  secret: string | null;
+  name?: string;
+  account: string | null;
+  /** Message for refused credentials (400). */
+  authMessage: string;
+}
+
+/**
+ * Runs the first sync; only when it succeeds (data fetched AND readable) are the connection, its
+ * sources and derived busy time stored, in one transaction. Failures are 400s with clear messages
+ * and leave nothing behind.
+ */
+async function connectPull(deps: SyncDeps, user: UserRow, req: ConnectRequest): Promise<ConnectionView> {
+  let result: ProviderSyncResult;
+  try {
+    result = await pullProviders[req.provider].sync(
+      { config: req.config, secret: req.secret, state: null, known: [] },
+      { fetch: calendarFetchFor(deps) },
+    );
+  } catch (err) {
+    if (err instanceof ProviderAuthError) throw new HttpError(400, 'invalid_credentials', req.authMessage);
+    if (err instanceof ProviderError) throw new HttpError(400, 'calendar_unreachable', err.message);
+    deps.logger.error({ provider: req.provider, errName: (err as Error)?.name }, 'calendar connect crashed');
+    throw new HttpError(400, 'calendar_unreachable', 'Could not connect to the calendar. Please check the details and try again.');
+  }
+  const now = deps.now();
+  let derived;
+  try {
+    derived = deriveBusy(result.upserts, { ownerZone: user.timezone, ownerEmails: ownerEmailsFor(user.email, result.ownerEmails), now });
+  } catch (err) {
+    if (err instanceof DeriveError) throw new HttpError(400, 'calendar_unreadable', err.message);
+    throw err;
+  }
+  const id = crypto.randomUUID();
+  const row = {
+    id,
+    user_id: user.id,
+    provider: req.provider,
+    name: (req.name?.trim() || result.suggestedName || req.provider).slice(0, 100),
+    status: 'active' as const,
+    account: req.account,
+    config_json: JSON.stringify(req.config),
+    secret_enc: req.secret ? encryptSecret(req.secret, deps.config.AVAIL_SECRET_KEY) : null,
+    sync_state_json: JSON.stringify({ provider: result.newState, ownerEmails: result.ownerEmails, derivedAt: now }),
+    calendars_count: result.calendarsCount,
+    included_calendars_count: result.calendarsCount,
+    warnings_json: derived.warnings.length ? JSON.stringify(derived.warnings) : null,
+    last_error: null,
+    last_synced_at: now,
+    connected_at: now,
+    updated_at: now,
+  };
+  await deps.db.transaction().execute(async (trx) => {
+    if (req.provider === 'apple') {
+      // One Apple connection per user: reconnecting replaces the old one.
+      for (const old of await repo.findConnectionsByProvider(trx, user.id, 'apple')) await repo.deleteConnectionCascade(trx, old.id);
+    }
+    await repo.insertConnection(trx, row);
+    await repo.applySourceChanges(trx, row, result, now);
+    await repo.replaceDerived(trx, row, derived);
+  });
+  deps.logger.info(
+    { connectionId: id, provider: req.provider, objects: result.upserts.length, busyIntervals: derived.intervals.length },
+    'calendar connected',
+  );
+  return presentConnection({ ...row, config_json: row.config_json });
+}
+
+async function refuseDuplicate(deps: SyncDeps, userId: string, provider: PullId, sameAs: (config: Record<string, string>) => boolean) {
+  for (const c of await repo.findConnectionsByProvider(deps.db, userId, provider)) {
+    let config: Record<string, string> = {};
+    try {
+      config = JSON.parse(c.config_json || '{}');
+    } catch {
+      config = {};
+    }
+    if (sameAs(config)) throw conflict('This calendar is already connected.', 'already_connected');
+  }
+}
+
+export async function connectIcs(deps: SyncDeps, user: UserRow, input: { url: string; name?: string }) {
+  await refuseDuplicate(deps, user.id, 'ics', (c) => c.url === input.url);
+  return connectPull(deps, user, {
+    provider: 'ics',
+    config: { url: input.url },
+    secret: null,
+    name: input.name,
+    account: new URL(input.url).host,
+    authMessage: 'The calendar feed refused access. Check that the link is still valid.',
+  });
+}
+
+export async function connectCaldav(deps: SyncDeps, user: UserRow, input: { server_url: string; username: string; password: string }) {
+  await refuseDuplicate(deps, user.id, 'caldav', (c) => c.serverUrl === input.server_url && c.username === input.username);
+  return connectPull(deps, user, {
+    provider: 'caldav',
+    config: { serverUrl: input.server_url, username: input.username },
+    secret: input.password,
+    account: input.username,
+    authMessage: 'Invalid credentials. Please check your CalDAV username and password.',
+  });
+}
+
+export async function connectApple(deps: SyncDeps, user: UserRow, input: { apple_id: string; app_specific_password: string }) {
+  return connectPull(deps, user, {
+    provider: 'apple',
+    config: { serverUrl: deps.config.APPLE_CALDAV_URL, username: input.apple_id },
+    secret: input.app_specific_password,
+    name: 'iCloud',
+    account: input.apple_id,
+    authMessage: APPLE_INVALID_CREDENTIALS,
+  });
+}
+
+export async function deleteConnection(deps: SyncDeps, userId: string, id: string): Promise<void> {
+  const conn = await repo.findConnection(deps.db, userId, id);
+  if (!conn) throw notFound('Calendar connection not found');
+  await deps.db.transaction().execute((trx) => repo.deleteConnectionCascade(trx, conn.id));
+  deps.logger.info({ connectionId: conn.id, provider: conn.provider }, 'calendar disconnected');
+}
+
+/** DELETE /me/calendar/{provider}/disconnect: removes that provider's connections; 404 when none. */
+export async function disconnectProvider(deps: SyncDeps, userId: string, provider: 'google' | 'microsoft' | 'apple') {
+  const conns = await repo.findConnectionsByProvider(deps.db, userId, provider);
+  if (conns.length === 0) throw notFound('No such calendar connection');
+  await deps.db.transaction().execute(async (trx) => {
+    for (const c of conns) await repo.deleteConnectionCascade(trx, c.id);
+  });
+}
+
+export async function syncNow(deps: SyncDeps, userId: string) {
+  await syncUser(deps, userId);
+  return listConnectionViews(deps, userId);
+}
+
+const INSTANT_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** An events-call edge: ISO date (local date in the owner's zone) or instant with a zone. */
+function parseEdge(value: string, zoneName: string, field: string, isEnd: boolean): number {
+  const v = value.trim();
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(v) ? parseIsoDate(v) : null;
+  if (date) {
+    const zone = getIanaZone(isValidIanaZone(zoneName) ? zoneName : 'UTC');
+    if (!isEnd) return startOfLocalDay(zone, date);
+    const next = new Date(Date.UTC(date.y, date.m - 1, date.d) + DAY_MS);
+    return startOfLocalDay(zone, { y: next.getUTCFullYear(), m: next.getUTCMonth() + 1, d: next.getUTCDate() });
+  }
+  if (INSTANT_RE.test(v)) {
+    const ms = Date.parse(v);
+    if (Number.isFinite(ms)) return ms;
+  }
+  throw badRequest(`${field} must be an ISO date (YYYY-MM-DD) or an instant with a zone`);
+}
+
+export async function listEventViews(deps: SyncDeps, user: UserRow, query: { start_date: string; end_date: string }) {
+  const start = parseEdge(query.start_date, user.timezone, 'start_date', false);
+  const end = parseEdge(query.end_date, user.timezone, 'end_date', true);
+  if (end < start) throw badRequest('end_date is before start_date');
+  if (end - start > EVENTS_MAX_RANGE_DAYS * DAY_MS) throw badRequest(`Range longer than ${EVENTS_MAX_RANGE_DAYS} days`);
+  const rows = await repo.listEvents(deps.db, user.id, start, end);
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    start: new Date(Number(r.start_ms)).toISOString(),
+    end: new Date(Number(r.end_ms)).toISOString(),
+    all_day: r.all_day === 1,
+    is_busy: r.is_busy === 1,
+    provider: r.provider,
+    connection_id: r.connection_id,
+  }));
+}

@@ -1,0 +1,315 @@
+/**
+ * Calendar sync: provider fetch → stored raw sources → derived events and busy intervals.
+ *
+ * - syncConnection: asks the provider what changed, then re-derives the connection's events and
+ *   busy intervals by running the shared engine (parseCalendar + expandBusy) over ALL the
+ *   connection's sources for [now − 30 d, now + 400 d), and writes sources + derived rows +
+ *   status in one transaction. On any failure the last good busy intervals stay untouched and the
+ *   connection shows 'error' (or 'expired' when the server refused the credentials) with a clear
+ *   message; the owner never looks fully free or fully booked because a provider failed.
+ * - rederiveZoneDependentBusy: after the owner's zone changes, re-derives every connection of the
+ *   user from the stored sources with the new zone (no network).
+ * - syncUser: every pull connection of a user (Sync Now).
+ *
+ * Never logs titles, feed URLs or secrets: only ids, provider, counts and error codes.
+ */
+import { MAX_RECURRENCE_INSTANCES, SYNC_HORIZON_FUTURE_DAYS, SYNC_HORIZON_PAST_DAYS } from '@avail/shared/constants.ts';
+import { mergeIntervals } from '@avail/shared/domain/intervals.ts';
+import { ExpansionLimitError, IcsParseError, expandBusy, parseCalendar } from '@avail/shared/ical/calendar.ts';
+import type { CalendarConnectionRow } from '../../db/schema.ts';
+import type { Deps } from '../../http/deps.ts';
+import { decryptSecret } from '../../lib/crypto.ts';
+import { createSafeFetch, type SafeFetch } from '../../lib/safe-fetch.ts';
+import { isPullProvider, pullProviders } from '../../providers/index.ts';
+import { ProviderAuthError, ProviderError, type ProviderSyncResult } from '../../providers/provider.ts';
+import * as repo from '../calendars/calendars.repo.ts';
+import type { DerivedRows } from '../calendars/calendars.repo.ts';
+
+const DAY_MS = 86_400_000;
+/** Unchanged data is still re-derived once a day so the horizon keeps moving forward. */
+const REDERIVE_UNCHANGED_AFTER_MS = DAY_MS;
+const MAX_WARNINGS = 20;
+
+/** Deps of the sync code; `calendarFetch` lets tests inject a guarded fetch (e.g. a short timeout). */
+export type SyncDeps = Pick<Deps, 'db' | 'config' | 'logger' | 'now'> & { calendarFetch?: SafeFetch };
+
+/** What we keep in calendar_connections.sync_state_json. */
+interface StoredSyncState {
+  provider: unknown;
+  ownerEmails: string[];
+  derivedAt: number;
+}
+
+export interface SyncOutcome {
+  connectionId: string;
+  ok: boolean;
+  /** True when the provider reported no change. */
+  notModified: boolean;
+  error?: string;
+}
+
+/** A failure to turn stored calendar data into busy time (bad ICS, recurrence cap). */
+export class DeriveError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DeriveError';
+  }
+}
+
+export function calendarFetchFor(deps: SyncDeps): SafeFetch {
+  return deps.calendarFetch ?? createSafeFetch({ allowPrivate: deps.config.ALLOW_PRIVATE_CALENDAR_HOSTS });
+}
+
+export function syncHorizon(now: number): { rangeStart: number; rangeEnd: number } {
+  return { rangeStart: now - SYNC_HORIZON_PAST_DAYS * DAY_MS, rangeEnd: now + SYNC_HORIZON_FUTURE_DAYS * DAY_MS };
+}
+
+/**
+ * Runs the shared engine over a connection's raw sources. Pure (no I/O).
+ * @throws DeriveError with an owner-facing message.
+ */
+export function deriveBusy(
+  sources: ReadonlyArray<{ icsText: string }>,
+  opts: { ownerZone: string; ownerEmails: readonly string[]; now: number },
+): DerivedRows & { warnings: string[] } {
+  const { rangeStart, rangeEnd } = syncHorizon(opts.now);
+  const events: DerivedRows['events'] = [];
+  const zoned: Array<{ start: number; end: number }> = [];
+  const fixed: Array<{ start: number; end: number }> = [];
+  const warnings = new Set<string>();
+  for (const source of sources) {
+    let result;
+    try {
+      const parsed = parseCalendar(source.icsText);
+      result = expandBusy(parsed, {
+        ownerZone: opts.ownerZone,
+        ownerEmails: opts.ownerEmails,
+        rangeStart,
+        rangeEnd,
+        maxInstances: MAX_RECURRENCE_INSTANCES,
+      });
+    } catch (err) {
+      if (err instanceof ExpansionLimitError) {
+        throw new DeriveError(
+          `A recurring event has more than ${MAX_RECURRENCE_INSTANCES} occurrences in the sync window; this calendar could not be synced.`,
+        );
+      }
+      if (err instanceof IcsParseError) throw new DeriveError(`Calendar data could not be read: ${err.message}`);
+      throw new DeriveError('Calendar data could not be read.');
+    }
+    for (const w of result.warnings) warnings.add(w);
+    for (const e of result.events) events.push({ ...e, dependsOnOwnerZone: e.allDay });
+    for (const i of result.intervals) (i.dependsOnOwnerZone ? zoned : fixed).push({ start: i.start, end: i.end });
+  }
+  const intervals = [
+    ...mergeIntervals(fixed).map((i) => ({ start: i.start, end: i.end, dependsOnOwnerZone: false })),
+    ...mergeIntervals(zoned).map((i) => ({ start: i.start, end: i.end, dependsOnOwnerZone: true })),
+  ];
+  return { events, intervals, warnings: [...warnings].slice(0, MAX_WARNINGS) };
+}
+
+function readState(conn: CalendarConnectionRow): StoredSyncState | null {
+  if (!conn.sync_state_json) return null;
+  try {
+    const s = JSON.parse(conn.sync_state_json) as StoredSyncState;
+    return s && typeof s === 'object' ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+async function ownerOf(deps: SyncDeps, userId: string) {
+  const user = await deps.db.selectFrom('users').select(['id', 'email', 'timezone']).where('id', '=', userId).executeTakeFirst();
+  if (!user) throw new Error('connection without user');
+  return user;
+}
+
+export function ownerEmailsFor(userEmail: string, providerEmails: readonly string[]): string[] {
+  return [...new Set([userEmail, ...providerEmails].map((e) => e.trim().toLowerCase()).filter(Boolean))];
+}
+
+/** Decrypted secret of a connection, or null; an unreadable secret means: reconnect. */
+function secretOf(deps: SyncDeps, conn: CalendarConnectionRow): string | null {
+  if (!conn.secret_enc) return null;
+  try {
+    return decryptSecret(conn.secret_enc, deps.config.AVAIL_SECRET_KEY);
+  } catch {
+    throw new ProviderAuthError('Saved credentials could not be read (the server key changed). Please reconnect this calendar.');
+  }
+}
+
+/** Applies a provider result to the in-memory source set, the way applySourceChanges does in SQL. */
+export function mergeSources(
+  held: ReadonlyArray<{ calendarUrl: string; href: string; etag: string | null; icsText: string }>,
+  result: Pick<ProviderSyncResult, 'upserts' | 'removals' | 'removedCalendars'>,
+) {
+  const key = (c: string, h: string) => `${c}\n${h}`;
+  const map = new Map(held.map((s) => [key(s.calendarUrl, s.href), s]));
+  for (const cal of result.removedCalendars) for (const [k, s] of map) if (s.calendarUrl === cal) map.delete(k);
+  for (const r of result.removals) map.delete(key(r.calendarUrl, r.href));
+  for (const u of result.upserts) map.set(key(u.calendarUrl, u.href), { ...u });
+  return [...map.values()];
+}
+
+const inFlight = new Map<string, Promise<SyncOutcome>>();
+
+/**
+ * Syncs one connection now. Concurrent calls for the same connection share one run (Sync Now
+ * during a backup sync does not fetch twice). Never throws for provider or data problems: they
+ * end up on the connection (status + last_error) and in the outcome.
+ */
+export function syncConnection(deps: SyncDeps, connectionId: string): Promise<SyncOutcome> {
+  const running = inFlight.get(connectionId);
+  if (running) return running;
+  const run = syncConnectionOnce(deps, connectionId).finally(() => inFlight.delete(connectionId));
+  inFlight.set(connectionId, run);
+  return run;
+}
+
+async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise<SyncOutcome> {
+  const conn = await repo.findConnectionById(deps.db, connectionId);
+  if (!conn) return { connectionId, ok: false, notModified: false, error: 'Connection not found' };
+  if (!isPullProvider(conn.provider)) return { connectionId, ok: true, notModified: true };
+  const provider = pullProviders[conn.provider];
+  const started = Date.now();
+  const stored = readState(conn);
+  const held = (await repo.listSources(deps.db, conn.id)).map((s) => ({
+    calendarUrl: s.calendar_url,
+    href: s.object_href,
+    etag: s.etag,
+    icsText: s.ics_text,
+  }));
+
+  const fail = async (err: unknown): Promise<SyncOutcome> => {
+    const expired = err instanceof ProviderAuthError;
+    const message =
+      err instanceof ProviderError || err instanceof DeriveError ? err.message : 'Calendar sync failed. Please try again later.';
+    if (!(err instanceof ProviderError || err instanceof DeriveError)) {
+      deps.logger.error({ connectionId: conn.id, provider: conn.provider, errName: (err as Error)?.name }, 'calendar sync crashed');
+    }
+    await repo.updateConnection(deps.db, conn.id, {
+      status: expired ? 'expired' : 'error',
+      last_error: message,
+      updated_at: deps.now(),
+    });
+    deps.logger.warn(
+      { connectionId: conn.id, provider: conn.provider, status: expired ? 'expired' : 'error', ms: Date.now() - started },
+      'calendar sync failed',
+    );
+    return { connectionId: conn.id, ok: false, notModified: false, error: message };
+  };
+
+  let result: ProviderSyncResult;
+  try {
+    result = await provider.sync(
+      {
+        config: JSON.parse(conn.config_json || '{}'),
+        secret: secretOf(deps, conn),
+        state: stored?.provider ?? null,
+        known: held.map(({ calendarUrl, href, etag }) => ({ calendarUrl, href, etag })),
+      },
+      { fetch: calendarFetchFor(deps) },
+    );
+  } catch (err) {
+    return fail(err);
+  }
+
+  const now = deps.now();
+  try {
+    const owner = await ownerOf(deps, conn.user_id);
+    const providerEmails = result.ownerEmails.length ? result.ownerEmails : (stored?.ownerEmails ?? []);
+    const mustDerive =
+      !result.notModified || conn.status !== 'active' || !stored || now - stored.derivedAt > REDERIVE_UNCHANGED_AFTER_MS;
+    const sources = result.notModified ? held : mergeSources(held, result);
+    const derived = mustDerive
+      ? deriveBusy(sources, { ownerZone: owner.timezone, ownerEmails: ownerEmailsFor(owner.email, providerEmails), now })
+      : null;
+    const nextState: StoredSyncState = {
+      provider: result.newState,
+      ownerEmails: providerEmails,
+      derivedAt: derived ? now : stored!.derivedAt,
+    };
+    await deps.db.transaction().execute(async (trx) => {
+      if (!result.notModified) await repo.applySourceChanges(trx, conn, result, now);
+      if (derived) await repo.replaceDerived(trx, conn, derived);
+      await repo.updateConnection(trx, conn.id, {
+        status: 'active',
+        last_error: null,
+        last_synced_at: now,
+        updated_at: now,
+        sync_state_json: JSON.stringify(nextState),
+        calendars_count: result.calendarsCount,
+        included_calendars_count: result.calendarsCount,
+        ...(derived ? { warnings_json: derived.warnings.length ? JSON.stringify(derived.warnings) : null } : {}),
+      });
+    });
+    deps.logger.info(
+      {
+        connectionId: conn.id,
+        provider: conn.provider,
+        notModified: result.notModified,
+        upserts: result.upserts.length,
+        removals: result.removals.length,
+        busyIntervals: derived?.intervals.length,
+        ms: Date.now() - started,
+      },
+      'calendar synced',
+    );
+    return { connectionId: conn.id, ok: true, notModified: result.notModified };
+  } catch (err) {
+    return fail(err);
+  }
+}
+
+/** Re-derives one connection from its stored sources (no network). */
+export async function rederiveConnection(deps: SyncDeps, conn: CalendarConnectionRow): Promise<SyncOutcome> {
+  const owner = await ownerOf(deps, conn.user_id);
+  const stored = readState(conn);
+  const sources = (await repo.listSources(deps.db, conn.id)).map((s) => ({ icsText: s.ics_text }));
+  const now = deps.now();
+  try {
+    const derived = deriveBusy(sources, {
+      ownerZone: owner.timezone,
+      ownerEmails: ownerEmailsFor(owner.email, stored?.ownerEmails ?? []),
+      now,
+    });
+    await deps.db.transaction().execute(async (trx) => {
+      await repo.replaceDerived(trx, conn, derived);
+      await repo.updateConnection(trx, conn.id, {
+        updated_at: now,
+        warnings_json: derived.warnings.length ? JSON.stringify(derived.warnings) : null,
+        ...(stored ? { sync_state_json: JSON.stringify({ ...stored, derivedAt: now }) } : {}),
+      });
+    });
+    return { connectionId: conn.id, ok: true, notModified: true };
+  } catch (err) {
+    const message = err instanceof DeriveError ? err.message : 'Calendar data could not be read.';
+    await repo.updateConnection(deps.db, conn.id, { status: 'error', last_error: message, updated_at: now });
+    return { connectionId: conn.id, ok: false, notModified: true, error: message };
+  }
+}
+
+/**
+ * The owner's time zone changed: floating and all-day events follow the new zone at once
+ * (availability-semantics detail 14). Re-derives every connection of the user from stored
+ * sources; no network. Call after the new zone is saved.
+ */
+export async function rederiveZoneDependentBusy(deps: SyncDeps, userId: string): Promise<SyncOutcome[]> {
+  const conns = await repo.listConnections(deps.db, userId);
+  const out: SyncOutcome[] = [];
+  for (const conn of conns) {
+    if (!isPullProvider(conn.provider)) continue;
+    out.push(await rederiveConnection(deps, conn));
+  }
+  return out;
+}
+
+/** Syncs every pull connection of a user (Sync Now). */
+export async function syncUser(deps: SyncDeps, userId: string): Promise<SyncOutcome[]> {
+  const conns = await repo.listConnections(deps.db, userId);
+  const pull = conns.filter((c) => isPullProvider(c.provider));
+  const settled = await Promise.allSettled(pull.map((c) => syncConnection(deps, c.id)));
+  return settled.map((s, i) =>
+    s.status === 'fulfilled' ? s.value : { connectionId: pull[i]!.id, ok: false, notModified: false, error: 'Calendar sync failed.' },
+  );
+}
