@@ -1,7 +1,39 @@
-import { Router } from 'express';
+/** /api/public/:slug/availability — no token; a capability link, so never cached, indexed or referred. */
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Deps } from '../../http/deps.ts';
-import type { RateLimits } from '../../http/rate-limit.ts';
+import { limiter, type RateLimits } from '../../http/rate-limit.ts';
+import { publicAvailability } from './public.service.ts';
 
-export function publicRouter(_deps: Deps, _limits: RateLimits) {
-  return Router();
+function privateHeaders(_req: Request, res: Response, next: NextFunction) {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Robots-Tag', 'noindex');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  next();
+}
+
+export function publicRouter(deps: Deps, limits: RateLimits) {
+  const r = Router();
+
+  /**
+   * GET /api/public/:slug/availability?range=START..END&tz=ZONE
+   * START/END: ISO dates (inclusive, local dates in `tz`, default the owner's zone) or ISO instants with Z/offset.
+   * No range: now → now + 28 days. At most 93 days; must end by now + 366 days.
+   * 200 `{ user_name, user_timezone, availability: { windows: [{ start, end }], range: { start, end } } }`,
+   * instants ISO 8601 UTC `…Z` to the second; windows never start before now.
+   * 400 `{ error, code: 'invalid_range' }` (bad range, unknown zone, too long, end before start, beyond the horizon);
+   * 404 `{ error: 'This availability link could not be found.', code: 'not_found' }` for any unknown slug; 429.
+   * Headers: Cache-Control: no-store, X-Robots-Tag: noindex, Referrer-Policy: no-referrer.
+   * Counts one page view per visitor per day (hashed, no IP stored).
+   */
+  r.get('/public/:slug/availability', privateHeaders, limiter(limits.publicPerIp), async (req, res) => {
+    const body = await publicAvailability(
+      deps,
+      String(req.params.slug),
+      { range: req.query.range, tz: req.query.tz },
+      { ip: req.ip ?? '', userAgent: req.get('user-agent') ?? '' },
+    );
+    res.json(body);
+  });
+
+  return r;
 }
