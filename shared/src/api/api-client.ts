@@ -1,0 +1,238 @@
+/**
+ * Typed API client (product spec §7). One fetch wrapper with the spec's "Handling of answers"
+ * rules and one typed function per call. Browser-safe and light: it imports constants only
+ * (no zod), so the visitor's public page can use it without pulling in the schemas.
+ */
+import { API_BASE_PATH, AUTH_TOKEN_STORAGE_KEY, GENERIC_ERROR_MESSAGE } from '../constants.ts';
+
+/** An API failure: the server's message (default 'Something went wrong'), HTTP status and body. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: unknown;
+  constructor(message: string, status: number, body: unknown) {
+    super(message || GENERIC_ERROR_MESSAGE);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+  }
+  /** Field errors `{ field: message }` of a 422/400 answer, when the server sent some. */
+  get fieldErrors(): Record<string, string> | undefined {
+    const b = this.body as { errors?: unknown } | null;
+    if (b && typeof b === 'object' && b.errors && typeof b.errors === 'object') return b.errors as Record<string, string>;
+    return undefined;
+  }
+  get code(): string | undefined {
+    const b = this.body as { code?: unknown } | null;
+    return b && typeof b === 'object' && typeof b.code === 'string' ? b.code : undefined;
+  }
+}
+
+// ---- token storage -------------------------------------------------------------------------
+
+function storage(): Storage | undefined {
+  try {
+    return typeof localStorage === 'undefined' ? undefined : localStorage;
+  } catch {
+    return undefined;
+  }
+}
+export function getToken(): string | null {
+  return storage()?.getItem(AUTH_TOKEN_STORAGE_KEY) ?? null;
+}
+export function setToken(token: string): void {
+  storage()?.setItem(AUTH_TOKEN_STORAGE_KEY, token);
+}
+export function clearToken(): void {
+  storage()?.removeItem(AUTH_TOKEN_STORAGE_KEY);
+}
+
+// ---- the wrapper ---------------------------------------------------------------------------
+
+export interface RequestOptions {
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** Public calls send no Authorization header even when a token exists. */
+  auth?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Applies the spec's answer rules to a parsed body; returns it or throws ApiError. */
+export function checkAnswer<T>(status: number, ok: boolean, body: unknown): T {
+  const b = (body && typeof body === 'object' ? body : {}) as { error?: unknown; message?: unknown };
+  const hasError = b.error !== undefined && b.error !== null && b.error !== false && b.error !== '';
+  if (!ok || hasError || b.message === GENERIC_ERROR_MESSAGE) {
+    const message =
+      (typeof b.error === 'string' && b.error) || (typeof b.message === 'string' && b.message) || GENERIC_ERROR_MESSAGE;
+    throw new ApiError(message, status, body);
+  }
+  return body as T;
+}
+
+export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  let url = API_BASE_PATH + path;
+  if (opts.query) {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(opts.query)) if (v !== undefined) qs.set(k, String(v));
+    const s = qs.toString();
+    if (s) url += (url.includes('?') ? '&' : '?') + s;
+  }
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  const token = opts.auth === false ? null : getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(url, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    credentials: 'include',
+    signal: opts.signal,
+  });
+  let body: unknown = null;
+  const text = await res.text();
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = { message: text };
+    }
+  }
+  return checkAnswer<T>(res.status, res.ok, body);
+}
+
+export const get = <T>(path: string, opts?: RequestOptions) => request<T>('GET', path, opts);
+export const post = <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, { ...opts, body });
+export const put = <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('PUT', path, { ...opts, body });
+export const del = <T>(path: string, opts?: RequestOptions) => request<T>('DELETE', path, opts);
+
+// ---- shapes --------------------------------------------------------------------------------
+
+export interface User {
+  id: string | number;
+  name: string;
+  email: string;
+  timezone: string | null;
+  username: string | null;
+  slug: string | null;
+  can_change_username: boolean;
+  days_until_change: number;
+  email_verified_at: string | null;
+}
+export interface AuthResponse {
+  user?: User | null;
+  token?: string | null;
+  requires_verification?: boolean;
+  message?: string;
+  email?: string;
+}
+export interface VerifyResponse {
+  success?: boolean;
+  message?: string;
+  user?: User;
+  token?: string;
+}
+export interface Profile {
+  username: string | null;
+  can_change_username: boolean;
+  days_until_change: number;
+  timezone?: string | null;
+}
+export interface AvailabilityRule {
+  id?: string | number;
+  weekday: number;
+  start_time_local: string;
+  end_time_local: string;
+}
+export interface AvailabilityException {
+  id: string | number;
+  date?: string;
+  start_time_local?: string | null;
+  end_time_local?: string | null;
+}
+export interface DashboardStats {
+  total_views: number;
+  has_availability: boolean;
+  this_week_events: number;
+  user_slug: string;
+}
+export type CalendarProvider = 'ics' | 'caldav' | 'apple' | 'google' | 'microsoft';
+export interface CalendarConnection {
+  id: string | number;
+  provider: CalendarProvider;
+  name: string | null;
+  status: string;
+  connected_at: string | null;
+  calendars_count: number;
+  included_calendars_count: number;
+  last_synced_at: string | null;
+  last_error: string | null;
+  warnings?: string[] | null;
+}
+export interface CalendarEvent {
+  id: string | number;
+  title: string;
+  start: string;
+  end: string;
+  all_day: boolean;
+  provider: string;
+}
+export interface FreeWindow {
+  start: string;
+  end: string;
+}
+export interface PublicAvailability {
+  user_name: string;
+  user_timezone: string;
+  availability: { windows: FreeWindow[]; range?: { start: string; end: string } };
+}
+
+// ---- calls ---------------------------------------------------------------------------------
+
+export const api = {
+  register: (body: { name: string; email: string; password: string; password_confirmation: string }) =>
+    post<AuthResponse>('/auth/register', body),
+  /** Login: an unverified account may answer 403 with `requires_verification` — the body wins. */
+  login: async (body: { email: string; password: string }): Promise<AuthResponse> => {
+    try {
+      return await post<AuthResponse>('/auth/login', body);
+    } catch (e) {
+      const b = e instanceof ApiError ? (e.body as AuthResponse | null) : null;
+      if (b && b.requires_verification === true) return b;
+      throw e;
+    }
+  },
+  logout: () => post<unknown>('/auth/logout'),
+  verifyEmail: (body: { email: string; verification_code: string }) => post<VerifyResponse>('/auth/verify-email', body),
+  resendVerification: (email: string) => post<{ success?: boolean; message?: string }>('/auth/resend-verification', { email }),
+
+  me: (bust = false) => get<{ user: User }>('/me', bust ? { query: { t: Date.now() } } : undefined),
+  profile: () => get<{ profile: Profile }>('/me/profile'),
+  updateTimezone: (timezone: string) => put<unknown>('/me/profile', { timezone }),
+  updateUsername: (username: string) => put<{ profile?: Profile }>('/me/profile/username', { username }),
+  checkUsername: (username: string) => post<{ available: boolean }>('/me/profile/check-username', { username }),
+
+  availabilityRules: () => get<{ rules: AvailabilityRule[] }>('/me/availability-rules'),
+  replaceAvailabilityRules: (rules: Omit<AvailabilityRule, 'id'>[]) =>
+    post<{ rules?: AvailabilityRule[] }>('/me/availability-rules', { rules }),
+  exceptions: () => get<{ exceptions: AvailabilityException[] }>('/me/exceptions'),
+  createException: (body: { date: string; start_time_local: string | null; end_time_local: string | null }) =>
+    post<{ exception: AvailabilityException }>('/me/exceptions', body),
+  deleteException: (id: string | number) => del<unknown>(`/me/exceptions/${encodeURIComponent(String(id))}`),
+
+  dashboardStats: () => get<DashboardStats>('/me/dashboard/stats'),
+
+  connections: () => get<{ connections: CalendarConnection[] }>('/me/calendar/connections'),
+  connectIcs: (url: string) => post<{ connection?: CalendarConnection }>('/me/calendar/ics/connect', { url }),
+  connectCaldav: (body: { server_url: string; username: string; password: string }) =>
+    post<{ connection?: CalendarConnection }>('/me/calendar/caldav/connect', body),
+  connectApple: (body: { apple_id: string; app_specific_password: string }) =>
+    post<{ connection?: CalendarConnection }>('/me/calendar/apple/connect', body),
+  disconnect: (id: string | number) => del<unknown>(`/me/calendar/connections/${encodeURIComponent(String(id))}`),
+  sync: () => post<unknown>('/me/calendar/sync'),
+  events: (start_date: string, end_date: string) =>
+    get<{ events: CalendarEvent[] }>('/me/calendar/events', { query: { start_date, end_date } }),
+
+  /** Public, no token. `range` = 'YYYY-MM-DD..YYYY-MM-DD'. */
+  publicAvailability: (slug: string, range: string, tz: string, signal?: AbortSignal) =>
+    get<PublicAvailability>(`/public/${encodeURIComponent(slug)}/availability`, { query: { range, tz }, auth: false, signal }),
+};
+export type Api = typeof api;

@@ -1,0 +1,23 @@
+/** Route guards (spec §2 "Route guard rules"). */
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { FullScreenLoader } from '../components/ui/spinner.tsx';
+import { useSession } from './session.tsx';
+
+/** Signed in required; verified e-mail required unless `allowUnverified`. */
+export function RequireAuth({ children, allowUnverified = false }: { children: ReactNode; allowUnverified?: boolean }) {
+  const { status, isVerified } = useSession();
+  const location = useLocation();
+  if (status === 'loading') return <FullScreenLoader />;
+  if (status === 'unauthenticated') return <Navigate to="/login" replace state={{ from: location }} />;
+  if (!allowUnverified && !isVerified) return <Navigate to="/app/onboarding" replace />;
+  return <>{children}</>;
+}
+
+/** /login and /register: a signed-in verified user goes to the dashboard. */
+export function GuestOnly({ children }: { children: ReactNode }) {
+  const { status, isVerified } = useSession();
+  if (status === 'loading') return <FullScreenLoader />;
+  if (status === 'authenticated' && isVerified) return <Navigate to="/app/dashboard" replace />;
+  return <>{children}</>;
+}

@@ -1,0 +1,108 @@
+/**
+ * Routes (spec §2 route table). Every screen is a lazy chunk; the visitor's public page is its
+ * own small chunk. Reserved names (RESERVED_USERNAMES) never reach the public page.
+ */
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { isReservedUsername } from '@avail/shared/constants.ts';
+import { FullScreenLoader } from '../components/ui/spinner.tsx';
+import { GuestOnly, RequireAuth } from './guards.tsx';
+import { onPostLogout, SessionProvider } from './session.tsx';
+
+const LandingPage = lazy(() => import('../features/marketing/landing-page.tsx'));
+const LegalPage = lazy(() => import('../features/marketing/legal-page.tsx'));
+const SupportPage = lazy(() => import('../features/marketing/support-page.tsx'));
+const NotFoundPage = lazy(() => import('../features/marketing/not-found-page.tsx'));
+const LoginPage = lazy(() => import('../features/auth/login-page.tsx'));
+const RegisterPage = lazy(() => import('../features/auth/register-page.tsx'));
+const VerifyEmailPage = lazy(() => import('../features/auth/verify-email-page.tsx'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page.tsx'));
+const OnboardingPage = lazy(() => import('../features/onboarding/onboarding-page.tsx'));
+const AppShell = lazy(() => import('../features/dashboard/app-shell.tsx'));
+const OverviewPage = lazy(() => import('../features/dashboard/overview-page.tsx'));
+const AvailabilityPage = lazy(() => import('../features/dashboard/availability-page.tsx'));
+const LinksPage = lazy(() => import('../features/dashboard/links-page.tsx'));
+const AnalyticsPage = lazy(() => import('../features/dashboard/analytics-page.tsx'));
+const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx'));
+const PublicPage = lazy(() => import('../features/public/public-page.tsx'));
+
+/** /{slug} and /u/{slug}: reserved names are not users. */
+function PublicRoute() {
+  const { slug = '' } = useParams();
+  if (!slug || isReservedUsername(slug)) return <NotFoundPage />;
+  return <PublicPage slug={slug} />;
+}
+
+/** Registers the post-logout callback: go to /login. */
+function PostLogoutNavigation() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    onPostLogout(() => navigate('/login', { replace: true }));
+    return () => onPostLogout(null);
+  }, [navigate]);
+  return null;
+}
+
+function ScrollToHash() {
+  const { pathname, hash } = useLocation();
+  useEffect(() => {
+    if (!hash) window.scrollTo(0, 0);
+  }, [pathname, hash]);
+  return null;
+}
+
+const protectedApp = (el: ReactNode) => <RequireAuth>{el}</RequireAuth>;
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<FullScreenLoader />}>
+      <Routes>
+        <Route path="/" element={<LandingPage />} />
+        <Route path="/privacypolicy" element={<LegalPage kind="privacy" />} />
+        <Route path="/termsofservice" element={<LegalPage kind="terms" />} />
+        <Route path="/support" element={<SupportPage />} />
+        <Route path="/login" element={<GuestOnly><LoginPage /></GuestOnly>} />
+        <Route path="/register" element={<GuestOnly><RegisterPage /></GuestOnly>} />
+        <Route path="/verify-email" element={<VerifyEmailPage />} />
+        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+
+        <Route path="/app" element={<Navigate to="/app/dashboard" replace />} />
+        <Route path="/app/onboarding" element={<RequireAuth allowUnverified><OnboardingPage /></RequireAuth>} />
+        <Route path="/app/settings" element={protectedApp(<SettingsPage />)} />
+        <Route element={protectedApp(<AppShell />)}>
+          <Route path="/app/dashboard" element={<OverviewPage />} />
+          <Route path="/app/availability" element={<AvailabilityPage />} />
+          <Route path="/app/links" element={<LinksPage />} />
+          <Route path="/app/analytics" element={<AnalyticsPage />} />
+        </Route>
+        <Route path="/app/*" element={<NotFoundPage />} />
+
+        {['onboarding', 'dashboard', 'availability', 'links', 'analytics', 'settings'].map((p) => (
+          <Route key={p} path={`/${p}`} element={<AliasRedirect to={`/app/${p}`} />} />
+        ))}
+
+        <Route path="/u/:slug" element={<PublicRoute />} />
+        <Route path="/:slug" element={<PublicRoute />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </Suspense>
+  );
+}
+
+/** Short alias → /app/… keeping query and hash. */
+function AliasRedirect({ to }: { to: string }) {
+  const { search, hash } = useLocation();
+  return <Navigate to={`${to}${search}${hash}`} replace />;
+}
+
+export function AppRouter() {
+  return (
+    <BrowserRouter>
+      <SessionProvider>
+        <PostLogoutNavigation />
+        <ScrollToHash />
+        <AppRoutes />
+      </SessionProvider>
+    </BrowserRouter>
+  );
+}

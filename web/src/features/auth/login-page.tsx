@@ -1,0 +1,130 @@
+/** Login (spec §2 Login, §4 login screen states, §8 login messages). */
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { api, ApiError } from '@avail/shared/api/api-client.ts';
+import { useSession } from '../../app/session.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
+import { AuthLayout } from './auth-layout.tsx';
+
+export default function LoginPage() {
+  const { login } = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [showPassword, setShowPassword] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState('');
+  const [resending, setResending] = useState(false);
+  const [resendNotice, setResendNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+
+  const from = (location.state as { from?: { pathname: string; search?: string; hash?: string } } | null)?.from;
+  const showResend = /verify|email/i.test(error);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (!email.trim() || !password) return;
+    setSubmitting(true);
+    setError('');
+    setResendNotice(null);
+    const res = await login(email.trim(), password);
+    setSubmitting(false);
+    if (res.success) {
+      const target = from ? `${from.pathname}${from.search ?? ''}${from.hash ?? ''}` : '/dashboard';
+      navigate(target, { replace: true });
+    } else if (res.requiresVerification) {
+      navigate(`/verify-email?email=${encodeURIComponent(res.email ?? email.trim())}`);
+    } else {
+      setError(res.message || 'Login failed');
+    }
+  }
+
+  async function onResend() {
+    setResendNotice(null);
+    if (!email.trim()) {
+      setResendNotice({ kind: 'error', text: 'Please enter your email address first' });
+      return;
+    }
+    setResending(true);
+    try {
+      await api.resendVerification(email.trim());
+      setResendNotice({ kind: 'success', text: 'Verification email sent! Please check your inbox.' });
+    } catch (err) {
+      setResendNotice({ kind: 'error', text: (err instanceof ApiError && err.message) || 'Failed to resend verification email' });
+    } finally {
+      setResending(false);
+    }
+  }
+
+  return (
+    <AuthLayout
+      title="Welcome back"
+      subtitle="Sign in to manage your availability."
+      footer={
+        <p>
+          Don&apos;t have an account? <Link to="/register">Create one</Link>
+        </p>
+      }
+    >
+      <form className="form" onSubmit={onSubmit} noValidate={false}>
+        {error && (
+          <Alert kind="error">
+            <p>{error}</p>
+            {showResend && (
+              <button type="button" className="btn btn-link" onClick={onResend} disabled={resending}>
+                {resending ? 'Sending...' : 'Resend verification email'}
+              </button>
+            )}
+          </Alert>
+        )}
+        {resendNotice && <Alert kind={resendNotice.kind}>{resendNotice.text}</Alert>}
+        <div className="field">
+          <label htmlFor="login-email">Email</label>
+          <input
+            id="login-email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => {
+              setEmail(e.target.value);
+            }}
+            placeholder="you@example.com"
+          />
+        </div>
+        <div className="field">
+          <div className="field-label-row">
+            <label htmlFor="login-password">Password</label>
+            <Link to="/forgot-password" className="small-link">
+              Forgot password?
+            </Link>
+          </div>
+          <div className="input-with-action">
+            <input
+              id="login-password"
+              type={showPassword ? 'text' : 'password'}
+              name="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            <button
+              type="button"
+              className="input-action"
+              onClick={() => setShowPassword((s) => !s)}
+              aria-label={showPassword ? 'Hide password' : 'Show password'}
+              aria-pressed={showPassword}
+            >
+              {showPassword ? 'Hide' : 'Show'}
+            </button>
+          </div>
+        </div>
+        <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
+          {submitting ? 'Signing in...' : 'Sign in'}
+        </button>
+      </form>
+    </AuthLayout>
+  );
+}

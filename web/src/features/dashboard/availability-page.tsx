@@ -1,0 +1,176 @@
+/** Availability (spec §2 Availability, §5 edit modal validation, §8 availability messages). */
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { api } from '@avail/shared/api/api-client.ts';
+import { availabilityRuleSchema, DEFAULT_RULE } from '@avail/shared';
+import { dataAreas } from '../../app/session.tsx';
+import { SlotEditor, WEEKDAYS, type Slot } from '../../components/slot-editor.tsx';
+import { useAlert } from '../../components/ui/alert.tsx';
+import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { hhmmToMinutes, to12h } from '../../lib/time.ts';
+import { useStore } from './use-store.ts';
+
+let seq = 0;
+const mk = (r: Omit<Slot, 'key'> = DEFAULT_RULE): Slot => ({ key: ++seq, weekday: r.weekday, start_time_local: r.start_time_local, end_time_local: r.end_time_local });
+
+export default function AvailabilityPage() {
+  const rules = useStore('availability', dataAreas.availability);
+  const list = [...(rules.data?.rules ?? [])].sort((a, b) => a.weekday - b.weekday || a.start_time_local.localeCompare(b.start_time_local));
+  const [editing, setEditing] = useState(false);
+  const alert = useAlert();
+  const days = new Set(list.map((r) => r.weekday)).size;
+  const totalMin = list.reduce((n, r) => n + hhmmToMinutes(r.end_time_local) - hhmmToMinutes(r.start_time_local), 0);
+
+  return (
+    <div className="page">
+      <div className="page-header">
+        <div>
+          <h1>Availability</h1>
+          <p className="muted">Your weekly hours. Busy events from your calendars are subtracted automatically.</p>
+        </div>
+        {list.length > 0 && (
+          <button type="button" className="btn btn-primary" onClick={() => setEditing(true)}>
+            Edit Schedule
+          </button>
+        )}
+      </div>
+      {alert.node}
+      {rules.loading && !rules.data ? (
+        <div className="card center-block">
+          <Spinner size={24} label="Loading availability" />
+        </div>
+      ) : rules.error && !rules.data ? (
+        <div className="card">Failed to load your availability.</div>
+      ) : list.length === 0 ? (
+        <section className="card empty-state">
+          <h2>No availability set</h2>
+          <p className="muted">You haven&apos;t set any weekly hours yet. Finish onboarding to set your schedule.</p>
+          <Link to="/app/onboarding" className="btn btn-primary">
+            Go to onboarding
+          </Link>
+        </section>
+      ) : (
+        <>
+          <p className="summary" data-testid="availability-summary">
+            {list.length} {list.length === 1 ? 'slot' : 'slots'} across {days} {days === 1 ? 'day' : 'days'} · {Math.round((totalMin / 60) * 10) / 10} hours per week
+          </p>
+          <div className="card day-list">
+            {WEEKDAYS.map((d, i) => {
+              const slots = list.filter((r) => r.weekday === i);
+              return (
+                <div key={d} className="day-row">
+                  <span className="day-name">{d}</span>
+                  <span className="day-slots">
+                    {slots.length === 0 ? (
+                      <span className="muted">Unavailable</span>
+                    ) : (
+                      slots.map((r, n) => (
+                        <span key={n} className="slot-pill">
+                          {to12h(r.start_time_local)} - {to12h(r.end_time_local)}
+                        </span>
+                      ))
+                    )}
+                  </span>
+                </div>
+              );
+            })}
+          </div>
+        </>
+      )}
+      {editing && (
+        <EditScheduleModal
+          initial={list.map((r) => mk(r))}
+          onClose={() => setEditing(false)}
+          onSaved={() => {
+            setEditing(false);
+            void rules.reload(true);
+            alert.show('success', 'Availability updated successfully!');
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function EditScheduleModal({ initial, onClose, onSaved }: { initial: Slot[]; onClose: () => void; onSaved: () => void }) {
+  const [slots, setSlots] = useState<Slot[]>(initial.length ? initial : [mk()]);
+  const [error, setError] = useState('');
+  const [saving, setSaving] = useState(false);
+  const [confirm, setConfirm] = useState<null | 'some' | 'all'>(null);
+
+  function validate(): string {
+    if (slots.length === 0) return 'Please add at least one availability slot';
+    for (const s of slots) {
+      if (!s.start_time_local || !s.end_time_local) return 'Please fill in all time fields';
+      const r = availabilityRuleSchema.safeParse(s);
+      if (!r.success) return r.error.issues[0].message;
+    }
+    return '';
+  }
+
+  async function save() {
+    setSaving(true);
+    setError('');
+    try {
+      await api.replaceAvailabilityRules(slots.map(({ weekday, start_time_local, end_time_local }) => ({ weekday, start_time_local, end_time_local })));
+      onSaved();
+    } catch {
+      setError('Failed to update availability. Please try again.');
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  function onSave() {
+    const v = validate();
+    if (v) {
+      setError(v);
+      return;
+    }
+    const removed = initial.filter((i) => !slots.some((s) => s.key === i.key)).length;
+    if (removed > 0) setConfirm('some');
+    else void save();
+  }
+
+  return (
+    <>
+      <Dialog
+        open
+        wide
+        onOpenChange={(o) => !o && onClose()}
+        title="Edit Schedule"
+        description="Times are in your profile timezone, 24-hour format."
+        footer={
+          <>
+            <button type="button" className="btn btn-secondary" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="button" className="btn btn-primary" onClick={onSave} disabled={saving}>
+              {saving ? 'Saving...' : 'Save Schedule'}
+            </button>
+          </>
+        }
+      >
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        <SlotEditor slots={slots} onChange={(s) => { setSlots(s); setError(''); }} makeSlot={() => mk()} canRemoveLast={false} />
+      </Dialog>
+      <ConfirmDialog
+        open={confirm !== null}
+        onOpenChange={(o) => !o && setConfirm(null)}
+        title={confirm === 'all' ? 'Remove all availability?' : 'Remove time slots?'}
+        message={
+          confirm === 'all'
+            ? 'You removed all of your time slots. Visitors will see no free time. Continue?'
+            : 'Some time slots were removed. Save the schedule without them?'
+        }
+        confirmLabel="Save"
+        onConfirm={() => void save()}
+      />
+    </>
+  );
+}

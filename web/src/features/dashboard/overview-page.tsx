@@ -1,0 +1,95 @@
+/** Dashboard Overview (spec §2 Dashboard; §3 Dashboard data with its defaults). */
+import { Link } from 'react-router-dom';
+import { api, type CalendarConnection, type DashboardStats } from '@avail/shared/api/api-client.ts';
+import { dataAreas, useSession } from '../../app/session.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { browserTimeZone } from '../../lib/time.ts';
+import { useCopy } from './use-copy.ts';
+import { useStore } from './use-store.ts';
+import { WeekCalendar } from './week-calendar.tsx';
+
+const STATS_DEFAULTS = { totalViews: 0, hasAvailability: false, thisWeekEvents: 0, userSlug: 'username' };
+
+export function mapStats(s?: Partial<DashboardStats> | null) {
+  return {
+    totalViews: s?.total_views ?? STATS_DEFAULTS.totalViews,
+    hasAvailability: s?.has_availability ?? STATS_DEFAULTS.hasAvailability,
+    thisWeekEvents: s?.this_week_events ?? STATS_DEFAULTS.thisWeekEvents,
+    userSlug: s?.user_slug || STATS_DEFAULTS.userSlug,
+  };
+}
+
+export default function OverviewPage() {
+  const { user } = useSession();
+  const stats = useStore('dashboard', dataAreas.dashboard);
+  const rules = useStore('availability', dataAreas.availability);
+  const connections = useStore('connections', () => api.connections());
+  const { copied, copy } = useCopy();
+  const s = mapStats(stats.data);
+  const slug = user?.username || (stats.data?.user_slug ?? s.userSlug);
+  const link = `${window.location.origin}/${slug}`;
+  const ruleList = rules.data?.rules ?? [];
+  const conns: CalendarConnection[] = connections.data?.connections ?? [];
+  const activeConns = conns.filter((c) => c.status === 'active').length;
+  const timezone = user?.timezone || browserTimeZone();
+  const firstName = (user?.name ?? '').split(' ')[0];
+
+  return (
+    <div className="page">
+      <section className="welcome-banner">
+        <div>
+          <h1>Welcome back{firstName ? `, ${firstName}` : ''}!</h1>
+          <p>Share your link and let people pick a time that works — they only ever see when you&apos;re free.</p>
+        </div>
+        <a className="btn btn-light" href={`/${slug}`} target="_blank" rel="noreferrer">
+          View public page ↗
+        </a>
+      </section>
+
+      <div className="stat-grid">
+        <div className="card stat-card">
+          <p className="stat-label">Total Views</p>
+          <p className="stat-value" data-testid="total-views">
+            {stats.loading && !stats.data ? <Spinner size={18} /> : s.totalViews}
+          </p>
+          <p className="stat-sub muted small">Visits to your public page</p>
+        </div>
+        <div className="card stat-card">
+          <p className="stat-label">Copy Link</p>
+          <p className="stat-link" title={link}>
+            {window.location.host}/{slug}
+          </p>
+          <button type="button" className="btn btn-primary btn-sm" onClick={() => void copy(link)} aria-live="polite">
+            {copied ? 'Copied!' : 'Copy Link'}
+          </button>
+        </div>
+        <div className="card stat-card">
+          <p className="stat-label">This Week</p>
+          <p className="stat-value">{s.thisWeekEvents}</p>
+          <p className="stat-sub muted small">Events on your calendars</p>
+        </div>
+        <Link to="/app/settings#calendars" className="card stat-card card-link">
+          <p className="stat-label">My Calendars</p>
+          <p className="stat-value">{connections.loading && !connections.data ? <Spinner size={18} /> : activeConns}</p>
+          <p className="stat-sub muted small">{conns.length === 0 ? 'Connect a calendar →' : `${conns.length} connected · Manage →`}</p>
+        </Link>
+      </div>
+
+      {rules.loading && !rules.data ? (
+        <div className="card center-block">
+          <Spinner size={24} label="Loading availability" />
+        </div>
+      ) : ruleList.length === 0 && !rules.error ? (
+        <section className="card empty-state">
+          <h2>No availability set</h2>
+          <p className="muted">Add your weekly hours so visitors can see when you&apos;re free.</p>
+          <Link to="/app/availability" className="btn btn-primary">
+            Set your availability
+          </Link>
+        </section>
+      ) : (
+        <WeekCalendar rules={ruleList} timezone={timezone} />
+      )}
+    </div>
+  );
+}

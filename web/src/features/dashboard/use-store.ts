@@ -1,0 +1,31 @@
+import { useCallback, useEffect, useState } from 'react';
+import { load, peek } from '../../app/data-store.ts';
+
+/** Reads a cached data area (fresh for 5 minutes); `reload(true)` forces a refetch. */
+export function useStore<T>(key: string, fetcher: () => Promise<T>) {
+  const [data, setData] = useState<T | undefined>(() => peek<T>(key));
+  const [error, setError] = useState<unknown>(null);
+  const [loading, setLoading] = useState(data === undefined);
+  const reload = useCallback(
+    (force = false) => {
+      setLoading(true);
+      return load(key, fetcher, force)
+        .then((v) => {
+          setData(v);
+          setError(null);
+          return v;
+        })
+        .catch((e) => {
+          setError(e);
+          return undefined;
+        })
+        .finally(() => setLoading(false));
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [key],
+  );
+  useEffect(() => {
+    void reload(false);
+  }, [reload]);
+  return { data, error, loading, reload };
+}

@@ -1,0 +1,224 @@
+/**
+ * The owner's weekly calendar preview (spec §2 Dashboard, §4 Dashboard calendar, §9 grid):
+ * Monday first, 60 px per hour, at least 08–20 h widened by 2 h around rules and events,
+ * availability blocks from the weekly rules plus the owner's events with their titles.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { api, type AvailabilityRule, type CalendarEvent } from '@avail/shared/api/api-client.ts';
+import { BUSINESS_HOURS, CALENDAR_PX_PER_HOUR, CACHE_FRESHNESS_MS, DASHBOARD_EVENTS_REFRESH_MS } from '@avail/shared/constants.ts';
+import {
+  addDays, dashboardHourRange, dateInZone, formatDayLabel, formatTime, formatWeekRange, hhmmToMinutes, pad2, splitByDay, weekDates,
+} from '../../lib/time.ts';
+import { registerReset } from '../../app/data-store.ts';
+
+export const SYNC_COMPLETED_EVENT = 'calendar-sync-completed';
+
+interface EventsCache {
+  key: string;
+  at: number;
+  events: CalendarEvent[];
+}
+let eventsCache: EventsCache | null = null;
+registerReset(() => {
+  eventsCache = null;
+});
+
+export function WeekCalendar({ rules, timezone }: { rules: AvailabilityRule[]; timezone: string }) {
+  const [offset, setOffset] = useState(0);
+  const [now, setNow] = useState(() => Date.now());
+  const today = dateInZone(now, timezone);
+  const dates = useMemo(() => weekDates(today, offset), [today, offset]);
+  const startDate = addDays(dates[0], -3);
+  const endDate = addDays(dates[6], 3);
+  const rangeKey = `${startDate}..${endDate}`;
+  const [events, setEvents] = useState<CalendarEvent[]>(() => (eventsCache?.key === rangeKey ? eventsCache.events : []));
+  const [loading, setLoading] = useState(false);
+
+  const fetchEvents = useCallback(
+    async (force: boolean) => {
+      const c = eventsCache;
+      if (!force && c && c.key === rangeKey && c.events.length && Date.now() - c.at < CACHE_FRESHNESS_MS) {
+        setEvents(c.events);
+        return;
+      }
+      setLoading(true);
+      try {
+        const { events: list } = await api.events(startDate, endDate);
+        eventsCache = { key: rangeKey, at: Date.now(), events: list ?? [] };
+        setEvents(list ?? []);
+      } catch {
+        setEvents([]);
+      } finally {
+        setLoading(false);
+      }
+    },
+    [rangeKey, startDate, endDate],
+  );
+
+  useEffect(() => {
+    void fetchEvents(false);
+  }, [fetchEvents]);
+
+  useEffect(() => {
+    const tick = setInterval(() => {
+      setNow(Date.now());
+      void fetchEvents(true);
+    }, DASHBOARD_EVENTS_REFRESH_MS);
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void fetchEvents(true);
+    };
+    const onSynced = () => void fetchEvents(true);
+    document.addEventListener('visibilitychange', onVisible);
+    window.addEventListener(SYNC_COMPLETED_EVENT, onSynced);
+    return () => {
+      clearInterval(tick);
+      document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener(SYNC_COMPLETED_EVENT, onSynced);
+    };
+  }, [fetchEvents]);
+
+  const layout = useMemo(() => {
+    const timed: { ev: CalendarEvent; date: string; startMin: number; endMin: number }[] = [];
+    const allDay: { ev: CalendarEvent; dates: string[] }[] = [];
+    for (const ev of events) {
+      const s = Date.parse(ev.start);
+      const e = Date.parse(ev.end);
+      if (!Number.isFinite(s) || !Number.isFinite(e)) continue;
+      if (ev.all_day) {
+        const startD = ev.start.slice(0, 10);
+        const endD = ev.end.slice(0, 10);
+        const covered = dates.filter((d) => d >= startD && (d < endD || (d === startD && endD <= startD)));
+        if (covered.length) allDay.push({ ev, dates: covered });
+        continue;
+      }
+      for (const seg of splitByDay(s, e, dates, timezone)) timed.push({ ev, date: seg.date, startMin: seg.startMin, endMin: seg.endMin });
+    }
+    const items: [number, number][] = [
+      ...rules.map((r) => [hhmmToMinutes(r.start_time_local), hhmmToMinutes(r.end_time_local)] as [number, number]),
+      ...timed.map((t) => [t.startMin, t.endMin] as [number, number]),
+    ];
+    return { timed, allDay, range: dashboardHourRange(items) };
+  }, [events, rules, dates, timezone]);
+
+  const { range } = layout;
+  const hours = Array.from({ length: range.end - range.start }, (_, i) => range.start + i);
+  const height = (range.end - range.start) * CALENDAR_PX_PER_HOUR;
+  const top = (min: number) => ((min - range.start * 60) / 60) * CALENDAR_PX_PER_HOUR;
+  const nowDate = dateInZone(now, timezone);
+  const nowParts = formatTime(now, timezone).split(':').map(Number);
+  const nowMin = nowParts[0] * 60 + nowParts[1];
+
+  return (
+    <section className="card week-calendar" aria-labelledby="week-cal-title">
+      <div className="card-header wrap">
+        <div>
+          <h2 id="week-cal-title" className="card-title">
+            Your week
+          </h2>
+          <p className="muted small">
+            {formatWeekRange(dates)} · {timezone.replace(/_/g, ' ')}
+          </p>
+        </div>
+        <div className="toolbar">
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => setOffset(0)} disabled={offset === 0}>
+            Go to current week
+          </button>
+          <button type="button" className="icon-button bordered" aria-label="Previous week" onClick={() => setOffset((o) => o - 1)}>
+            ‹
+          </button>
+          <button type="button" className="icon-button bordered" aria-label="Next week" onClick={() => setOffset((o) => o + 1)}>
+            ›
+          </button>
+          <button type="button" className="icon-button bordered" aria-label="Refresh events" onClick={() => void fetchEvents(true)} disabled={loading}>
+            <span className={loading ? 'spin' : ''}>↻</span>
+          </button>
+        </div>
+      </div>
+      <div className="legend small">
+        <span className="legend-item">
+          <span className="swatch swatch-available" /> Available
+        </span>
+        <span className="legend-item">
+          <span className="swatch swatch-event" /> Busy (your events — visible only to you)
+        </span>
+      </div>
+      <div className="cal-scroll">
+        <div className="cal-grid" style={{ ['--cal-height' as string]: `${height}px` }}>
+          <div className="cal-corner" />
+          {dates.map((d) => {
+            const l = formatDayLabel(d);
+            return (
+              <div key={d} className={`cal-day-head${d === nowDate ? ' today' : ''}`}>
+                <span className="cal-weekday">{l.weekday}</span>
+                <span className="cal-date">{l.day}</span>
+              </div>
+            );
+          })}
+          {layout.allDay.length > 0 && (
+            <>
+              <div className="cal-allday-label small muted">All day</div>
+              {dates.map((d) => (
+                <div key={d} className="cal-allday">
+                  {layout.allDay
+                    .filter((a) => a.dates.includes(d))
+                    .map((a) => (
+                      <div key={String(a.ev.id)} className="cal-event allday" title={a.ev.title}>
+                        {a.ev.title}
+                      </div>
+                    ))}
+                </div>
+              ))}
+            </>
+          )}
+          <div className="cal-gutter" style={{ height }}>
+            {hours.map((h) => (
+              <div key={h} className="cal-hour-label" style={{ top: (h - range.start) * CALENDAR_PX_PER_HOUR }}>
+                {pad2(h)}:00
+              </div>
+            ))}
+          </div>
+          {dates.map((d, col) => (
+            <div key={d} className="cal-col" style={{ height }} data-date={d}>
+              {hours.map((h) => (
+                <div
+                  key={h}
+                  className={`cal-hour${h >= BUSINESS_HOURS.start && h < BUSINESS_HOURS.end ? '' : ' off-hours'}`}
+                  style={{ top: (h - range.start) * CALENDAR_PX_PER_HOUR, height: CALENDAR_PX_PER_HOUR }}
+                />
+              ))}
+              {rules
+                .filter((r) => r.weekday === col)
+                .map((r, i) => {
+                  const s = hhmmToMinutes(r.start_time_local);
+                  const e = hhmmToMinutes(r.end_time_local);
+                  return (
+                    <div key={`r${i}`} className="cal-available" style={{ top: top(s), height: ((e - s) / 60) * CALENDAR_PX_PER_HOUR }}>
+                      <span>
+                        {r.start_time_local}–{r.end_time_local}
+                      </span>
+                    </div>
+                  );
+                })}
+              {layout.timed
+                .filter((t) => t.date === d)
+                .map((t) => (
+                  <div
+                    key={`${t.ev.id}-${t.date}`}
+                    className="cal-event"
+                    style={{ top: top(t.startMin), height: Math.max(18, ((t.endMin - t.startMin) / 60) * CALENDAR_PX_PER_HOUR) }}
+                    title={`${t.ev.title} (${formatTime(Date.parse(t.ev.start), timezone)}–${formatTime(Date.parse(t.ev.end), timezone)})`}
+                  >
+                    <strong>{t.ev.title || 'Busy'}</strong>
+                    <span>
+                      {formatTime(Date.parse(t.ev.start), timezone)}–{formatTime(Date.parse(t.ev.end), timezone)}
+                    </span>
+                  </div>
+                ))}
+              {d === nowDate && nowMin >= range.start * 60 && nowMin <= range.end * 60 && <div className="now-line" style={{ top: top(nowMin) }} aria-hidden="true" />}
+            </div>
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}

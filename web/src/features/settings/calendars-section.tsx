@@ -1,0 +1,417 @@
+/**
+ * Settings → My Calendars (spec §2 Settings, §4 connection status / Sync Now, §8 calendar messages).
+ * Connections of every provider, Sync Now, Disconnect with confirmation, and connect forms for an
+ * ICS feed, CalDAV and Apple iCloud. Google and Microsoft are not configured on this server.
+ */
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { api, ApiError, type CalendarConnection } from '@avail/shared/api/api-client.ts';
+import { appleConnectSchema, caldavConnectSchema, icsConnectSchema, APPLE_ERROR_ALERT_MS, APPLE_SUCCESS_ALERT_MS, SYNC_COMPLETE_MS } from '@avail/shared';
+import { invalidate } from '../../app/data-store.ts';
+import { useAlert } from '../../components/ui/alert.tsx';
+import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+
+const SYNC_COMPLETED_EVENT = 'calendar-sync-completed';
+
+export const PROVIDER_LABEL: Record<string, string> = {
+  ics: 'ICS feed',
+  caldav: 'CalDAV',
+  apple: 'Apple iCloud',
+  google: 'Google Calendar',
+  microsoft: 'Microsoft Outlook',
+};
+
+export function statusText(status: string): string {
+  return status === 'active' ? 'Connected' : status === 'expired' ? 'Expired' : status === 'error' ? 'Error' : 'Unknown';
+}
+
+function formatWhen(iso: string | null): string {
+  if (!iso) return 'Never';
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return 'Never';
+  return new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function appleError(e: unknown): string {
+  if (e instanceof ApiError) {
+    const body = e.body as { error?: unknown } | null;
+    if (body && typeof body.error === 'string' && body.error) return body.error;
+    const fields = e.fieldErrors;
+    if (fields && Object.keys(fields).length) return Object.values(fields).join(' ');
+    if (e.status === 400) return 'Invalid credentials. Please check your Apple ID and app-specific password.';
+    if (e.status === 422) return 'Validation failed. Please check your input.';
+  }
+  return 'Failed to connect Apple Calendar. Please try again.';
+}
+
+export function CalendarsSection() {
+  const [connections, setConnections] = useState<CalendarConnection[] | null>(null);
+  const [loadError, setLoadError] = useState('');
+  const [syncState, setSyncState] = useState<'idle' | 'loading' | 'done'>('idle');
+  const [toDisconnect, setToDisconnect] = useState<CalendarConnection | null>(null);
+  const [connectOpen, setConnectOpen] = useState<null | 'ics' | 'caldav' | 'apple'>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const alert = useAlert();
+  const syncTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(syncTimer.current), []);
+
+  const refresh = useCallback(async () => {
+    try {
+      const { connections: list } = await api.connections();
+      setConnections(list ?? []);
+      setLoadError('');
+      invalidate('connections');
+    } catch (e) {
+      setConnections((c) => c ?? []);
+      setLoadError(e instanceof ApiError ? e.message : 'Failed to load calendar connections');
+    }
+  }, []);
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  async function syncNow() {
+    setSyncState('loading');
+    try {
+      await api.sync();
+      await refresh();
+      setSyncState('done');
+      window.dispatchEvent(new Event(SYNC_COMPLETED_EVENT));
+      clearTimeout(syncTimer.current);
+      syncTimer.current = setTimeout(() => setSyncState('idle'), SYNC_COMPLETE_MS);
+    } catch {
+      setSyncState('idle');
+      alert.show('error', 'Failed to sync calendars. Please try again.');
+    }
+  }
+
+  async function disconnect(c: CalendarConnection) {
+    try {
+      await api.disconnect(c.id);
+      alert.show('success', `${PROVIDER_LABEL[c.provider] ?? c.provider} disconnected.`);
+      await refresh();
+    } catch {
+      alert.show('error', `Failed to disconnect ${PROVIDER_LABEL[c.provider] ?? 'calendar'}. Please try again.`);
+    }
+  }
+
+  const list = connections ?? [];
+  const has = (p: string) => list.some((c) => c.provider === p);
+
+  return (
+    <section className="card" id="calendars" tabIndex={-1} aria-labelledby="calendars-title">
+      <div className="card-header wrap">
+        <div>
+          <h2 id="calendars-title" className="card-title">
+            My Calendars
+          </h2>
+          <p className="muted small">Read-only: Avail reads busy times and never changes your calendars.</p>
+        </div>
+        <button type="button" className="btn btn-secondary btn-sm" onClick={() => void syncNow()} disabled={syncState === 'loading' || list.length === 0}>
+          {syncState === 'loading' ? (
+            <>
+              <Spinner size={14} /> Syncing...
+            </>
+          ) : syncState === 'done' ? (
+            '✓ Sync Complete'
+          ) : (
+            'Sync Now'
+          )}
+        </button>
+      </div>
+      {alert.node}
+      {loadError && <p className="field-error">{loadError}</p>}
+
+      {connections === null ? (
+        <div className="center-block">
+          <Spinner size={22} label="Loading calendars" />
+        </div>
+      ) : list.length === 0 ? (
+        <p className="muted empty-inline">No calendars connected yet. Connect one below so busy times are hidden from your public page.</p>
+      ) : (
+        <ul className="connection-list">
+          {list.map((c) => (
+            <li key={String(c.id)} className="connection-row" data-testid="connection-row">
+              <div className="connection-main">
+                <span className={`provider-icon provider-${c.provider}`} aria-hidden="true">
+                  {(PROVIDER_LABEL[c.provider] ?? c.provider)[0]}
+                </span>
+                <div className="connection-text">
+                  <p className="connection-name">
+                    {c.name || PROVIDER_LABEL[c.provider] || c.provider}{' '}
+                    <span className={`status status-${c.status === 'active' ? 'ok' : c.status === 'expired' || c.status === 'error' ? 'bad' : 'unknown'}`}>
+                      {statusText(c.status)}
+                    </span>
+                  </p>
+                  <p className="muted small">
+                    {PROVIDER_LABEL[c.provider] ?? c.provider} · {c.included_calendars_count} of {c.calendars_count} calendars included · Last synced:{' '}
+                    {formatWhen(c.last_synced_at)}
+                  </p>
+                  {c.last_error && <p className="field-error small">Last error: {c.last_error}</p>}
+                  {c.warnings?.map((w) => (
+                    <p key={w} className="warning-text small">
+                      {w}
+                    </p>
+                  ))}
+                </div>
+              </div>
+              {c.status === 'active' && (
+                <button type="button" className="btn btn-danger-ghost btn-sm" onClick={() => setToDisconnect(c)}>
+                  Disconnect
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="muted small">Calendar selection is coming soon — all calendars of a connection are included.</p>
+
+      <h3 className="subhead">Connect a calendar</h3>
+      <ul className="provider-grid">
+        <li className="provider-card">
+          <span className="provider-icon provider-google" aria-hidden="true">G</span>
+          <div>
+            <p className="provider-name">Google Calendar</p>
+            <p className="muted small">Not configured on this server.</p>
+          </div>
+          <button type="button" className="btn btn-secondary btn-sm" disabled>
+            Connect
+          </button>
+        </li>
+        <li className="provider-card">
+          <span className="provider-icon provider-microsoft" aria-hidden="true">M</span>
+          <div>
+            <p className="provider-name">Microsoft Outlook</p>
+            <p className="muted small">Outlook and Microsoft 365.</p>
+          </div>
+          <button type="button" className="btn btn-secondary btn-sm" disabled>
+            Coming Soon
+          </button>
+        </li>
+        <li className="provider-card">
+          <span className="provider-icon provider-apple" aria-hidden="true">A</span>
+          <div>
+            <p className="provider-name">Apple iCloud</p>
+            <p className="muted small">
+              {has('apple') ? 'Connected. ' : ''}
+              <button type="button" className="btn btn-link small" onClick={() => setHelpOpen(true)}>
+                How do I get an app-specific password?
+              </button>
+            </p>
+          </div>
+          <button type="button" className="btn btn-primary btn-sm" onClick={() => setConnectOpen('apple')}>
+            Connect
+          </button>
+        </li>
+        <li className="provider-card">
+          <span className="provider-icon provider-caldav" aria-hidden="true">C</span>
+          <div>
+            <p className="provider-name">CalDAV</p>
+            <p className="muted small">Fastmail, Nextcloud, Radicale and other CalDAV servers.</p>
+          </div>
+          <button type="button" className="btn btn-primary btn-sm" onClick={() => setConnectOpen('caldav')}>
+            Connect
+          </button>
+        </li>
+        <li className="provider-card">
+          <span className="provider-icon provider-ics" aria-hidden="true">I</span>
+          <div>
+            <p className="provider-name">ICS feed URL</p>
+            <p className="muted small">Any calendar published as an iCal (.ics) link.</p>
+          </div>
+          <button type="button" className="btn btn-primary btn-sm" onClick={() => setConnectOpen('ics')}>
+            Connect
+          </button>
+        </li>
+      </ul>
+
+      {connectOpen === 'ics' && (
+        <IcsForm onClose={() => setConnectOpen(null)} onDone={(msg) => { setConnectOpen(null); alert.show('success', msg); void refresh(); }} />
+      )}
+      {connectOpen === 'caldav' && (
+        <CaldavForm onClose={() => setConnectOpen(null)} onDone={(msg) => { setConnectOpen(null); alert.show('success', msg); void refresh(); }} />
+      )}
+      {connectOpen === 'apple' && (
+        <AppleForm
+          onClose={() => setConnectOpen(null)}
+          onHelp={() => setHelpOpen(true)}
+          onDone={() => {
+            setConnectOpen(null);
+            alert.show('success', 'Apple Calendar connected successfully!', APPLE_SUCCESS_ALERT_MS);
+            void refresh();
+          }}
+        />
+      )}
+      <AppleHelp open={helpOpen} onOpenChange={setHelpOpen} />
+      <ConfirmDialog
+        open={toDisconnect !== null}
+        onOpenChange={(o) => !o && setToDisconnect(null)}
+        title={`Disconnect ${toDisconnect ? (toDisconnect.name || PROVIDER_LABEL[toDisconnect.provider]) : ''}?`}
+        message="Avail will stop reading this calendar and its cached events will be removed. Your public page will no longer hide these busy times."
+        confirmLabel="Disconnect"
+        danger
+        onConfirm={() => toDisconnect && void disconnect(toDisconnect)}
+      />
+    </section>
+  );
+}
+
+function firstIssue(r: { success: boolean; error?: { issues: { message: string }[] } }): string {
+  return r.success ? '' : (r.error?.issues[0]?.message ?? 'Please check your input.');
+}
+
+function errorText(e: unknown, fallback: string): string {
+  if (e instanceof ApiError) {
+    const f = e.fieldErrors;
+    return e.message || (f ? Object.values(f).join(' ') : '') || fallback;
+  }
+  return fallback;
+}
+
+function IcsForm({ onClose, onDone }: { onClose: () => void; onDone: (msg: string) => void }) {
+  const [url, setUrl] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const r = icsConnectSchema.safeParse({ url });
+    if (!r.success) return setError(firstIssue(r));
+    setBusy(true);
+    setError('');
+    try {
+      await api.connectIcs(r.data.url);
+      onDone('Calendar feed connected successfully!');
+    } catch (err) {
+      setError(errorText(err, 'Failed to connect the calendar feed. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Dialog open onOpenChange={(o) => !o && onClose()} title="Connect an ICS feed" description="Paste the secret iCal address of your calendar (https:// or webcal://).">
+      <form className="form" onSubmit={submit} noValidate>
+        {error && <p className="field-error" role="alert">{error}</p>}
+        <div className="field">
+          <label htmlFor="ics-url">Calendar feed URL</label>
+          <input id="ics-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/calendar.ics" autoFocus />
+        </div>
+        <div className="dialog-footer">
+          <button type="button" className="btn btn-secondary" onClick={onClose}>Cancel</button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Connecting...' : 'Connect feed'}</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function CaldavForm({ onClose, onDone }: { onClose: () => void; onDone: (msg: string) => void }) {
+  const [form, setForm] = useState({ server_url: '', username: '', password: '' });
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const r = caldavConnectSchema.safeParse(form);
+    if (!r.success) return setError(firstIssue(r));
+    setBusy(true);
+    setError('');
+    try {
+      await api.connectCaldav(r.data);
+      onDone('CalDAV calendar connected successfully!');
+    } catch (err) {
+      setError(errorText(err, 'Failed to connect CalDAV calendar. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  }
+  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  return (
+    <Dialog open onOpenChange={(o) => !o && onClose()} title="Connect a CalDAV server" description="Avail only reads your calendars.">
+      <form className="form" onSubmit={submit} noValidate>
+        {error && <p className="field-error" role="alert">{error}</p>}
+        <div className="field">
+          <label htmlFor="caldav-url">Server URL</label>
+          <input id="caldav-url" type="url" value={form.server_url} onChange={set('server_url')} placeholder="https://caldav.example.com/" autoFocus />
+        </div>
+        <div className="field">
+          <label htmlFor="caldav-username">Username</label>
+          <input id="caldav-username" autoComplete="username" value={form.username} onChange={set('username')} />
+        </div>
+        <div className="field">
+          <label htmlFor="caldav-password">Password</label>
+          <input id="caldav-password" type="password" autoComplete="current-password" value={form.password} onChange={set('password')} />
+        </div>
+        <div className="dialog-footer">
+          <button type="button" className="btn btn-secondary" onClick={onClose}>Cancel</button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Connecting...' : 'Connect'}</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function AppleForm({ onClose, onDone, onHelp }: { onClose: () => void; onDone: () => void; onHelp: () => void }) {
+  const [appleId, setAppleId] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const alert = useAlert();
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const r = appleConnectSchema.safeParse({ apple_id: appleId, app_specific_password: password });
+    if (!r.success) {
+      alert.show('error', 'Please enter both Apple ID and app-specific password.', APPLE_ERROR_ALERT_MS);
+      return;
+    }
+    setBusy(true);
+    try {
+      await api.connectApple(r.data);
+      onDone();
+    } catch (err) {
+      alert.show('error', appleError(err), APPLE_ERROR_ALERT_MS);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Dialog open onOpenChange={(o) => !o && onClose()} title="Connect Apple iCloud Calendar" description="Use an app-specific password, not your Apple ID password.">
+      <form className="form" onSubmit={submit} noValidate>
+        {alert.node}
+        <div className="field">
+          <label htmlFor="apple-id">Apple ID</label>
+          <input id="apple-id" type="email" autoComplete="username" value={appleId} onChange={(e) => setAppleId(e.target.value)} placeholder="you@icloud.com" autoFocus />
+        </div>
+        <div className="field">
+          <label htmlFor="apple-password">App-specific password</label>
+          <input id="apple-password" type="password" autoComplete="off" value={password} onChange={(e) => setPassword(e.target.value)} placeholder="xxxx-xxxx-xxxx-xxxx" />
+        </div>
+        <button type="button" className="btn btn-link small" onClick={onHelp}>
+          How do I create an app-specific password?
+        </button>
+        <div className="dialog-footer">
+          <button type="button" className="btn btn-secondary" onClick={onClose}>Cancel</button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Connecting...' : 'Connect Apple Calendar'}</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function AppleHelp({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title="Create an app-specific password" description="Apple requires an app-specific password for third-party calendar access.">
+      <ol className="help-steps">
+        <li>
+          Sign in at{' '}
+          <a href="https://appleid.apple.com" target="_blank" rel="noreferrer">
+            appleid.apple.com
+          </a>{' '}
+          with your Apple ID.
+        </li>
+        <li>Open the &ldquo;Sign-In and Security&rdquo; section.</li>
+        <li>Select &ldquo;App-Specific Passwords&rdquo;.</li>
+        <li>Click &ldquo;Generate an app-specific password&rdquo; (or the + button).</li>
+        <li>Enter a label such as &ldquo;Avail&rdquo; and confirm with your Apple ID password if asked.</li>
+        <li>Copy the generated password (xxxx-xxxx-xxxx-xxxx) and paste it into the Avail connect form.</li>
+      </ol>
+    </Dialog>
+  );
+}

@@ -1,0 +1,60 @@
+/** Settings (spec §2 Settings): My Calendars (#calendars), Profile, Notifications, Privacy & Security. */
+import '../../styles/app.css';
+import { useEffect } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { AppHeader } from '../../components/app-header.tsx';
+import { CalendarsSection } from './calendars-section.tsx';
+import { ProfileSection } from './profile-section.tsx';
+
+export default function SettingsPage() {
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (!hash) return;
+    const el = document.getElementById(hash.slice(1));
+    if (el) {
+      el.scrollIntoView({ block: 'start' });
+      el.focus({ preventScroll: true });
+    }
+  }, [hash]);
+
+  return (
+    <div className="app-layout">
+      <AppHeader />
+      <main className="app-main">
+        <div className="page">
+          <div className="page-header">
+            <div className="with-back">
+              <Link to="/app/dashboard" className="icon-button bordered" aria-label="Back to dashboard">
+                ←
+              </Link>
+              <div>
+                <h1>Settings</h1>
+                <p className="muted">Calendars, profile and account preferences.</p>
+              </div>
+            </div>
+          </div>
+          <CalendarsSection />
+          <ProfileSection />
+          <section className="card" aria-labelledby="notifications-title">
+            <div className="card-header">
+              <h2 id="notifications-title" className="card-title">
+                Notifications
+              </h2>
+              <span className="badge">Coming soon</span>
+            </div>
+            <p className="muted">Email notifications about new proposals and sync problems are coming soon.</p>
+          </section>
+          <section className="card" aria-labelledby="privacy-title">
+            <div className="card-header">
+              <h2 id="privacy-title" className="card-title">
+                Privacy &amp; Security
+              </h2>
+              <span className="badge">Coming soon</span>
+            </div>
+            <p className="muted">Password change, sessions and account deletion are coming soon.</p>
+          </section>
+        </div>
+      </main>
+    </div>
+  );
+}
