@@ -32,10 +32,9 @@ const mailer = createMailer(config, logger);
 const deps = { db, config, logger, mailer, now: Date.now };
 const app = createApp(deps);
 
-// ── Background jobs (calendars engineer): uncomment once server/src/jobs/scheduler.ts exists. ──
-// const { startJobs } = await import('./jobs/scheduler.ts');
-// const jobs = startJobs(deps);
-const jobs: { stop?: () => unknown } | undefined = undefined;
+// ── Background jobs: the 15-minute backup calendar sync. ──
+const { startJobs } = await import('./jobs/scheduler.ts');
+const jobs: { stop?: () => unknown } | undefined = startJobs(deps);
 
 const server = app.listen(config.PORT, () => {
   logger.info(`Avail listening on ${config.PUBLIC_BASE_URL} (port ${config.PORT})`);
