@@ -286,6 +286,24 @@ describe('recurrence: RDATE, EXDATE, RECURRENCE-ID (details 2, 3, 4, 11, 12)', (
     expect(busy(cal(mk('l', '20260324T200000')), range2).spans).toEqual(['2026-03-24T00:00:00Z/2026-03-24T00:30:00Z', '2026-03-25T00:00:00Z/2026-03-25T00:30:00Z']);
     expect(busy(cal(mk('l2', '20260324T195959')), range2).spans).toEqual(['2026-03-24T00:00:00Z/2026-03-24T00:30:00Z']);
   });
+  it('RDATE;VALUE=PERIOD instances keep their own end; EXRULE and THISANDFUTURE are reported', () => {
+    const text = cal([
+      ...base('RDATE;VALUE=PERIOD:20260401T120000Z/20260401T150000Z,20260402T120000Z/PT15M', 'EXRULE:FREQ=DAILY;COUNT=1'),
+      ...ev('UID:s', 'RECURRENCE-ID;RANGE=THISANDFUTURE:20260327T080000Z', 'DTSTART:20260327T060000Z', 'DTEND:20260327T063000Z'),
+    ]);
+    const r = busy(text, range);
+    expect(r.spans).toEqual([
+      '2026-03-23T08:00:00Z/2026-03-23T09:00:00Z',
+      '2026-03-24T08:00:00Z/2026-03-24T09:00:00Z',
+      '2026-03-25T08:00:00Z/2026-03-25T09:00:00Z',
+      '2026-03-26T08:00:00Z/2026-03-26T09:00:00Z',
+      '2026-03-27T06:00:00Z/2026-03-27T06:30:00Z',
+      '2026-04-01T12:00:00Z/2026-04-01T15:00:00Z',
+      '2026-04-02T12:00:00Z/2026-04-02T12:15:00Z',
+    ]);
+    expect(r.warnings.some((w) => w.includes('EXRULE'))).toBe(true);
+    expect(r.warnings.some((w) => w.includes('THISANDFUTURE'))).toBe(true);
+  });
   it('an unbounded rule from 1990 costs time proportional to the range', () => {
     const text = cal(ev('UID:old', 'DTSTART;TZID=Europe/Brussels:19900101T090000', 'DURATION:PT30M', 'RRULE:FREQ=DAILY'));
     const t0 = performance.now();

@@ -71,7 +71,7 @@ export interface ExpandOptions {
   /** Range of interest, UTC ms, half-open. */
   rangeStart: number;
   rangeEnd: number;
-  /** Hard cap on instances generated per recurring series (default 20 000). */
+  /** Hard cap on instances generated per recurring series (default 100 000; a COUNT series is walked from DTSTART up to the range). */
   maxInstances?: number;
 }
 
@@ -374,7 +374,7 @@ export function expandBusy(cal: ParsedCalendar, opts: ExpandOptions): ExpandResu
   }
   const ctx: ZoneCtx = { cal, owner, floating, floatingIsOwner, warnings };
   const owners = new Set((opts.ownerEmails ?? []).map((e) => e.trim().replace(/^mailto:/i, '').toLowerCase()));
-  const maxInstances = opts.maxInstances ?? 20_000;
+  const maxInstances = opts.maxInstances ?? 100_000;
   const { rangeStart, rangeEnd } = opts;
 
   const intervals: BusyInterval[] = [];
