@@ -125,6 +125,8 @@ describe('instantToLocal', () => {
     expect(instantToLocal(z, iso('2026-10-25T00:30:00Z'))).toEqual({ y: 2026, m: 10, d: 25, h: 2, mi: 30, s: 0 });
     expect(instantToLocal(z, iso('2026-10-25T01:30:00Z'))).toEqual({ y: 2026, m: 10, d: 25, h: 2, mi: 30, s: 0 });
     expect(instantToLocal(getIanaZone('Pacific/Chatham'), iso('2026-01-01T00:00:00Z'))).toEqual({ y: 2026, m: 1, d: 1, h: 13, mi: 45, s: 0 });
+    expect(instantToLocal('Asia/Kolkata', iso('2026-01-01T00:00:00Z'))).toEqual({ y: 2026, m: 1, d: 1, h: 5, mi: 30, s: 0 });
+    expect(localToInstant('America/New_York', L(2026, 11, 1, 1, 30))).toBe(iso('2026-11-01T05:30:00Z'));
   });
 });
 

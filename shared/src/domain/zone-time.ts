@@ -265,9 +265,19 @@ export function wallToInstant(zone: TimeZone, wall: number): number {
   return wall - before;
 }
 
-/** Instant of local fields in `zone` (see {@link wallToInstant} for gaps and overlaps). */
-export function localToInstant(zone: TimeZone, local: LocalDateTime): number {
-  return wallToInstant(zone, wallFromFields(local));
+/** A {@link TimeZone}, or an IANA name resolved with {@link getIanaZone}. */
+export type ZoneLike = TimeZone | string;
+
+function toZone(zone: ZoneLike): TimeZone {
+  return typeof zone === 'string' ? getIanaZone(zone) : zone;
+}
+
+/**
+ * Instant (UTC ms) of local fields in `zone` (see {@link wallToInstant} for gaps and overlaps).
+ * @throws UnknownTimeZoneError when `zone` is an unknown IANA name.
+ */
+export function localToInstant(zone: ZoneLike, local: LocalDateTime): number {
+  return wallToInstant(toZone(zone), wallFromFields(local));
 }
 
 /** Wall ms of an instant in `zone`. */
@@ -275,9 +285,12 @@ export function instantToWall(zone: TimeZone, utcMs: number): number {
   return utcMs + zone.offsetAt(utcMs);
 }
 
-/** Local fields of an instant in `zone`. */
-export function instantToLocal(zone: TimeZone, utcMs: number): Required<LocalDateTime> {
-  return fieldsFromWall(instantToWall(zone, utcMs));
+/**
+ * Local fields of an instant (UTC ms) in `zone`.
+ * @throws UnknownTimeZoneError when `zone` is an unknown IANA name.
+ */
+export function instantToLocal(zone: ZoneLike, utcMs: number): Required<LocalDateTime> {
+  return fieldsFromWall(instantToWall(toZone(zone), utcMs));
 }
 
 // ---------------------------------------------------------------------------------------------
