@@ -16,9 +16,8 @@ import { profileRouter } from './modules/profile/profile.routes.ts';
 import { availabilityRouter } from './modules/availability/availability.routes.ts';
 import { dashboardRouter } from './modules/dashboard/dashboard.routes.ts';
 import { publicRouter } from './modules/public/public.routes.ts';
-// ── Calendars router (owned by the calendars engineer) ────────────────────────────────────────
+// Calendars router: owned by the calendars engineer (modules/calendars).
 import { calendarsRouter } from './modules/calendars/calendars.routes.ts';
-// Uncomment the line above and the mount line below once modules/calendars/calendars.routes.ts exists.
 
 export type { AppDeps, Deps } from './http/deps.ts';
 
@@ -61,7 +60,7 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   app.use('/api', availabilityRouter(deps));
   app.use('/api', dashboardRouter(deps));
   app.use('/api', publicRouter(deps, limits));
-  // ── Calendars router mount (calendars engineer) ──
+  // Calendars (connections, events, Sync Now): modules/calendars.
   app.use('/api', calendarsRouter(deps));
   app.use('/api', apiNotFound);
 

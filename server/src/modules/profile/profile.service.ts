@@ -6,33 +6,10 @@ import type { Deps } from '../../http/deps.ts';
 import { conflict, forbidden } from '../../http/errors.ts';
 import { daysUntilUsernameChange, presentProfile } from '../auth/user.presenter.ts';
 import * as usersRepo from '../auth/users.repo.ts';
+import { rederiveZoneDependentBusy } from '../sync/sync.service.ts';
 
 export const USERNAME_TAKEN = 'Username is already taken';
 export const USERNAME_CHANGE_NOT_ALLOWED = 'Username changes are not currently allowed.';
-
-/**
- * Re-derives busy intervals whose position depends on the owner's zone (floating and all-day
- * events) after a zone change — implemented by the sync module. Resolved lazily so the profile
- * module works before that module exists; any other import failure is a real error.
- */
-async function rederiveAfterZoneChange(deps: Deps, userId: string): Promise<void> {
-  let mod: { rederiveZoneDependentBusy?: (deps: Deps, userId: string) => Promise<unknown> };
-  try {
-    mod = await import('../sync/sync.service.ts');
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' && String((err as Error).message).includes('sync.service')) {
-      deps.logger.warn({ userId }, 'sync.service.ts not present: zone-dependent busy time not re-derived');
-      return;
-    }
-    throw err;
-  }
-  if (typeof mod.rederiveZoneDependentBusy !== 'function') {
-    deps.logger.warn({ userId }, 'rederiveZoneDependentBusy not exported by sync.service.ts');
-    return;
-  }
-  await mod.rederiveZoneDependentBusy(deps, userId);
-}
 
 /** Saves the time zone; when it changed, floating/all-day busy time moves to the new zone before answering. */
 export async function updateTimezone(deps: Deps, user: UserRow, timezone: string) {
@@ -40,7 +17,8 @@ export async function updateTimezone(deps: Deps, user: UserRow, timezone: string
   if (timezone !== user.timezone) {
     await usersRepo.updateUser(deps.db, user.id, { timezone, updated_at: now });
     try {
-      await rederiveAfterZoneChange(deps, user.id);
+      // Floating and all-day busy time follows the new zone at once (availability-semantics detail 14).
+      await rederiveZoneDependentBusy(deps, user.id);
     } catch (err) {
       // The zone is saved; busy time keeps its previous positions until the next sync re-derives it.
       deps.logger.error({ err, userId: user.id }, 'could not re-derive zone-dependent busy time');

@@ -135,3 +135,34 @@ describe('usernames', () => {
     }
   });
 });
+
+describe('time zone change moves zone-dependent busy time', () => {
+  it('re-derives an all-day event in the new zone, so the public page changes at once', async () => {
+    t.clock.set(Date.UTC(2026, 2, 20, 12));
+    try {
+      const username = uname('zoner');
+      const { user, auth } = await buildUser(t, { username, timezone: 'Europe/Brussels' });
+      await request(t.app).post('/api/me/availability-rules').set(auth).send({ rules: [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start_time_local: '00:00', end_time_local: '23:59' })) });
+      const now = t.clock.now();
+      const connection_id = crypto.randomUUID();
+      await t.db.insertInto('calendar_connections').values({ id: connection_id, user_id: user.id, provider: 'ics', name: 'Holidays', status: 'active', connected_at: now, updated_at: now }).execute();
+      const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//EN', 'BEGIN:VEVENT', 'UID:day@t', 'DTSTAMP:20260101T000000Z', 'DTSTART;VALUE=DATE:20260325', 'SUMMARY:Day off', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+      await t.db.insertInto('calendar_sources').values({ id: crypto.randomUUID(), connection_id, user_id: user.id, calendar_url: 'https://example.test/cal.ics', object_href: 'https://example.test/cal.ics', etag: null, ics_text: ics, updated_at: now }).execute();
+      // Busy as derived earlier in Brussels (UTC+1): 2026-03-24T23:00Z → 2026-03-25T23:00Z.
+      await t.db.insertInto('busy_intervals').values({ id: crypto.randomUUID(), user_id: user.id, connection_id, start_ms: Date.UTC(2026, 2, 24, 23), end_ms: Date.UTC(2026, 2, 25, 23), depends_on_owner_zone: 1 }).execute();
+
+      const res = await request(t.app).put('/api/me/profile').set(auth).send({ timezone: 'America/New_York' });
+      expect(res.status).toBe(200);
+      const busy = await t.db.selectFrom('busy_intervals').select(['start_ms', 'end_ms']).where('connection_id', '=', connection_id).execute();
+      // In New York (UTC-4) the all-day event is 2026-03-25T04:00Z → 2026-03-26T04:00Z.
+      expect(busy.map((b) => [new Date(b.start_ms).toISOString(), new Date(b.end_ms).toISOString()])).toEqual([
+        ['2026-03-25T04:00:00.000Z', '2026-03-26T04:00:00.000Z'],
+      ]);
+      const pub = await request(t.app).get(`/api/public/${username}/availability?range=2026-03-25..2026-03-25`);
+      expect(pub.body.user_timezone).toBe('America/New_York');
+      expect(pub.body.availability.windows).toEqual([]);
+    } finally {
+      t.clock.reset();
+    }
+  });
+});
