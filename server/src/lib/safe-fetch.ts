@@ -110,7 +110,7 @@ async function vetHost(
   return allowed;
 }
 
-function toHeaderRecord(headers: HeadersInit | undefined): Record<string, string> {
+function toHeaderRecord(headers: ConstructorParameters<typeof Headers>[0]): Record<string, string> {
   const out: Record<string, string> = {};
   new Headers(headers ?? {}).forEach((value, key) => {
     out[key] = value;
