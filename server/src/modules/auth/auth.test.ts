@@ -254,3 +254,30 @@ describe('login and logout', () => {
     expect(tokens.map((x) => x.token_hash)).not.toContain(token);
   });
 });
+
+describe('rate limits and verification guard', () => {
+  it('answers 429 after too many login attempts for one address from one client', async () => {
+    const limited = await createTestApp({ rateLimits: { loginPerAccount: { windowMs: 60_000, limit: 3, key: 'ip+email' } } });
+    try {
+      const { user } = await buildUser(limited);
+      const statuses = [];
+      for (let i = 0; i < 4; i++) {
+        statuses.push((await request(limited.app).post('/api/auth/login').send({ email: user.email, password: 'wrong password' })).status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      // Another address is not affected.
+      const other = await buildUser(limited);
+      expect((await request(limited.app).post('/api/auth/login').send({ email: other.user.email, password: other.password })).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('refuses product endpoints to a token of an unverified account with 403', async () => {
+    const { auth } = await buildUser(t, { verified: false });
+    expect((await request(t.app).get('/api/me').set(auth)).status).toBe(200);
+    const res = await request(t.app).get('/api/me/availability-rules').set(auth);
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 'email_not_verified', requires_verification: true });
+  });
+});
