@@ -94,6 +94,17 @@ describe('RRULE expansion (RFC 5545 §3.8.5.3 examples)', () => {
     expect(expand('FREQ=MONTHLY;INTERVAL=5', '19900115T090000', { from: '20260101', to: '20261231' })).toEqual(['2026-04-15', '2026-09-15']);
     expect(expand('FREQ=MONTHLY;INTERVAL=5', '19900131T090000', { from: '20260101', to: '20261231' })).toEqual([]);
   });
+  it('sub-daily rules skip whole days that BYMONTH/BYDAY exclude', () => {
+    const t0 = performance.now();
+    expect(expand('FREQ=MINUTELY;INTERVAL=30;BYMONTH=2;BYMONTHDAY=29;BYHOUR=9;COUNT=3', '20000101T000000', { to: '20300101', withTime: true })).toEqual([
+      '2000-02-29T09:00', '2000-02-29T09:30', '2004-02-29T09:00',
+    ]);
+    expect(expand('FREQ=HOURLY;INTERVAL=5;BYDAY=SU;COUNT=6', '20260323T000000', { withTime: true })).toEqual([
+      // hours since DTSTART ≡ 0 mod 5: Sunday 03-29 starts at +144 h, so 01:00 (+145); 04-05 starts at +312 h, so 03:00 (+315)
+      '2026-03-29T01:00', '2026-03-29T06:00', '2026-03-29T11:00', '2026-03-29T16:00', '2026-03-29T21:00', '2026-04-05T03:00',
+    ]);
+    expect(performance.now() - t0).toBeLessThan(500);
+  });
   it('throws ExpansionLimitError past the cap', () => {
     expect(() => expand('FREQ=MINUTELY;COUNT=1000000', '19900101T000000', { from: '20260101', to: '20260102', max: 1000 })).toThrow(ExpansionLimitError);
   });

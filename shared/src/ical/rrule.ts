@@ -167,7 +167,7 @@ function dayMatches(day: number, rule: RecurRule, p: Prepared): boolean {
  * 00:00). Returns the rule's instances (wall ms, increasing) inside `[fromWall, toWall)`.
  * DTSTART itself is returned only if the rule generates it (callers always add DTSTART).
  *
- * @throws ExpansionLimitError when more than `maxInstances` instances (or 50 × that many empty
+ * @throws ExpansionLimitError when more than `maxInstances` instances (or 10 × that many empty
  *   periods) would have to be generated.
  */
 export function expandRRuleWall(rule: RecurRule, dtstartWall: number, win: ExpandWindow): number[] {
@@ -272,8 +272,20 @@ export function expandRRuleWall(rule: RecurRule, dtstartWall: number, win: Expan
     if (periodStart >= win.toWall) break;
 
     candidates.length = 0;
+    const subDaily = rule.freq === 'HOURLY' || rule.freq === 'MINUTELY' || rule.freq === 'SECONDLY';
+    if (subDaily && !dayMatches(candidateDays[0], rule, p)) {
+      // skip the rest of this day at once (HOURLY/MINUTELY/SECONDLY limited by day-level parts)
+      const unit = rule.freq === 'HOURLY' ? HOUR_MS : rule.freq === 'MINUTELY' ? MINUTE_MS : 1000;
+      const nextDayIdx = ((candidateDays[0] + 1) * DAY_MS) / unit;
+      const nextK = Math.ceil((nextDayIdx - idx0) / interval) - 1; // the loop's k++ adds one
+      if (nextK > k) k = nextK;
+      if (++emptyPeriods > win.maxInstances * 10) {
+        throw new ExpansionLimitError(win.maxInstances, `rule ${rule.freq} matches nothing`);
+      }
+      continue;
+    }
     for (const day of candidateDays) {
-      if (!dayMatches(day, rule, p)) continue;
+      if (!subDaily && !dayMatches(day, rule, p)) continue;
       let hours = p.hours;
       if (hours === null) hours = p.byHourSet && !p.byHourSet.has(fixed.h!) ? [] : [fixed.h!];
       let minutes = p.minutes;
@@ -300,7 +312,7 @@ export function expandRRuleWall(rule: RecurRule, dtstartWall: number, win: Expan
     }
     if (chosen.length > 1) chosen.sort((a, b) => a - b);
     if (chosen.length === 0) {
-      if (++emptyPeriods > win.maxInstances * 50) {
+      if (++emptyPeriods > win.maxInstances * 10) {
         throw new ExpansionLimitError(win.maxInstances, `rule ${rule.freq} matches nothing`);
       }
       continue;
