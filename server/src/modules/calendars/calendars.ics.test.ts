@@ -207,6 +207,17 @@ describe('ICS feed connections (API)', () => {
       { start: '2030-01-10T05:00:00.000Z', end: '2030-01-11T05:00:00.000Z', zoned: true },
       { start: '2030-01-11T09:00:00.000Z', end: '2030-01-11T10:00:00.000Z', zoned: false },
     ]);
+
+    // through the profile API (PUT /api/me/profile calls rederiveZoneDependentBusy)
+    await request(t.app).put('/api/me/profile').set(owner.auth).send({ timezone: 'Asia/Tokyo' }).expect(200);
+    expect(await busyOf(t, owner.user.id)).toEqual([
+      { start: '2030-01-09T15:00:00.000Z', end: '2030-01-10T15:00:00.000Z', zoned: true },
+      { start: '2030-01-11T09:00:00.000Z', end: '2030-01-11T10:00:00.000Z', zoned: false },
+    ]);
+    expect(srv.requests.length).toBe(requestsBefore);
+    const pub = await request(t.app).get(`/api/public/${owner.user.username}/availability`).query({ range: '2030-01-07..2030-01-12' });
+    expect(pub.status).toBe(200);
+    expect(pub.text).not.toMatch(/Private holiday|Confidential/);
   });
 
   it('answers 501 for unconfigured OAuth providers and 404 for disconnecting what is not there', async () => {

@@ -43,7 +43,7 @@ interface CaldavState {
   calendars: Record<string, CalendarState>;
 }
 
-const MULTIGET_BATCH = 200;
+const MULTIGET_BATCH = 50;
 
 export interface CaldavProviderOptions {
   id: 'caldav' | 'apple';
