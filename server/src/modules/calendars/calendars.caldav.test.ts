@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import request from 'supertest';
 import { createDAVClient } from 'tsdav';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,6 +145,15 @@ describe('CalDAV connection against a real Radicale (API)', () => {
     await dav.deleteCalendarObject({ calendarObject: { url: `${radicale.url}alice/work/allday.ics` } });
     await request(t.app).post('/api/me/calendar/sync').set(owner.auth).expect(200);
     expect(await windows()).toContainEqual(fullDay('2030-01-10'));
+
+    // log lines of a sync with changes carry ids and counts, never titles, URLs or the password
+    await dav.updateCalendarObject({ calendarObject: { url: `${radicale.url}alice/work/free.ics`, data: TRANSPARENT.replace('Secret reminder', 'Secret renamed') } });
+    const lines: string[] = [];
+    const logger = pino({ level: 'trace' }, { write: (line: string) => lines.push(line) });
+    const logged = await syncConnection({ ...t.deps, logger }, res.body.connection.id);
+    expect(logged).toMatchObject({ ok: true, notModified: false });
+    expect(lines.join('')).toContain('calendar synced');
+    expect(lines.join('')).not.toMatch(/Secret|alice|radicale-pw|127\.0\.0\.1/);
   });
 
   it('refuses a wrong password with 400 and stores nothing', async () => {
