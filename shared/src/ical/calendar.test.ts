@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExpansionLimitError, IcsParseError, expandBusy, parseCalendar, resolveTzid } from './calendar.ts';
+import { ExpansionLimitError, IcsParseError, expandBusy, icsToBusy, parseCalendar, resolveTzid } from './calendar.ts';
 import { readComponents, parseContentLine } from './content-lines.ts';
 import { VTimezone } from './vtimezone.ts';
 import { windowsZoneToIana } from './windows-zones.ts';
@@ -119,6 +119,11 @@ describe('event times and zones', () => {
       '2026-03-23T13:00:00Z/2026-03-25T13:00:00Z',
       '2026-03-27T13:00:00Z/2026-03-28T13:00:00Z',
     ]);
+  });
+  it('icsToBusy is parse + expand in one call', () => {
+    const text = cal(ev('UID:f', 'DTSTART:20260323T090000', 'DTEND:20260323T100000'));
+    const r = icsToBusy(text, { ownerZone: 'Asia/Tokyo', rangeStart: iso('2026-03-22T00:00:00Z'), rangeEnd: iso('2026-03-24T00:00:00Z') });
+    expect(r.intervals).toEqual([{ start: iso('2026-03-23T00:00:00Z'), end: iso('2026-03-23T01:00:00Z'), dependsOnOwnerZone: true }]);
   });
   it('an all-day day whose midnight does not exist starts at the first instant that does', () => {
     const r = busy(cal(ev('UID:a', 'DTSTART;VALUE=DATE:20260906')), { owner: 'America/Santiago', from: '2026-09-01T00:00:00Z', to: '2026-09-10T00:00:00Z' });

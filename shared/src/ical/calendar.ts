@@ -571,3 +571,12 @@ export function expandBusy(cal: ParsedCalendar, opts: ExpandOptions): ExpandResu
   events.sort((a, b) => a.start - b.start || a.end - b.end);
   return { intervals, events, warnings: [...warnings] };
 }
+
+/**
+ * `expandBusy(parseCalendar(text), opts)`: what a sync (or a re-derivation after the owner changes
+ * zone) does with one calendar's stored raw ICS text.
+ * @throws IcsParseError for unreadable text; ExpansionLimitError past the instance cap.
+ */
+export function icsToBusy(text: string, opts: ExpandOptions): ExpandResult {
+  return expandBusy(parseCalendar(text), opts);
+}

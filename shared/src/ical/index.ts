@@ -2,6 +2,7 @@
 export {
   parseCalendar,
   expandBusy,
+  icsToBusy,
   resolveTzid,
   IcsParseError,
   ExpansionLimitError,
