@@ -1,0 +1,92 @@
+/** Shared test data and helpers: the ICS feed, captured mail, unique accounts. */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const OWNER_ZONE = 'Europe/Brussels';
+export const SECRET_TITLE = 'Secret Board Meeting';
+
+function pad(n: number) {
+  return String(n).padStart(2, '0');
+}
+
+/** Today's date in a zone as 'YYYY-MM-DD'. */
+export function todayIn(zone: string, now = Date.now()): string {
+  const p = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(now));
+  return p;
+}
+
+/** Wednesday of next week (Monday-first weeks) in the zone. */
+export function nextWeekWednesday(zone: string): string {
+  const [y, m, d] = todayIn(zone).split('-').map(Number);
+  const t = new Date(Date.UTC(y, m - 1, d));
+  const mondayOffset = (t.getUTCDay() + 6) % 7;
+  t.setUTCDate(t.getUTCDate() - mondayOffset + 7 + 2);
+  return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
+}
+
+/** An ICS feed with one busy event on `date` 11:00–12:00 Europe/Brussels, with a guest and details. */
+export function buildIcsFeed(date: string): string {
+  const d = date.replace(/-/g, '');
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Avail e2e//EN',
+    'CALSCALE:GREGORIAN',
+    'BEGIN:VTIMEZONE',
+    'TZID:Europe/Brussels',
+    'BEGIN:DAYLIGHT',
+    'TZOFFSETFROM:+0100',
+    'TZOFFSETTO:+0200',
+    'TZNAME:CEST',
+    'DTSTART:19700329T020000',
+    'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU',
+    'END:DAYLIGHT',
+    'BEGIN:STANDARD',
+    'TZOFFSETFROM:+0200',
+    'TZOFFSETTO:+0100',
+    'TZNAME:CET',
+    'DTSTART:19701025T030000',
+    'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
+    'END:STANDARD',
+    'END:VTIMEZONE',
+    'BEGIN:VEVENT',
+    'UID:secret-board-meeting@avail.e2e',
+    `DTSTAMP:${stamp}`,
+    `DTSTART;TZID=Europe/Brussels:${d}T110000`,
+    `DTEND;TZID=Europe/Brussels:${d}T120000`,
+    `SUMMARY:${SECRET_TITLE}`,
+    'DESCRIPTION:Acquisition of Initech - confidential',
+    'LOCATION:Boardroom 7',
+    'ATTENDEE;CN=Guest Person:mailto:guest.person@example.com',
+    'TRANSP:OPAQUE',
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+}
+
+/** Waits for a captured mail to `to` and returns its 6-digit verification code. */
+export async function waitForVerificationCode(to: string, timeoutMs = 20_000): Promise<string> {
+  const dir = process.env.E2E_MAIL_DIR;
+  if (!dir) throw new Error('E2E_MAIL_DIR not set (global setup did not run)');
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    const files = readdirSync(dir).sort().reverse();
+    for (const f of files) {
+      const raw = readFileSync(path.join(dir, f), 'utf8');
+      if (!raw.toLowerCase().includes(to.toLowerCase())) continue;
+      const m = /verification code:\s*(\d{6})/i.exec(raw) ?? /\b(\d{6})\b/.exec(raw);
+      if (m) return m[1];
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`No verification mail for ${to} within ${timeoutMs} ms`);
+}
+
+let n = 0;
+/** A unique e-mail and username for this run. */
+export function uniqueAccount(prefix = 'owner') {
+  const id = `${Date.now().toString(36)}${(n++).toString(36)}`.slice(-8);
+  return { email: `${prefix}.${id}@example.com`, username: `${prefix.slice(0, 4)}-${id}`.slice(0, 15), name: 'Olivia Owner' };
+}

@@ -1,0 +1,140 @@
+/**
+ * Starts, for the whole run: an SMTP server capturing mail to files, a tiny HTTP server serving an
+ * ICS feed with one busy event ('Secret Board Meeting', next week, 11:00–12:00 Europe/Brussels),
+ * and the real Avail server (`npx tsx server/src/main.ts`) on a free port with a temp DATA_DIR.
+ * Tests read E2E_BASE_URL, E2E_MAIL_DIR, E2E_ICS_URL and E2E_EVENT_DATE from the environment.
+ * Returns the teardown.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SMTPServer } from 'smtp-server';
+import { buildIcsFeed, nextWeekWednesday, OWNER_ZONE } from './fixtures.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForServer(url: string, child: ChildProcess, logs: string[], timeoutMs = 90_000): Promise<void> {
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    if (child.exitCode !== null) throw new Error(`Avail server exited with ${child.exitCode}:\n${logs.join('')}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`Avail server did not answer ${url} within ${timeoutMs} ms:\n${logs.join('')}`);
+}
+
+export default async function globalSetup() {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'avail-e2e-'));
+  const dataDir = path.join(tmp, 'data');
+  const mailDir = path.join(tmp, 'mail');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(mailDir, { recursive: true });
+
+  // 1. SMTP capture: every message becomes one .eml file.
+  let mailSeq = 0;
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        writeFileSync(path.join(mailDir, `${Date.now()}-${++mailSeq}.eml`), Buffer.concat(chunks));
+        callback();
+      });
+    },
+  });
+  const smtpPort = await freePort();
+  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
+
+  // 2. ICS feed with one private, busy event next week.
+  const eventDate = nextWeekWednesday(OWNER_ZONE);
+  const feed = buildIcsFeed(eventDate);
+  const icsServer = http.createServer((req, res) => {
+    if (req.url?.startsWith('/calendar.ics')) {
+      res.writeHead(200, { 'Content-Type': 'text/calendar; charset=utf-8' });
+      res.end(feed);
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  const icsPort = await freePort();
+  await new Promise<void>((resolve) => icsServer.listen(icsPort, '127.0.0.1', resolve));
+
+  // 3. The real server.
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const logs: string[] = [];
+  const child = spawn('npx', ['tsx', 'server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      TZ: 'UTC',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PUBLIC_BASE_URL: baseUrl,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      ALLOW_PRIVATE_CALENDAR_HOSTS: 'true',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  child.stdout?.on('data', (d: Buffer) => logs.push(d.toString()));
+  child.stderr?.on('data', (d: Buffer) => logs.push(d.toString()));
+  const stop = async () => {
+    if (child.exitCode === null && child.pid) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
+      await new Promise((r) => setTimeout(r, 500));
+      if (child.exitCode === null) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }
+    }
+    await new Promise<void>((r) => smtp.close(() => r()));
+    await new Promise<void>((r) => icsServer.close(() => r()));
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  try {
+    await waitForServer(`${baseUrl}/`, child, logs);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+
+  process.env.E2E_BASE_URL = baseUrl;
+  process.env.E2E_MAIL_DIR = mailDir;
+  process.env.E2E_ICS_URL = `http://127.0.0.1:${icsPort}/calendar.ics`;
+  process.env.E2E_EVENT_DATE = eventDate;
+  return stop;
+}
