@@ -220,6 +220,16 @@ describe('ICS feed connections (API)', () => {
     expect(pub.text).not.toMatch(/Private holiday|Confidential/);
   });
 
+  it('puts engine warnings (unresolvable TZID) on the connection and reads that time in the owner zone', async () => {
+    const path = `/tz-${owner.user.id}.ics`;
+    srv.set(path, { ics: feed([timed('tz@test', '20300107T090000', '20300107T100000', 'Mystery zone', []).replace('DTSTART:', 'DTSTART;TZID=Mars/Olympus_Mons:').replace('DTEND:', 'DTEND;TZID=Mars/Olympus_Mons:')]) });
+    const res = await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: srv.url(path) });
+    expect(res.status).toBe(201);
+    expect(res.body.connection.status).toBe('active');
+    expect(res.body.connection.warnings.join(' ')).toContain('Mars/Olympus_Mons');
+    expect(await busyOf(t, owner.user.id)).toEqual([{ start: '2030-01-07T08:00:00.000Z', end: '2030-01-07T09:00:00.000Z', zoned: true }]);
+  });
+
   it('answers 501 for unconfigured OAuth providers and 404 for disconnecting what is not there', async () => {
     const g = await request(t.app).post('/api/me/calendar/google/connect').set(owner.auth);
     expect(g.status).toBe(501);
