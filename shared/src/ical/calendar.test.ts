@@ -270,6 +270,24 @@ describe('recurrence: RDATE, EXDATE, RECURRENCE-ID (details 2, 3, 4, 11, 12)', (
     ]);
     expect(busy(text, range).spans).toEqual(['2026-03-23T07:00:00Z/2026-03-23T07:30:00Z']);
   });
+  it('of two overrides of one instance the higher SEQUENCE wins; a timed override of an all-day series keeps its length in days', () => {
+    const text = cal([
+      ...base(),
+      ...ev('UID:s', 'SEQUENCE:1', 'RECURRENCE-ID:20260324T080000Z', 'DTSTART:20260324T120000Z', 'DTEND:20260324T130000Z'),
+      ...ev('UID:s', 'SEQUENCE:3', 'RECURRENCE-ID;TZID=Europe/Brussels:20260324T090000', 'DTSTART:20260324T150000Z', 'DTEND:20260324T160000Z'),
+      ...ev('UID:a', 'DTSTART;VALUE=DATE:20260401', 'RRULE:FREQ=DAILY;COUNT=2'),
+      ...ev('UID:a', 'RECURRENCE-ID;VALUE=DATE:20260402', 'DTSTART:20260403T100000Z'),
+    ]);
+    expect(busy(text, range).spans).toEqual([
+      '2026-03-23T08:00:00Z/2026-03-23T09:00:00Z',
+      '2026-03-24T15:00:00Z/2026-03-24T16:00:00Z',
+      '2026-03-25T08:00:00Z/2026-03-25T09:00:00Z',
+      '2026-03-26T08:00:00Z/2026-03-26T09:00:00Z',
+      '2026-03-27T08:00:00Z/2026-03-27T09:00:00Z',
+      '2026-04-01T00:00:00Z/2026-04-02T00:00:00Z',
+      '2026-04-03T10:00:00Z/2026-04-04T10:00:00Z',
+    ]);
+  });
   it('all-day series match EXDATE and RECURRENCE-ID by date', () => {
     const text = cal([
       ...ev('UID:a', 'DTSTART;VALUE=DATE:20260323', 'RRULE:FREQ=DAILY;COUNT=4', 'EXDATE;VALUE=DATE:20260324'),

@@ -41,6 +41,8 @@ export interface ParsedEvent {
   rdates: RDateValue[];
   exdates: IcsTime[];
   recurrenceId?: IcsTime;
+  /** SEQUENCE (0 when absent): of two overrides of the same instance, the higher one wins. */
+  sequence: number;
   /** RECURRENCE-ID;RANGE=THISANDFUTURE (treated as a single-instance override, with a warning). */
   thisAndFuture: boolean;
   status?: string;
@@ -203,6 +205,7 @@ function parseEvent(c: IcsComponent, warnings: string[]): ParsedEvent | null {
     exdates,
     recurrenceId,
     thisAndFuture,
+    sequence: Number.parseInt(propOf(c, 'SEQUENCE')?.value ?? '0', 10) || 0,
     status: up('STATUS'),
     transp: up('TRANSP'),
     busyStatus: up('X-MICROSOFT-CDO-BUSYSTATUS'),
@@ -373,6 +376,11 @@ export function expandBusy(cal: ParsedCalendar, opts: ExpandOptions): ExpandResu
     }
   }
   const ctx: ZoneCtx = { cal, owner, floating, floatingIsOwner, warnings };
+  /** Instant (timed) of a value. */
+  const instantOf = (t: IcsTime): [number, boolean] => {
+    const [z, dep] = zoneFor(ctx, t);
+    return [t.form === 'utc' ? t.wall : wallToInstant(z, t.wall), dep];
+  };
   const owners = new Set((opts.ownerEmails ?? []).map((e) => e.trim().replace(/^mailto:/i, '').toLowerCase()));
   const maxInstances = opts.maxInstances ?? 100_000;
   const { rangeStart, rangeEnd } = opts;
@@ -400,6 +408,22 @@ export function expandBusy(cal: ParsedCalendar, opts: ExpandOptions): ExpandResu
       else masters.set(e.uid, [e]);
     }
   }
+  // Several overrides of one instance (stale copies left by some servers): the highest SEQUENCE
+  // wins; equal SEQUENCEs are all kept (busy time is a union anyway).
+  {
+    const best = new Map<string, number>();
+    const keyOf = (o: ParsedEvent) => {
+      const r = o.recurrenceId!;
+      return `${o.uid}\u0000${r.form === 'date' ? `d${Math.floor(r.wall / DAY_MS)}` : instantOf(r)[0]}`;
+    };
+    for (const o of overrides) {
+      const k = keyOf(o);
+      best.set(k, Math.max(best.get(k) ?? -Infinity, o.sequence));
+    }
+    const kept = overrides.filter((o) => o.sequence === best.get(keyOf(o)));
+    overrides.length = 0;
+    overrides.push(...kept);
+  }
   const overridesByUid = new Map<string, ParsedEvent[]>();
   for (const o of overrides) {
     const list = overridesByUid.get(o.uid);
@@ -407,11 +431,6 @@ export function expandBusy(cal: ParsedCalendar, opts: ExpandOptions): ExpandResu
     else overridesByUid.set(o.uid, [o]);
   }
 
-  /** Instant (timed) of a value. */
-  const instantOf = (t: IcsTime): [number, boolean] => {
-    const [z, dep] = zoneFor(ctx, t);
-    return [t.form === 'utc' ? t.wall : wallToInstant(z, t.wall), dep];
-  };
 
   // masters
   const masterLength = new Map<ParsedEvent, Length>();
@@ -436,7 +455,7 @@ export function expandBusy(cal: ParsedCalendar, opts: ExpandOptions): ExpandResu
 
   function endOf(startInstant: number, len: Length, zone: TimeZone, allDay: boolean, startDay?: number): number {
     if (len.kind === 'exact') return startInstant + len.ms;
-    if (allDay || len.kind === 'days') {
+    if (allDay) {
       const day = startDay ?? Math.floor(instantToWall(zone, startInstant) / DAY_MS);
       return wallToInstant(zone, (day + len.days) * DAY_MS + len.ms);
     }
