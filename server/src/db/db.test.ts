@@ -12,6 +12,17 @@ afterAll(async () => {
 });
 
 describe(`database layer (${process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite'})`, () => {
+  it('migrates a second database (another schema on PostgreSQL) independently', async () => {
+    const other = await createTestDb();
+    try {
+      const { user } = await buildUser({ db: other.db });
+      expect(await other.db.selectFrom('users').select('id').execute()).toEqual([{ id: user.id }]);
+      expect(await t.db.selectFrom('users').select('id').where('id', '=', user.id).execute()).toEqual([]);
+    } finally {
+      await other.destroy();
+    }
+  });
+
   it('migrating twice is a no-op', async () => {
     expect(await migrateToLatest(t.db)).toEqual([]);
   });

@@ -2,7 +2,7 @@
  * Migrations: a static provider (no filesystem scan, works under tsx and vitest) run by Kysely's
  * Migrator at start. Add new migrations to `migrations` in order: `NNNN_name`.
  */
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as m0001 from './migrations/0001_initial.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -17,7 +17,14 @@ const provider: MigrationProvider = {
 
 /** Brings the database to the latest schema; throws the first failure. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  // On PostgreSQL, pin Kysely's bookkeeping tables to the current schema: otherwise the Migrator
+  // sees kysely_migration tables of *other* schemas in the database and thinks they are ours.
+  let migrationTableSchema: string | undefined;
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+    migrationTableSchema = rows[0]?.schema ?? undefined;
+  }
+  const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
