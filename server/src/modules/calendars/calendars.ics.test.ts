@@ -115,6 +115,10 @@ describe('ICS feed connections (API)', () => {
     expect(jan10.body.events.map((e: { title: string }) => e.title)).toEqual(['Late call']);
     await request(t.app).get('/api/me/calendar/events').query({ start_date: 'tomorrow', end_date: '2030-01-10' }).set(owner.auth).expect(400);
     await request(t.app).get('/api/me/calendar/events').query({ start_date: '2030-01-10' }).set(owner.auth).expect(422);
+    // connecting the same feed twice is a 409
+    const dup = await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: srv.url(path) });
+    expect(dup.status).toBe(409);
+    expect(dup.body.error).toBe('This calendar is already connected.');
   });
 
   it('validates input (422) and refuses unreachable or non-calendar feeds (400) without storing anything', async () => {
@@ -175,6 +179,16 @@ describe('ICS feed connections (API)', () => {
     conn = (await request(t.app).get('/api/me/calendar/connections').set(owner.auth)).body.connections[0];
     expect(conn.status).toBe('error');
     expect(await busyOf(t, owner.user.id)).toEqual(good);
+
+    // unreadable ICS (truncated): a connection error with the parser's reason, busy time kept
+    srv.set(path, { ics: 'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:cut@test\r\nDTSTART:20300107T090000Z\r\n' });
+    const broken = await syncConnection(t.deps, id);
+    expect(broken.error).toBe('Calendar data could not be read: truncated calendar: BEGIN:VEVENT is never closed');
+    expect(await busyOf(t, owner.user.id)).toEqual(good);
+    srv.set(`${path}.cut`, { ics: 'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:cut@test\r\n' });
+    const brokenConnect = await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: srv.url(`${path}.cut`) });
+    expect(brokenConnect.status).toBe(400);
+    expect(brokenConnect.body.error).toMatch(/^Calendar data could not be read/);
 
     // a server that refuses access marks the connection expired
     srv.set(path, { status: 403 });
