@@ -32,7 +32,20 @@ export async function createTestDb(): Promise<TestDb> {
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.end();
     const db = createDb({ DATABASE_URL: pgUrl, SQLITE_PATH: '' }, { pgSchema: schema });
-    await migrateToLatest(db);
+    const dropSchema = async () => {
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await c.end();
+    };
+    try {
+      await migrateToLatest(db);
+    } catch (err) {
+      await db.destroy();
+      await dropSchema();
+      rmSync(dir, { recursive: true, force: true });
+      throw err;
+    }
     return {
       db,
       dialect: 'postgres',
@@ -41,10 +54,7 @@ export async function createTestDb(): Promise<TestDb> {
       location: schema,
       async destroy() {
         await db.destroy();
-        const c = new pg.Client({ connectionString: pgUrl });
-        await c.connect();
-        await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await c.end();
+        await dropSchema();
         rmSync(dir, { recursive: true, force: true });
       },
     };
