@@ -25,6 +25,10 @@ describe('isValidIanaZone / getIanaZone', () => {
     expect(isValidIanaZone('UTC')).toBe(true);
     expect(isValidIanaZone('Pacific/Chatham')).toBe(true);
     expect(canonicalIanaZone('europe/brussels')).toBe('Europe/Brussels');
+    // ICU would answer Asia/Calcutta / Asia/Katmandu: the caller's modern spelling is kept
+    expect(canonicalIanaZone('Asia/Kolkata')).toBe('Asia/Kolkata');
+    expect(getIanaZone('Asia/Kathmandu').name).toBe('Asia/Kathmandu');
+    expect(getIanaZone('Etc/UTC').offsetAt(0)).toBe(0);
   });
   it('refuses unknown names, Windows names and bare offsets', () => {
     expect(isValidIanaZone('Europe/Atlantis')).toBe(false);

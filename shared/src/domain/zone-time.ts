@@ -175,8 +175,9 @@ export const UTC_ZONE: TimeZone = new FixedOffsetZone('UTC', 0);
 const ianaCache = new Map<string, TimeZone | null>();
 
 /**
- * Canonical IANA name for `name` (case-insensitive, links resolved by ICU), or `null` when `name`
- * is not a zone known to the runtime's IANA database. Numeric offsets (`+02:00`) are not zones.
+ * `name` with its letter case fixed (`europe/brussels` → `Europe/Brussels`; links such as
+ * `Asia/Kolkata` are kept as written), or `null` when `name` is not a zone known to the runtime's
+ * IANA database. Numeric offsets (`+02:00`) are not zones.
  */
 export function canonicalIanaZone(name: string): string | null {
   const z = ianaZoneOrNull(name);
@@ -197,15 +198,28 @@ function ianaZoneOrNull(name: string): TimeZone | null {
   if (name.length > 0 && name.length < 100 && /^[A-Za-z]/.test(name) && !/\s/.test(name)) {
     try {
       const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+      // ICU "canonicalises" to old link names (Asia/Kolkata -> Asia/Calcutta): keep the caller's
+      // spelling, only fixing its letter case.
+      const display = resolved.toLowerCase() === name.toLowerCase() ? resolved : properCase(name);
       zone = resolved === 'UTC' || resolved === 'Etc/UTC' || resolved === 'Etc/GMT'
-        ? new FixedOffsetZone(resolved, 0)
-        : new IanaZone(resolved);
+        ? new FixedOffsetZone(display, 0)
+        : new IanaZone(display);
     } catch {
       zone = null;
     }
   }
   ianaCache.set(name, zone);
   return zone;
+}
+
+let supportedByLower: Map<string, string> | null = null;
+function properCase(name: string): string {
+  if (!supportedByLower) {
+    supportedByLower = new Map();
+    const list = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+    for (const z of list) supportedByLower.set(z.toLowerCase(), z);
+  }
+  return supportedByLower.get(name.toLowerCase()) ?? name;
 }
 
 /**
