@@ -234,6 +234,23 @@ describe('ICS feed connections (API)', () => {
     expect(pub.text).not.toMatch(/Private holiday|Confidential/);
   });
 
+  it('moves the 400-day horizon forward even when the feed never changes', async () => {
+    const path = `/far-${owner.user.id}.ics`;
+    const far = new Date(NOW + 400 * 86_400_000 + 12 * 3_600_000);
+    const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z';
+    srv.set(path, { ics: feed([timed('far@test', stamp(far), stamp(new Date(far.getTime() + 3_600_000)))]) });
+    await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: srv.url(path) }).expect(201);
+    expect(await busyOf(t, owner.user.id)).toEqual([]);
+    t.clock.set(NOW + 2 * 86_400_000);
+    try {
+      await request(t.app).post('/api/me/calendar/sync').set(owner.auth).expect(200);
+      expect(srv.requests.at(-1)!.headers['if-none-match']).toBeTruthy(); // answered 304
+      expect(await busyOf(t, owner.user.id)).toEqual([{ start: far.toISOString(), end: new Date(far.getTime() + 3_600_000).toISOString(), zoned: false }]);
+    } finally {
+      t.clock.set(NOW);
+    }
+  });
+
   it('puts engine warnings (unresolvable TZID) on the connection and reads that time in the owner zone', async () => {
     const path = `/tz-${owner.user.id}.ics`;
     srv.set(path, { ics: feed([timed('tz@test', '20300107T090000', '20300107T100000', 'Mystery zone', []).replace('DTSTART:', 'DTSTART;TZID=Mars/Olympus_Mons:').replace('DTEND:', 'DTEND;TZID=Mars/Olympus_Mons:')]) });
