@@ -56,6 +56,7 @@ describe('app shell', () => {
     expect(isPublicPagePath('/favicon.ico')).toBe(false);
     expect(isPublicPagePath('/app/links')).toBe(false);
     expect(isPublicPagePath('/')).toBe(false);
+    expect(isPublicPagePath('/%E0%A4%A')).toBe(true);
   });
 
   it('renders unknown errors as 500 "Something went wrong" without details', async () => {

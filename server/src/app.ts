@@ -31,7 +31,12 @@ export function isPublicPagePath(p: string): boolean {
   const u = /^\/u\/([^/]+)\/?$/.exec(p);
   if (u) return true;
   const top = /^\/([^/.]+)\/?$/.exec(p);
-  return !!top && !isReservedUsername(decodeURIComponent(top[1]));
+  if (!top) return false;
+  try {
+    return !isReservedUsername(decodeURIComponent(top[1]));
+  } catch {
+    return true; // malformed escape: treat as a (non-existent) public page, never as an app route
+  }
 }
 
 export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
