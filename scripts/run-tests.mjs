@@ -31,22 +31,30 @@ function readJson(file) {
   }
 }
 
-// 1. Vitest (JSON reporter is Jest-compatible).
-const vitestReport = join(results, 'vitest.json');
-const vitestStatus = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
-const vitest = readJson(vitestReport);
-if (vitest) {
-  totals.passed += vitest.numPassedTests ?? 0;
-  totals.failed += vitest.numFailedTests ?? 0;
-  totals.skipped += (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
+/** Runs Vitest with a JSON report and adds its counts to the totals. */
+function vitestRun(label, args, env) {
+  const report = join(results, `vitest-${label}.json`);
+  const status = run(bin('vitest'), ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], env);
+  const json = readJson(report);
+  if (!json) {
+    console.error(`vitest (${label}) crashed before writing its report`);
+    totals.failed += 1;
+    return;
+  }
+  totals.passed += json.numPassedTests ?? 0;
+  totals.failed += json.numFailedTests ?? 0;
+  totals.skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
   // A suite that fails to load has no failed test but is a failure.
-  const brokenSuites = (vitest.testResults ?? []).filter((s) => s.status === 'failed' && (s.assertionResults ?? []).every((a) => a.status !== 'failed')).length;
+  const brokenSuites = (json.testResults ?? []).filter((s) => s.status === 'failed' && (s.assertionResults ?? []).every((a) => a.status !== 'failed')).length;
   totals.failed += brokenSuites;
-  if (vitestStatus !== 0 && totals.failed === 0) totals.failed += 1;
-} else {
-  console.error('vitest crashed before writing its report');
-  totals.failed += 1;
+  if (status !== 0 && (json.numFailedTests ?? 0) + brokenSuites === 0) totals.failed += 1;
 }
+
+// 1. Vitest on the embedded default (SQLite): every unit, conformance, API and provider test.
+const pgUrl = process.env.TEST_POSTGRES_URL;
+vitestRun('sqlite', [], { TEST_POSTGRES_URL: '' });
+// 1b. The server's repository and API tests again on PostgreSQL, when one is configured.
+if (pgUrl) vitestRun('postgres', ['server'], { TEST_POSTGRES_URL: pgUrl });
 
 // 2. Browser tests: build the web app, then Playwright against the real server.
 const e2eConfig = join(root, 'web', 'e2e', 'playwright.config.ts');
