@@ -14,10 +14,17 @@ const time = z
   .min(1, 'Please fill in all time fields')
   .regex(TIME_PATTERN, 'Time format must be HH:MM (24-hour format)');
 
+const WEEKDAY_MESSAGE = 'Weekday must be 0 (Monday) to 6 (Sunday)';
+/** 0 = Monday … 6 = Sunday; a numeric string ("3", from a <select>) is accepted, null/'' are not. */
+const weekdaySchema = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+  z.number({ error: WEEKDAY_MESSAGE }).int(WEEKDAY_MESSAGE).min(0, WEEKDAY_MESSAGE).max(6, WEEKDAY_MESSAGE),
+);
+
 /** One weekly rule: weekday 0 = Monday … 6 = Sunday. */
 export const availabilityRuleSchema = z
   .object({
-    weekday: z.coerce.number({ error: 'Weekday must be 0 (Monday) to 6 (Sunday)' }).int('Weekday must be 0 (Monday) to 6 (Sunday)').min(0, 'Weekday must be 0 (Monday) to 6 (Sunday)').max(6, 'Weekday must be 0 (Monday) to 6 (Sunday)'),
+    weekday: weekdaySchema,
     start_time_local: time,
     end_time_local: time,
   })
