@@ -48,7 +48,7 @@ export interface RateLimits {
   loginPerAccount: LimitOptions;
   /** Verification-code resends per address: the cooldown. */
   resendCooldown: LimitOptions;
-  /** Verification-code resends per address per hour. */
+  /** Verification e-mails per address per hour: resends and (re-)registrations share this budget. */
   resendHourly: LimitOptions;
   /** Public availability requests per IP. */
   publicPerIp: LimitOptions;

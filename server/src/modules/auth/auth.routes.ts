@@ -16,14 +16,19 @@ import * as auth from './auth.service.ts';
 export function authRouter(deps: Deps, limits: RateLimits) {
   const r = Router();
   const perIp = limiter(limits.authPerIp);
+  // One hourly budget of verification e-mails per address, shared by resend and by re-registering
+  // an unverified address (which also sends a fresh code and resets the attempt counter): otherwise
+  // re-registering every 30 s would bypass the resend limit (mail flooding, 5 more guesses per code).
+  const resendHourly = limiter(limits.resendHourly);
 
   /**
    * POST /api/auth/register — `{ name, email, password, password_confirmation }`.
    * 201 `{ user, token: null, requires_verification: true, message, email }` and a 6-digit code is e-mailed.
    * 409 `{ error: 'Email is already registered', code: 'email_taken', errors: { email } }` for a verified account;
-   * an unverified one is re-registered (new name/password, new code). 422 validation; 429 rate limited.
+   * an unverified one is re-registered (new name/password, new code). 422 validation;
+   * 429 rate limited (per IP, and the per-address hourly budget of verification e-mails shared with resend).
    */
-  r.post('/auth/register', perIp, validate(registerSchema), async (req, res) => {
+  r.post('/auth/register', perIp, validate(registerSchema), resendHourly, async (req, res) => {
     res.status(201).json(await auth.register(deps, req.body));
   });
 
@@ -58,14 +63,15 @@ export function authRouter(deps: Deps, limits: RateLimits) {
   /**
    * POST /api/auth/resend-verification — `{ email }`.
    * 200 `{ success: true, message: 'Verification email sent! Please check your inbox.' }` whether or not the
-   * address exists. 429 when the same address asks again within 30 s or more than 6 times an hour.
+   * address exists. 429 when the same address asks again within 30 s or more than 6 times an hour
+   * (registrations of the address count toward the hourly 6).
    */
   r.post(
     '/auth/resend-verification',
     perIp,
     validate(resendVerificationSchema),
     limiter(limits.resendCooldown),
-    limiter(limits.resendHourly),
+    resendHourly,
     async (req, res) => {
       res.json(await auth.resendVerification(deps, req.body.email));
     },

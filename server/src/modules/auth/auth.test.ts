@@ -220,6 +220,31 @@ describe('resend verification', () => {
   });
 });
 
+describe('re-registration cannot bypass the resend limits', () => {
+  it('counts codes sent by re-registering an unverified address toward the hourly resend limit', async () => {
+    const limited = await createTestApp({ rateLimits: { resendHourly: { windowMs: 60 * 60_000, limit: 2, key: 'email', message: 'Too many verification emails requested. Please try again later.' } } });
+    limited.clock.set(Date.now());
+    try {
+      const email = fresh();
+      expect((await request(limited.app).post('/api/auth/register').send(registration(email))).status).toBe(201);
+      limited.clock.advance(31_000);
+      expect((await request(limited.app).post('/api/auth/register').send(registration(email))).status).toBe(201);
+      const sent = limited.outbox.length;
+      expect(sent).toBe(2);
+      limited.clock.advance(31_000);
+      // A third code within the hour, whether asked by re-registering or by resending, is refused.
+      const again = await request(limited.app).post('/api/auth/register').send(registration(email.toUpperCase()));
+      expect(again.status).toBe(429);
+      expect(again.body.error).toBe('Too many verification emails requested. Please try again later.');
+      const resend = await request(limited.app).post('/api/auth/resend-verification').send({ email });
+      expect(resend.status).toBe(429);
+      expect(limited.outbox.length).toBe(sent);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('login and logout', () => {
   it('gives the same 401 for a wrong password and an unknown address', async () => {
     const { user } = await buildUser(t, { password: 'right password' });
