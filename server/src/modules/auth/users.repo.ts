@@ -22,3 +22,24 @@ export async function insertUser(db: Db, user: NewUser): Promise<void> {
 export async function updateUser(db: Db, id: string, patch: UserUpdate): Promise<void> {
   await db.updateTable('users').set(patch).where('id', '=', id).execute();
 }
+
+/**
+ * Sets the username fields only while the row still holds `expected` (username and last change as
+ * read): a compare-and-set, so two concurrent changes cannot both pass the 14-day rule.
+ * @returns false when the row changed meanwhile (nothing written). Unique violations are thrown.
+ */
+export async function updateUsernameIfUnchanged(
+  db: Db,
+  id: string,
+  expected: Pick<UserRow, 'username' | 'username_changed_at'>,
+  patch: Pick<UserUpdate, 'username' | 'username_lower' | 'username_changed_at' | 'updated_at'>,
+): Promise<boolean> {
+  let q = db.updateTable('users').set(patch).where('id', '=', id);
+  q = expected.username == null ? q.where('username', 'is', null) : q.where('username', '=', expected.username);
+  q =
+    expected.username_changed_at == null
+      ? q.where('username_changed_at', 'is', null)
+      : q.where('username_changed_at', '=', expected.username_changed_at);
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

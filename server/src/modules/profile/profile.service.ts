@@ -3,7 +3,7 @@ import { isReservedUsername } from '@avail/shared/constants.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
-import { conflict, forbidden } from '../../http/errors.ts';
+import { conflict, forbidden, unauthenticated } from '../../http/errors.ts';
 import { daysUntilUsernameChange, presentProfile } from '../auth/user.presenter.ts';
 import * as usersRepo from '../auth/users.repo.ts';
 import { rederiveZoneDependentBusy } from '../sync/sync.service.ts';
@@ -39,31 +39,46 @@ export async function isUsernameAvailable(deps: Deps, user: UserRow, username: s
  * Sets or changes the username. The first set (no username yet, e.g. onboarding) is always allowed
  * and does not start the 14-day clock; a later change needs 14 days since the last change.
  * Re-submitting the current name (same case) is a no-op success.
+ * The write is a compare-and-set on the row as read, so concurrent requests cannot both pass the
+ * 14-day rule: the loser re-reads the account and is judged again (typically 403).
+ * @returns `{ success: true, message: 'Username updated successfully!', profile }`.
+ * @throws 403 `username_change_not_allowed`; 409 `username_taken` (any case, reserved names too).
  */
 export async function setUsername(deps: Deps, user: UserRow, username: string) {
-  const now = deps.now();
-  if (user.username === username) {
-    return { success: true as const, message: 'Username updated successfully!', profile: presentProfile(user, now) };
+  let current = user;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const now = deps.now();
+    if (current.username === username) {
+      return { success: true as const, message: 'Username updated successfully!', profile: presentProfile(current, now) };
+    }
+    const isFirst = current.username == null;
+    if (!isFirst && daysUntilUsernameChange(current, now) > 0) {
+      throw forbidden(USERNAME_CHANGE_NOT_ALLOWED, 'username_change_not_allowed');
+    }
+    if (!(await isUsernameAvailable(deps, current, username))) {
+      throw conflict(USERNAME_TAKEN, 'username_taken', { username: USERNAME_TAKEN });
+    }
+    const patch = {
+      username,
+      username_lower: username.toLowerCase(),
+      username_changed_at: isFirst ? null : now,
+      updated_at: now,
+    };
+    let written: boolean;
+    try {
+      written = await usersRepo.updateUsernameIfUnchanged(deps.db, current.id, current, patch);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(USERNAME_TAKEN, 'username_taken', { username: USERNAME_TAKEN });
+      throw err;
+    }
+    if (written) {
+      const updated = { ...current, ...patch };
+      return { success: true as const, message: 'Username updated successfully!', profile: presentProfile(updated, now) };
+    }
+    // Another request changed the username meanwhile: judge this one against the fresh row.
+    const fresh = await usersRepo.findUserById(deps.db, current.id);
+    if (!fresh) throw unauthenticated();
+    current = fresh;
   }
-  const isFirst = user.username == null;
-  if (!isFirst && daysUntilUsernameChange(user, now) > 0) {
-    throw forbidden(USERNAME_CHANGE_NOT_ALLOWED, 'username_change_not_allowed');
-  }
-  if (!(await isUsernameAvailable(deps, user, username))) {
-    throw conflict(USERNAME_TAKEN, 'username_taken', { username: USERNAME_TAKEN });
-  }
-  const patch = {
-    username,
-    username_lower: username.toLowerCase(),
-    username_changed_at: isFirst ? null : now,
-    updated_at: now,
-  };
-  try {
-    await usersRepo.updateUser(deps.db, user.id, patch);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(USERNAME_TAKEN, 'username_taken', { username: USERNAME_TAKEN });
-    throw err;
-  }
-  const updated = { ...user, ...patch };
-  return { success: true as const, message: 'Username updated successfully!', profile: presentProfile(updated, now) };
+  throw forbidden(USERNAME_CHANGE_NOT_ALLOWED, 'username_change_not_allowed');
 }

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { setUsername } from './profile.service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -132,6 +133,24 @@ describe('usernames', () => {
       const res = await request(t.app).put('/api/me/profile/username').set(auth).send({ username });
       expect(res.status, username).toBe(422);
       expect(res.body.error).toBe(message);
+    }
+  });
+});
+
+describe('username changes under concurrency', () => {
+  it('two changes racing on the same stale account row: only one passes the 14-day rule', async () => {
+    t.clock.set(Date.UTC(2026, 2, 1, 12));
+    try {
+      // Last change 20 days ago: one change is allowed now, a second one is not.
+      const { user } = await buildUser(t, { username: uname('race'), username_changed_at: t.clock.now() - 20 * DAY });
+      // Both requests authenticated (and read the row) before either wrote.
+      const first = uname('racea');
+      await setUsername(t.deps, user, first);
+      await expect(setUsername(t.deps, user, uname('raceb'))).rejects.toMatchObject({ status: 403, code: 'username_change_not_allowed' });
+      const row = await t.db.selectFrom('users').select(['username', 'username_changed_at']).where('id', '=', user.id).executeTakeFirstOrThrow();
+      expect(row).toEqual({ username: first, username_changed_at: t.clock.now() });
+    } finally {
+      t.clock.reset();
     }
   });
 });
