@@ -1,9 +1,10 @@
 /** Profile: time zone and username (unique case-insensitively, reserved names refused, 14-day change interval). */
 import { isReservedUsername } from '@avail/shared/constants.ts';
+import { canonicalIanaZone } from '@avail/shared/domain/zone-time.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
-import { conflict, forbidden, unauthenticated } from '../../http/errors.ts';
+import { conflict, forbidden, unauthenticated, validationFailed } from '../../http/errors.ts';
 import { daysUntilUsernameChange, presentProfile } from '../auth/user.presenter.ts';
 import * as usersRepo from '../auth/users.repo.ts';
 import { rederiveZoneDependentBusy } from '../sync/sync.service.ts';
@@ -11,9 +12,16 @@ import { rederiveZoneDependentBusy } from '../sync/sync.service.ts';
 export const USERNAME_TAKEN = 'Username is already taken';
 export const USERNAME_CHANGE_NOT_ALLOWED = 'Username changes are not currently allowed.';
 
-/** Saves the time zone; when it changed, floating/all-day busy time moves to the new zone before answering. */
-export async function updateTimezone(deps: Deps, user: UserRow, timezone: string) {
+/**
+ * Saves the time zone in its IANA spelling (`europe/brussels` → `Europe/Brussels`); when it changed,
+ * floating/all-day busy time moves to the new zone before answering.
+ * @returns `{ success: true, message: 'Timezone updated to {tz}!', profile }`.
+ * @throws 422 `Unknown timezone` for a name the shared zone code does not accept as IANA.
+ */
+export async function updateTimezone(deps: Deps, user: UserRow, requested: string) {
   const now = deps.now();
+  const timezone = canonicalIanaZone(requested);
+  if (!timezone) throw validationFailed({ timezone: 'Unknown timezone' });
   if (timezone !== user.timezone) {
     await usersRepo.updateUser(deps.db, user.id, { timezone, updated_at: now });
     try {

@@ -61,6 +61,16 @@ describe('PUT /api/me/profile (timezone)', () => {
   });
 });
 
+describe('PUT /api/me/profile stores the zone in its IANA spelling', () => {
+  it('fixes the letter case of a zone typed in lower case', async () => {
+    const { auth } = await buildUser(t);
+    const res = await request(t.app).put('/api/me/profile').set(auth).send({ timezone: 'america/new_york' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ message: 'Timezone updated to America/New_York!', profile: { timezone: 'America/New_York' } });
+    expect((await request(t.app).get('/api/me').set(auth)).body.user.timezone).toBe('America/New_York');
+  });
+});
+
 describe('usernames', () => {
   it('first set is allowed, a change within 14 days is refused, after 14 days allowed', async () => {
     t.clock.set(Date.UTC(2026, 2, 1, 12));
