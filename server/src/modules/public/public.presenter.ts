@@ -13,13 +13,28 @@ export interface PublicAvailabilityView {
   range: { start: number; end: number };
 }
 
+/**
+ * Windows narrowed to whole seconds (start rounded up, end down) and dropped when nothing is left,
+ * so second-precision output never shows a free instant the computation did not (e.g. a window
+ * starting at now = 12:00:00.400 is `12:00:01Z`, not `12:00:00Z`, which is before now).
+ */
+export function toWholeSeconds(windows: ReadonlyArray<{ start: number; end: number }>): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  for (const w of windows) {
+    const start = Math.ceil(w.start / 1000) * 1000;
+    const end = Math.floor(w.end / 1000) * 1000;
+    if (end > start) out.push({ start, end });
+  }
+  return out;
+}
+
 /** `{ user_name, user_timezone, availability: { windows: [{ start, end }], range: { start, end } } }`, ISO `Z` instants. */
 export function presentPublicAvailability(view: PublicAvailabilityView) {
   return {
     user_name: view.userName,
     user_timezone: view.userTimezone,
     availability: {
-      windows: formatWindows(view.windows),
+      windows: formatWindows(toWholeSeconds(view.windows)),
       range: { start: formatInstant(view.range.start), end: formatInstant(view.range.end) },
     },
   };

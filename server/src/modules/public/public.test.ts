@@ -89,6 +89,19 @@ describe('GET /api/public/:slug/availability', () => {
     expect(res.body.availability.windows[4]).toEqual({ start: '2026-04-17T07:00:00Z', end: '2026-04-17T12:00:00Z' });
   });
 
+  it('never shows a window starting before now when now is mid-second', async () => {
+    const o = await owner({ rules: [[4, '09:00', '17:00']] }); // Fridays; now is Friday 13:00 Brussels
+    t.clock.set(NOW + 400);
+    try {
+      const res = await get(o.username, '?range=2026-03-20..2026-03-20');
+      expect(res.status).toBe(200);
+      // Rounded inward to whole seconds: 12:00:00.400Z is not free at 12:00:00Z.
+      expect(res.body.availability.windows).toEqual([{ start: '2026-03-20T12:00:01Z', end: '2026-03-20T16:00:00Z' }]);
+    } finally {
+      t.clock.set(NOW);
+    }
+  });
+
   it('finds the slug case-insensitively', async () => {
     const o = await owner();
     expect((await get(o.username.toUpperCase(), '?range=2026-03-23..2026-03-23')).status).toBe(200);
