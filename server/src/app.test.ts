@@ -71,6 +71,16 @@ describe('app shell', () => {
     expect(res.body).toEqual({ error: 'Something went wrong', code: 'internal_error' });
   });
 
+  it('answers a malformed percent-escape in an API path with 400, not 500', async () => {
+    for (const res of [
+      await request(t.app).get('/api/public/%E0%A4%A/availability'),
+      await request(t.app).delete('/api/me/exceptions/%ZZ').set('Authorization', 'Bearer aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'Malformed URL', code: 'bad_request' });
+    }
+  });
+
   it('sets Cache-Control: no-store on API answers', async () => {
     const res = await request(t.app).get('/api/me');
     expect(res.headers['cache-control']).toBe('no-store');

@@ -1,6 +1,7 @@
 /**
  * The one error renderer. Wire format: `{ error, code, errors? }` with the HttpError's status;
- * body-parser failures → 400/413; anything unknown → 500 'Something went wrong' (details logged only).
+ * body-parser failures → 400/413; an undecodable path → 400 'Malformed URL';
+ * anything unknown → 500 'Something went wrong' (details logged only).
  */
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
@@ -13,6 +14,9 @@ export function errorHandler(logger: Logger) {
     let httpError: HttpError;
     if (err instanceof HttpError) {
       httpError = err;
+    } else if (err instanceof URIError && (err as URIError & { status?: unknown }).status === 400) {
+      // The router could not decode a percent-escape in the path (`/api/public/%E0%A4%A/…`).
+      httpError = new HttpError(400, 'bad_request', 'Malformed URL');
     } else if (isBodyParserError(err)) {
       httpError =
         err.type === 'entity.too.large'
