@@ -8,6 +8,11 @@ import type { Logger } from 'pino';
 import { GENERIC_ERROR_MESSAGE } from '@avail/shared/constants.ts';
 import { HttpError } from './errors.ts';
 
+/**
+ * Express error middleware (register last). Renders `{ error, code, errors?, ...extra }` with the
+ * HttpError's status; see the module comment for the other mappings. Unknown errors are logged
+ * (with method and path, never bodies) and answered 500 'Something went wrong' (product spec §7, §8).
+ */
 export function errorHandler(logger: Logger) {
   // Express recognises error handlers by their four parameters.
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {

@@ -20,6 +20,11 @@ function emailOf(req: Request): string {
   return typeof e === 'string' ? e.trim().toLowerCase() : '';
 }
 
+/**
+ * A rate-limit middleware: at most `options.limit` requests per `options.windowMs` (ms) per key
+ * (see LimitOptions.key); beyond it, 429 `{ error: options.message ?? 'Too many requests. Please try again later.', code: 'rate_limited' }`
+ * with draft-7 `RateLimit` headers. Each call has its own in-memory store: share one instance to share a budget.
+ */
 export function limiter(options: LimitOptions) {
   const key = options.key ?? 'ip';
   return rateLimit({

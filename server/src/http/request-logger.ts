@@ -2,6 +2,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
+/** Middleware: on finish, one `request` line `{ method, path (no query), status, ms }`; level error for 5xx, info otherwise. */
 export function requestLogger(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();

@@ -1,6 +1,7 @@
 /** SQL for tokens and e-mail verification codes. */
 import type { Db } from '../../db/kysely.ts';
 
+/** The pending verification row of the user (`code_hash`, `expires_at`/`last_sent_at` epoch ms, `attempts`), or undefined. */
 export function findVerification(db: Db, userId: string) {
   return db.selectFrom('email_verifications').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
@@ -30,14 +31,17 @@ export async function countAttempt(db: Db, userId: string, max: number): Promise
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** Removes the user's pending code (after a successful verification). */
 export async function deleteVerification(db: Db, userId: string) {
   await db.deleteFrom('email_verifications').where('user_id', '=', userId).execute();
 }
 
+/** Revokes one bearer token by its auth_tokens id (logout). */
 export async function deleteToken(db: Db, tokenId: string) {
   await db.deleteFrom('auth_tokens').where('id', '=', tokenId).execute();
 }
 
+/** Revokes every bearer token of the user. */
 export async function deleteTokensOfUser(db: Db, userId: string) {
   await db.deleteFrom('auth_tokens').where('user_id', '=', userId).execute();
 }

@@ -13,6 +13,7 @@ import { limiter, type RateLimits } from '../../http/rate-limit.ts';
 import { validate } from '../../http/validate.ts';
 import * as auth from './auth.service.ts';
 
+/** Router for /api/auth/* (product spec §7); mounted under /api. Each route's contract is documented below. */
 export function authRouter(deps: Deps, limits: RateLimits) {
   const r = Router();
   const perIp = limiter(limits.authPerIp);

@@ -26,6 +26,7 @@ export function daysUntilUsernameChange(user: Pick<UserRow, 'username_changed_at
   return nextAllowed <= now ? 0 : Math.ceil((nextAllowed - now) / DAY_MS);
 }
 
+/** The User JSON (see UserJson) of a users row at `now` (epoch ms). Never includes password_hash. */
 export function presentUser(user: UserRow, now: number): UserJson {
   const days = daysUntilUsernameChange(user, now);
   return {

@@ -2,10 +2,12 @@
 import type { Db } from '../../db/kysely.ts';
 import type { NewUser, UserRow, UserUpdate } from '../../db/schema.ts';
 
+/** The user with this e-mail (compared lower-cased; e-mails are stored lower-cased), or undefined. */
 export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
 }
 
+/** The user with this id, or undefined. */
 export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
@@ -15,10 +17,12 @@ export function findUserBySlug(db: Db, slug: string): Promise<UserRow | undefine
   return db.selectFrom('users').selectAll().where('username_lower', '=', slug.toLowerCase()).executeTakeFirst();
 }
 
+/** Inserts a user; throws a unique violation (see db/errors.ts) for a taken e-mail or username. */
 export async function insertUser(db: Db, user: NewUser): Promise<void> {
   await db.insertInto('users').values(user).execute();
 }
 
+/** Applies `patch` to the user (no-op when the id does not exist). */
 export async function updateUser(db: Db, id: string, patch: UserUpdate): Promise<void> {
   await db.updateTable('users').set(patch).where('id', '=', id).execute();
 }

@@ -2,6 +2,7 @@
 import type { Db } from '../../db/kysely.ts';
 import type { AvailabilityExceptionRow, AvailabilityRuleRow } from '../../db/schema.ts';
 
+/** Live weekly rules of the user, by weekday (0 = Monday), start, end, id. */
 export function listRules(db: Db, userId: string): Promise<AvailabilityRuleRow[]> {
   return db
     .selectFrom('availability_rules')
@@ -15,6 +16,7 @@ export function listRules(db: Db, userId: string): Promise<AvailabilityRuleRow[]
     .execute();
 }
 
+/** Inserts the rules (already validated) with new ids; returns the inserted rows. `now` is epoch ms. */
 export async function insertRules(
   db: Db,
   userId: string,
@@ -58,6 +60,7 @@ export async function softDeleteRule(db: Db, userId: string, id: string, now: nu
   return Number(r.numUpdatedRows) > 0;
 }
 
+/** Live exceptions of the user, by date then start time. */
 export function listExceptions(db: Db, userId: string): Promise<AvailabilityExceptionRow[]> {
   return db
     .selectFrom('availability_exceptions')
@@ -82,6 +85,7 @@ export function listExceptionsBetween(db: Db, userId: string, fromDate: string, 
     .execute();
 }
 
+/** Inserts one exception (already validated) with a new id; returns the row. `now` is epoch ms. */
 export async function insertException(
   db: Db,
   userId: string,
@@ -102,6 +106,7 @@ export async function insertException(
   return row;
 }
 
+/** Soft-deletes one live exception of the user; false when there is none with that id. */
 export async function softDeleteException(db: Db, userId: string, id: string, now: number): Promise<boolean> {
   const r = await db
     .updateTable('availability_exceptions')
@@ -113,6 +118,7 @@ export async function softDeleteException(db: Db, userId: string, id: string, no
   return Number(r.numUpdatedRows) > 0;
 }
 
+/** True when the user has at least one live weekly rule. */
 export async function hasAnyRule(db: Db, userId: string): Promise<boolean> {
   const row = await db
     .selectFrom('availability_rules')

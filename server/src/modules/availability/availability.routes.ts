@@ -10,6 +10,7 @@ import type { Deps } from '../../http/deps.ts';
 import { parse, validate } from '../../http/validate.ts';
 import * as availability from './availability.service.ts';
 
+/** Router for /api/me/availability-rules and /api/me/exceptions (product spec §7; availability-semantics.md "Inputs"). */
 export function availabilityRouter(deps: Deps) {
   const r = Router();
   const guard = [authenticate(deps), requireVerified];

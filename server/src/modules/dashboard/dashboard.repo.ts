@@ -1,6 +1,7 @@
 /** SQL for the dashboard's counts. */
 import type { Db } from '../../db/kysely.ts';
 
+/** Number of page_views rows of the user (one per visitor per day). */
 export async function countPageViews(db: Db, userId: string): Promise<number> {
   const row = await db
     .selectFrom('page_views')

@@ -4,6 +4,7 @@ import { authenticate, currentUser, requireVerified } from '../../http/authentic
 import type { Deps } from '../../http/deps.ts';
 import * as dashboard from './dashboard.service.ts';
 
+/** Router for /api/me/dashboard/stats (product spec §3 "Dashboard data", §7). */
 export function dashboardRouter(deps: Deps) {
   const r = Router();
 

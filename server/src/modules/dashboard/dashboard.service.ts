@@ -13,6 +13,7 @@ export function currentWeek(timezone: string, now: number): { start: number; end
   return { start: wallToInstant(zone, monday * DAY_MS), end: wallToInstant(zone, (monday + 7) * DAY_MS) };
 }
 
+/** `{ total_views: number, has_availability: boolean, this_week_events: number, user_slug: string | null }` (product spec §3, §7). */
 export async function stats(deps: Deps, user: UserRow) {
   const week = currentWeek(user.timezone, deps.now());
   const [total_views, has_availability, this_week_events] = await Promise.all([

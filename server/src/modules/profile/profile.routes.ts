@@ -7,6 +7,7 @@ import { parse, validate } from '../../http/validate.ts';
 import { presentProfile, presentUser } from '../auth/user.presenter.ts';
 import * as profile from './profile.service.ts';
 
+/** Router for /api/me, /api/user/profile and /api/me/profile* (product spec §3, §5 "Username"/"Timezone", §7). */
 export function profileRouter(deps: Deps) {
   const r = Router();
   const auth = authenticate(deps);

@@ -11,6 +11,7 @@ function privateHeaders(_req: Request, res: Response, next: NextFunction) {
   next();
 }
 
+/** Router for the public availability API (availability-semantics.md "The public API"). */
 export function publicRouter(deps: Deps, limits: RateLimits) {
   const r = Router();
 
