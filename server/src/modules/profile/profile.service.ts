@@ -1,5 +1,5 @@
 /** Profile: time zone and username (unique case-insensitively, reserved names refused, 14-day change interval). */
-import { isReservedUsername } from '@avail/shared/constants.ts';
+import { TIMEZONE_GROUPS, isReservedUsername } from '@avail/shared/constants.ts';
 import { canonicalIanaZone } from '@avail/shared/domain/zone-time.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { UserRow } from '../../db/schema.ts';
@@ -12,6 +12,9 @@ import { rederiveZoneDependentBusy } from '../sync/sync.service.ts';
 export const USERNAME_TAKEN = 'Username is already taken';
 export const USERNAME_CHANGE_NOT_ALLOWED = 'Username changes are not currently allowed.';
 
+/** The zones offered in onboarding/settings (spec §9), by lower-cased name. */
+const OFFERED_ZONES = new Map(TIMEZONE_GROUPS.flatMap((g) => g.zones.map((z) => [z.toLowerCase(), z] as const)));
+
 /**
  * Saves the time zone in its IANA spelling (`europe/brussels` → `Europe/Brussels`); when it changed,
  * floating/all-day busy time moves to the new zone before answering.
@@ -20,8 +23,10 @@ export const USERNAME_CHANGE_NOT_ALLOWED = 'Username changes are not currently a
  */
 export async function updateTimezone(deps: Deps, user: UserRow, requested: string) {
   const now = deps.now();
-  const timezone = canonicalIanaZone(requested);
-  if (!timezone) throw validationFailed({ timezone: 'Unknown timezone' });
+  const canonical = canonicalIanaZone(requested);
+  if (!canonical) throw validationFailed({ timezone: 'Unknown timezone' });
+  // canonicalIanaZone only fixes the case of names ICU lists; the app's own offered spellings come first.
+  const timezone = OFFERED_ZONES.get(requested.toLowerCase()) ?? canonical;
   if (timezone !== user.timezone) {
     await usersRepo.updateUser(deps.db, user.id, { timezone, updated_at: now });
     try {

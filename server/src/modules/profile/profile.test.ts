@@ -68,6 +68,11 @@ describe('PUT /api/me/profile stores the zone in its IANA spelling', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ message: 'Timezone updated to America/New_York!', profile: { timezone: 'America/New_York' } });
     expect((await request(t.app).get('/api/me').set(auth)).body.user.timezone).toBe('America/New_York');
+    // Offered zones that ICU knows under another name (its supportedValuesOf lists America/Buenos_Aires).
+    for (const zone of ['America/Argentina/Buenos_Aires', 'Asia/Kolkata']) {
+      const r = await request(t.app).put('/api/me/profile').set(auth).send({ timezone: zone.toLowerCase() });
+      expect(r.body.profile?.timezone).toBe(zone);
+    }
   });
 });
 
