@@ -45,10 +45,16 @@ describe('createMailer', () => {
     });
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
     const port = (server as unknown as { server: { address(): { port: number } } }).server.address().port;
-    const mailer = createMailer({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Avail <no-reply@avail.test>' }, pino({ level: 'silent' }));
-    await mailer.send({ to: 'y@example.com', subject: 'Hello', text: 'code 111222' });
+    const lines: string[] = [];
+    const stream = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+    const mailer = createMailer({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Avail <no-reply@avail.test>' }, pino({ level: 'trace' }, stream));
+    const message = verificationEmail({ to: 'y@example.com', name: 'Y', code: '111222', publicBaseUrl: 'https://avail.example', ttlMinutes: 15 });
+    await mailer.send(message);
     expect(received).toHaveLength(1);
     expect(received[0]).toContain('111222');
     expect(received[0]).toContain('no-reply@avail.test');
+    // Delivered by SMTP, the code stays out of the log (the subject carries it).
+    expect(lines.join('')).toContain('mail sent');
+    expect(lines.join('')).not.toContain('111222');
   });
 });
