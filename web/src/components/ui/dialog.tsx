@@ -26,7 +26,7 @@ export function Dialog({
       {trigger && <D.Trigger asChild>{trigger}</D.Trigger>}
       <D.Portal>
         <D.Overlay className="dialog-overlay" />
-        <D.Content className={`dialog-content${wide ? ' dialog-wide' : ''}`} aria-describedby={description ? undefined : undefined}>
+        <D.Content className={`dialog-content${wide ? ' dialog-wide' : ''}`}>
           <div className="dialog-header">
             <D.Title className="dialog-title">{title}</D.Title>
             <D.Close className="icon-button" aria-label="Close">

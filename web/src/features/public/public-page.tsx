@@ -81,10 +81,10 @@ export default function PublicPage({ slug }: { slug: string }) {
     for (const w of data.availability.windows ?? []) {
       const s = Date.parse(w.start);
       const e = Date.parse(w.end);
-      if (Number.isFinite(s) && Number.isFinite(e) && e > Math.max(s, view === 'week' ? 0 : 0)) out.push(...splitByDay(s, e, dates, tz));
+      if (Number.isFinite(s) && Number.isFinite(e) && e > s) out.push(...splitByDay(s, e, dates, tz));
     }
     return out;
-  }, [data, dates, tz, view]);
+  }, [data, dates, tz]);
 
   const zones = useMemo(() => {
     const all = TIMEZONE_GROUPS.flatMap((g) => g.zones);
@@ -322,7 +322,7 @@ function MonthGrid({ dates, segments, today, onPick }: { dates: string[]; segmen
 function FreeList({ dates, segments, tz }: { dates: string[]; segments: DaySegment[]; tz: string }) {
   if (!dates.length || !segments.length) return null;
   return (
-    <details className="pub-list">
+    <details className="pub-list" open={typeof window !== 'undefined' && window.innerWidth < 560}>
       <summary>List of free times</summary>
       <ul>
         {dates.map((d) => {

@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { api, ApiError, checkAnswer, request } from './api-client.ts';
+
+function mockFetch(status: number, body: unknown) {
+  const fn = vi.fn(async (_url: string, _init?: RequestInit) =>
+    new Response(body === undefined ? '' : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }),
+  );
+  vi.stubGlobal('fetch', fn);
+  return fn;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('answer handling (spec §7)', () => {
+  it('returns the body of an OK answer', () => {
+    expect(checkAnswer(200, true, { available: true })).toEqual({ available: true });
+  });
+  it('throws the server message with status and body on a non-OK answer', () => {
+    try {
+      checkAnswer(409, false, { error: 'Email is already registered', code: 'email_taken' });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(ApiError);
+      const err = e as ApiError;
+      expect(err.message).toBe('Email is already registered');
+      expect(err.status).toBe(409);
+      expect(err.code).toBe('email_taken');
+    }
+  });
+  it("defaults to 'Something went wrong'", () => {
+    expect(() => checkAnswer(500, false, null)).toThrow('Something went wrong');
+  });
+  it('treats a 200 with an error field as a failure', () => {
+    expect(() => checkAnswer(200, true, { error: 'Nope' })).toThrow('Nope');
+  });
+  it("treats the message 'Something went wrong' as a failure", () => {
+    expect(() => checkAnswer(200, true, { message: 'Something went wrong' })).toThrow(ApiError);
+  });
+  it('exposes field errors', () => {
+    try {
+      checkAnswer(422, false, { error: 'Validation failed', errors: { username: 'Username is required' } });
+    } catch (e) {
+      expect((e as ApiError).fieldErrors).toEqual({ username: 'Username is required' });
+    }
+  });
+});
+
+describe('requests', () => {
+  it('sends JSON to /api with credentials and no Authorization without a token', async () => {
+    const fetch = mockFetch(200, { available: true });
+    await api.checkUsername('jane');
+    const [url, init] = fetch.mock.calls[0];
+    expect(url).toBe('/api/me/profile/check-username');
+    expect(init?.method).toBe('POST');
+    expect(init?.credentials).toBe('include');
+    expect(init?.body).toBe(JSON.stringify({ username: 'jane' }));
+    expect((init?.headers as Record<string, string>).Authorization).toBeUndefined();
+  });
+  it('sends the stored token as a Bearer header, but never on public calls', async () => {
+    const store = new Map<string, string>([['auth_token', 'tok123']]);
+    vi.stubGlobal('localStorage', { getItem: (k: string) => store.get(k) ?? null, setItem: () => undefined, removeItem: () => undefined });
+    const fetch = mockFetch(200, { user_name: 'J', user_timezone: 'UTC', availability: { windows: [] } });
+    await request('GET', '/me');
+    expect((fetch.mock.calls[0][1]?.headers as Record<string, string>).Authorization).toBe('Bearer tok123');
+    await api.publicAvailability('jane', '2026-11-23..2026-11-29', 'Europe/Brussels');
+    const [url, init] = fetch.mock.calls[1];
+    expect(url).toBe('/api/public/jane/availability?range=2026-11-23..2026-11-29&tz=Europe%2FBrussels');
+    expect((init?.headers as Record<string, string>).Authorization).toBeUndefined();
+  });
+  it('reads requires_verification from a 403 login body as an answer, not an error', async () => {
+    mockFetch(403, { requires_verification: true, message: 'Please verify your email before logging in.', email: 'a@b.co' });
+    await expect(api.login({ email: 'a@b.co', password: 'x' })).resolves.toMatchObject({ requires_verification: true, email: 'a@b.co' });
+  });
+  it('rejects a wrong login with the server message', async () => {
+    mockFetch(401, { error: 'Invalid email or password', code: 'invalid_credentials' });
+    await expect(api.login({ email: 'a@b.co', password: 'x' })).rejects.toMatchObject({ message: 'Invalid email or password', status: 401 });
+  });
+});
