@@ -18,14 +18,15 @@ import { SlotEditor, type Slot } from '../../components/slot-editor.tsx';
 const STEPS = ['Welcome', 'Timezone', 'Set Schedule', 'Username', 'Complete'] as const;
 const ALL_ZONES = TIMEZONE_GROUPS.flatMap((g) => g.zones);
 
+/** The browser's zone when it is selectable, else the account's, else Europe/Brussels. */
 function defaultZone(current?: string | null): string {
-  if (current && ALL_ZONES.includes(current)) return current;
   try {
     const z = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (ALL_ZONES.includes(z)) return z;
   } catch {
     /* fall through */
   }
+  if (current && ALL_ZONES.includes(current)) return current;
   return DEFAULT_TIMEZONE;
 }
 

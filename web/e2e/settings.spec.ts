@@ -1,0 +1,73 @@
+/** Settings, the dashboard's empty state, and onboarding navigation for a verified user without a schedule. */
+import { expect, test } from '@playwright/test';
+import { uniqueAccount } from './fixtures.ts';
+import { registerVerified } from './helpers.ts';
+
+test('a verified user without a schedule: empty states, settings sections, calendar connect/disconnect, timezone save', async ({ page }) => {
+  const acct = { ...uniqueAccount('sett'), name: 'Sam Tester' };
+  await registerVerified(page, acct);
+
+  // Onboarding: no Back on step 1; Back on step 2 returns to step 1.
+  await expect(page.getByRole('button', { name: 'Back' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Get Started' }).click();
+  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(page.getByRole('button', { name: 'Get Started' })).toBeVisible();
+
+  // Dashboard without rules.
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/app\/dashboard$/);
+  await expect(page.getByText('ST', { exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'No availability set' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Set your availability' })).toHaveAttribute('href', '/app/availability');
+  await page.getByRole('link', { name: 'Set your availability' }).click();
+  await expect(page.getByRole('link', { name: 'Go to onboarding' })).toHaveAttribute('href', '/app/onboarding');
+  await page.getByRole('link', { name: 'Analytics' }).click();
+  await expect(page.getByText('No analytics data yet')).toBeVisible();
+
+  // Settings sections.
+  await page.goto('/settings');
+  await expect(page).toHaveURL(/\/app\/settings$/);
+  await expect(page.getByRole('heading', { name: 'My Calendars' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Notifications' })).toContainText('Coming soon');
+  await expect(page.getByRole('region', { name: 'Privacy & Security' })).toContainText('Coming soon');
+  await expect(page.locator('.provider-card', { hasText: 'Google Calendar' }).getByRole('button', { name: 'Connect' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Coming Soon' })).toBeDisabled();
+
+  // Apple: both fields required; the help modal has six steps.
+  await page.locator('.provider-card', { hasText: 'Apple iCloud' }).getByRole('button', { name: 'Connect' }).click();
+  await page.getByLabel('Apple ID').fill('someone@icloud.com');
+  await page.getByRole('button', { name: 'Connect Apple Calendar' }).click();
+  await expect(page.getByText('Please enter both Apple ID and app-specific password.')).toBeVisible();
+  await page.getByRole('button', { name: 'How do I create an app-specific password?' }).click();
+  const help = page.getByRole('dialog', { name: 'Create an app-specific password' });
+  await expect(help.locator('ol > li')).toHaveCount(6);
+  await expect(help.getByRole('link', { name: 'appleid.apple.com' })).toHaveAttribute('href', 'https://appleid.apple.com');
+  await page.keyboard.press('Escape');
+  await expect(help).toHaveCount(0);
+  await page.keyboard.press('Escape');
+
+  // Profile: save a timezone; it persists.
+  await page.getByLabel('Timezone').selectOption('Europe/Paris');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Timezone updated to Europe/Paris!')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Timezone')).toHaveValue('Europe/Paris');
+
+  // Connect an ICS feed, then disconnect it through the confirmation.
+  await page.locator('.provider-card', { hasText: 'ICS feed URL' }).getByRole('button', { name: 'Connect' }).click();
+  await page.getByLabel('Calendar feed URL').fill(process.env.E2E_ICS_URL!);
+  await page.getByRole('button', { name: 'Connect feed' }).click();
+  const row = page.getByTestId('connection-row');
+  await expect(row.getByText('Connected', { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(row).toContainText('1 of 1 calendars included');
+  await row.getByRole('button', { name: 'Disconnect' }).click();
+  const confirm = page.getByRole('dialog');
+  await expect(confirm).toContainText('cached events will be removed');
+  await confirm.getByRole('button', { name: 'Disconnect' }).click();
+  await expect(row).toHaveCount(0);
+
+  // Back arrow to the dashboard.
+  await page.getByRole('link', { name: 'Back to dashboard' }).click();
+  await expect(page).toHaveURL(/\/app\/dashboard$/);
+});
