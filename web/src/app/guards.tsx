@@ -14,10 +14,18 @@ export function RequireAuth({ children, allowUnverified = false }: { children: R
   return <>{children}</>;
 }
 
-/** /login and /register: a signed-in verified user goes to the dashboard. */
+/**
+ * /login and /register: a signed-in verified user goes to the dashboard — or, right after a login
+ * that a guard asked for, to the remembered location.
+ */
 export function GuestOnly({ children }: { children: ReactNode }) {
   const { status, isVerified } = useSession();
+  const location = useLocation();
   if (status === 'loading') return <FullScreenLoader />;
-  if (status === 'authenticated' && isVerified) return <Navigate to="/app/dashboard" replace />;
+  if (status === 'authenticated' && isVerified) {
+    const from = (location.state as { from?: { pathname: string; search?: string; hash?: string } } | null)?.from;
+    const to = from ? `${from.pathname}${from.search ?? ''}${from.hash ?? ''}` : '/app/dashboard';
+    return <Navigate to={to} replace />;
+  }
   return <>{children}</>;
 }

@@ -4,13 +4,13 @@
  * Shows free windows only, in the visitor's own (changeable) zone; no booking control.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { Tooltip as T } from 'radix-ui';
 import { api, ApiError, type PublicAvailability } from '@avail/shared/api/api-client.ts';
 import { PUBLIC_CLOCK_TICK_MS, TIMEZONE_GROUPS } from '@avail/shared/constants.ts';
 import {
   addDays, browserTimeZone, dateInZone, daysInMonth, formatDayLabel, formatMonthLabel, formatTime, formatWeekRange, monthStart,
   pad2, publicHourRange, splitByDay, weekDates, weekdayMon0, zonedParts, type DaySegment,
 } from '../../lib/time.ts';
+import { Tooltip, TooltipProvider } from '../../components/ui/tooltip.tsx';
 import './public.css';
 
 type Status = 'loading' | 'loaded' | 'not_found' | 'server_error' | 'network_error';
@@ -115,7 +115,7 @@ export default function PublicPage({ slug }: { slug: string }) {
   }
 
   return (
-    <T.Provider delayDuration={100}>
+    <TooltipProvider delayDuration={100}>
       <div className="pub-page">
         <PublicHeader />
         <main className="pub-main">
@@ -197,7 +197,7 @@ export default function PublicPage({ slug }: { slug: string }) {
           Powered by <a href="/">Avail</a> · only free times are shown
         </footer>
       </div>
-    </T.Provider>
+    </TooltipProvider>
   );
 }
 
@@ -230,12 +230,12 @@ function WeekGrid({ dates, segments, tz, now, today }: { dates: string[]; segmen
   const nowMin = np.hour * 60 + np.minute;
   return (
     <div className="pub-grid-scroll">
-      <div className="pub-grid" role="grid" aria-label="Week of free times">
+      <div className="pub-grid" role="group" aria-label="Week of free times">
         <div className="pub-corner" />
         {dates.map((d) => {
           const l = formatDayLabel(d);
           return (
-            <div key={d} className={`pub-day-head${d === today ? ' today' : ''}`} role="columnheader">
+            <div key={d} className={`pub-day-head${d === today ? ' today' : ''}`}>
               <span>{l.weekday}</span>
               <strong>{l.day}</strong>
             </div>
@@ -249,30 +249,22 @@ function WeekGrid({ dates, segments, tz, now, today }: { dates: string[]; segmen
           ))}
         </div>
         {dates.map((d) => (
-          <div key={d} className={`pub-col${d < today ? ' past' : ''}`} style={{ height, backgroundSize: `100% ${PX_PER_HOUR}px` }} role="gridcell">
+          <div key={d} className={`pub-col${d < today ? ' past' : ''}`} style={{ height, backgroundSize: `100% ${PX_PER_HOUR}px` }}>
             {segments
               .filter((s) => s.date === d)
               .map((s) => {
                 const label = `${formatTime(s.startMs, tz)} – ${formatTime(s.endMs, tz)}`;
                 return (
-                  <T.Root key={`${s.startMs}`}>
-                    <T.Trigger asChild>
-                      <button
-                        type="button"
-                        className="pub-slot"
-                        style={{ top: top(s.startMin), height: Math.max(14, ((s.endMin - s.startMin) / 60) * PX_PER_HOUR) }}
-                        aria-label={`Free ${formatDayLabel(d).weekday} ${label}`}
-                      >
-                        <span>{label}</span>
-                      </button>
-                    </T.Trigger>
-                    <T.Portal>
-                      <T.Content className="tooltip" sideOffset={6}>
-                        Hey, I&apos;m free here
-                        <T.Arrow className="tooltip-arrow" />
-                      </T.Content>
-                    </T.Portal>
-                  </T.Root>
+                  <Tooltip key={`${s.startMs}`} content="Hey, I'm free here">
+                    <button
+                      type="button"
+                      className="pub-slot"
+                      style={{ top: top(s.startMin), height: Math.max(14, ((s.endMin - s.startMin) / 60) * PX_PER_HOUR) }}
+                      aria-label={`Free ${formatDayLabel(d).weekday} ${label}`}
+                    >
+                      <span>{label}</span>
+                    </button>
+                  </Tooltip>
                 );
               })}
             {d === today && nowMin >= range.start * 60 && nowMin <= range.end * 60 && (
@@ -291,9 +283,9 @@ function MonthGrid({ dates, segments, today, onPick }: { dates: string[]; segmen
   const free = new Map<string, number>();
   for (const s of segments) free.set(s.date, (free.get(s.date) ?? 0) + (s.endMin - s.startMin));
   return (
-    <div className="pub-month" role="grid" aria-label="Month of free times">
+    <div className="pub-month" role="group" aria-label="Month of free times">
       {['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].map((d) => (
-        <div key={d} className="pub-month-head" role="columnheader">
+        <div key={d} className="pub-month-head">
           {d}
         </div>
       ))}
