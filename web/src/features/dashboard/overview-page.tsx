@@ -1,23 +1,13 @@
 /** Dashboard Overview (spec §2 Dashboard; §3 Dashboard data with its defaults). */
 import { Link } from 'react-router-dom';
-import { api, type CalendarConnection, type DashboardStats } from '@avail/shared/api/api-client.ts';
+import { api, type CalendarConnection } from '@avail/shared/api/api-client.ts';
 import { dataAreas, useSession } from '../../app/session.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { browserTimeZone } from '../../lib/time.ts';
+import { mapStats } from './stats.ts';
 import { useCopy } from './use-copy.ts';
 import { useStore } from './use-store.ts';
 import { WeekCalendar } from './week-calendar.tsx';
-
-const STATS_DEFAULTS = { totalViews: 0, hasAvailability: false, thisWeekEvents: 0, userSlug: 'username' };
-
-export function mapStats(s?: Partial<DashboardStats> | null) {
-  return {
-    totalViews: s?.total_views ?? STATS_DEFAULTS.totalViews,
-    hasAvailability: s?.has_availability ?? STATS_DEFAULTS.hasAvailability,
-    thisWeekEvents: s?.this_week_events ?? STATS_DEFAULTS.thisWeekEvents,
-    userSlug: s?.user_slug || STATS_DEFAULTS.userSlug,
-  };
-}
 
 export default function OverviewPage() {
   const { user } = useSession();

@@ -10,38 +10,15 @@ import { invalidate } from '../../app/data-store.ts';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { appleError, PROVIDER_LABEL, statusText } from './connection-status.ts';
 
 const SYNC_COMPLETED_EVENT = 'calendar-sync-completed';
-
-export const PROVIDER_LABEL: Record<string, string> = {
-  ics: 'ICS feed',
-  caldav: 'CalDAV',
-  apple: 'Apple iCloud',
-  google: 'Google Calendar',
-  microsoft: 'Microsoft Outlook',
-};
-
-export function statusText(status: string): string {
-  return status === 'active' ? 'Connected' : status === 'expired' ? 'Expired' : status === 'error' ? 'Error' : 'Unknown';
-}
 
 function formatWhen(iso: string | null): string {
   if (!iso) return 'Never';
   const t = Date.parse(iso);
   if (!Number.isFinite(t)) return 'Never';
   return new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
-function appleError(e: unknown): string {
-  if (e instanceof ApiError) {
-    const body = e.body as { error?: unknown } | null;
-    if (body && typeof body.error === 'string' && body.error) return body.error;
-    const fields = e.fieldErrors;
-    if (fields && Object.keys(fields).length) return Object.values(fields).join(' ');
-    if (e.status === 400) return 'Invalid credentials. Please check your Apple ID and app-specific password.';
-    if (e.status === 422) return 'Validation failed. Please check your input.';
-  }
-  return 'Failed to connect Apple Calendar. Please try again.';
 }
 
 export function CalendarsSection() {

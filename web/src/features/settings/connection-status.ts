@@ -1,0 +1,28 @@
+/** Pure helpers of Settings → My Calendars (spec §4 connection status, §8 Apple messages). */
+import { ApiError } from '@avail/shared/api/api-client.ts';
+
+export const PROVIDER_LABEL: Record<string, string> = {
+  ics: 'ICS feed',
+  caldav: 'CalDAV',
+  apple: 'Apple iCloud',
+  google: 'Google Calendar',
+  microsoft: 'Microsoft Outlook',
+};
+
+/** active → 'Connected', expired → 'Expired', error → 'Error', anything else → 'Unknown'. */
+export function statusText(status: string): string {
+  return status === 'active' ? 'Connected' : status === 'expired' ? 'Expired' : status === 'error' ? 'Error' : 'Unknown';
+}
+
+/** Apple connect failure: server error, else joined field errors, else by status (400, 422), else generic. */
+export function appleError(e: unknown): string {
+  if (e instanceof ApiError) {
+    const body = e.body as { error?: unknown } | null;
+    if (body && typeof body.error === 'string' && body.error) return body.error;
+    const fields = e.fieldErrors;
+    if (fields && Object.keys(fields).length) return Object.values(fields).join(' ');
+    if (e.status === 400) return 'Invalid credentials. Please check your Apple ID and app-specific password.';
+    if (e.status === 422) return 'Validation failed. Please check your input.';
+  }
+  return 'Failed to connect Apple Calendar. Please try again.';
+}
