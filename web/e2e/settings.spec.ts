@@ -21,6 +21,20 @@ test('a verified user without a schedule: empty states, settings sections, calen
   await expect(page.getByRole('link', { name: 'Set your availability' })).toHaveAttribute('href', '/app/availability');
   await page.getByRole('link', { name: 'Set your availability' }).click();
   await expect(page.getByRole('link', { name: 'Go to onboarding' })).toHaveAttribute('href', '/app/onboarding');
+
+  // Edit Schedule: the modal starts with Monday 09:00–17:00, validates, and saves.
+  await page.getByRole('button', { name: 'Edit Schedule' }).click();
+  const modal = page.getByRole('dialog', { name: 'Edit Schedule' });
+  await expect(modal.getByLabel('Day')).toHaveValue('0');
+  await expect(modal.getByRole('button', { name: 'Remove slot 1' })).toBeDisabled();
+  await modal.getByLabel('End').fill('08:00');
+  await modal.getByRole('button', { name: 'Save Schedule' }).click();
+  await expect(modal.getByText('End time must be after start time')).toBeVisible();
+  await modal.getByLabel('End').fill('12:00');
+  await modal.getByRole('button', { name: 'Save Schedule' }).click();
+  await expect(page.getByText('Availability updated successfully!')).toBeVisible();
+  await expect(page.getByTestId('availability-summary')).toContainText('1 slot across 1 day');
+  await expect(page.getByText('9:00 AM - 12:00 PM')).toBeVisible();
   await page.getByRole('link', { name: 'Analytics' }).click();
   await expect(page.getByText('No analytics data yet')).toBeVisible();
 

@@ -29,11 +29,9 @@ export default function AvailabilityPage() {
           <h1>Availability</h1>
           <p className="muted">Your weekly hours. Busy events from your calendars are subtracted automatically.</p>
         </div>
-        {list.length > 0 && (
-          <button type="button" className="btn btn-primary" onClick={() => setEditing(true)}>
-            Edit Schedule
-          </button>
-        )}
+        <button type="button" className="btn btn-primary" onClick={() => setEditing(true)} disabled={rules.loading && !rules.data}>
+          Edit Schedule
+        </button>
       </div>
       {alert.node}
       {rules.loading && !rules.data ? (
