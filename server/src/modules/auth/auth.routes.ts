@@ -25,8 +25,11 @@ export function authRouter(deps: Deps, limits: RateLimits) {
   /**
    * POST /api/auth/register — `{ name, email, password, password_confirmation }`.
    * 201 `{ user, token: null, requires_verification: true, message, email }` and a 6-digit code is e-mailed.
-   * 409 `{ error: 'Email is already registered', code: 'email_taken', errors: { email } }` for a verified account;
-   * an unverified one is re-registered (new name/password, new code). 422 validation;
+   * 409 `{ error: 'Email is already registered', code: 'email_taken', errors: { email } }` for a verified account,
+   * and for an unverified one registered less than 24 h ago with another password. An unverified account
+   * re-registered with the same password gets the same 201 and a code (re)sent (not within 30 s of the last
+   * one); one registered 24 h ago or more with another password is replaced (new name/password, earlier codes
+   * invalidated, new code). 422 validation;
    * 429 rate limited (per IP, and the per-address hourly budget of verification e-mails shared with resend).
    */
   r.post('/auth/register', perIp, validate(registerSchema), resendHourly, async (req, res) => {

@@ -52,16 +52,20 @@ function sameHex(a: string, b: string): boolean {
   return ba.length === bb.length && timingSafeEqual(ba, bb);
 }
 
-/** Creates a new code for `user`, stores its hash and e-mails it. A failing mail server is logged, not thrown. */
-async function sendNewCode(deps: Deps, user: UserRow): Promise<void> {
-  const now = deps.now();
+/** A fresh code for `userId` and the verification row that stores only its hash. */
+function newCode(deps: Deps, userId: string, now: number) {
   const code = generateCode();
-  await authRepo.upsertVerification(deps.db, {
-    user_id: user.id,
-    code_hash: hashCode(deps.config.AVAIL_SECRET_KEY, user.id, code),
+  const row = {
+    user_id: userId,
+    code_hash: hashCode(deps.config.AVAIL_SECRET_KEY, userId, code),
     expires_at: now + VERIFICATION_CODE_TTL_MS,
     now,
-  });
+  };
+  return { code, row };
+}
+
+/** E-mails `code` to the user. A failing mail server is logged, not thrown. */
+async function mailCode(deps: Deps, user: Pick<UserRow, 'id' | 'email' | 'name'>, code: string): Promise<void> {
   const message = verificationEmail({
     to: user.email,
     name: user.name,
@@ -76,6 +80,20 @@ async function sendNewCode(deps: Deps, user: UserRow): Promise<void> {
   }
 }
 
+/** Creates a new code for `user` (replacing the previous one), stores its hash and e-mails it. */
+async function sendNewCode(deps: Deps, user: UserRow): Promise<void> {
+  const { code, row } = newCode(deps, user.id, deps.now());
+  await authRepo.upsertVerification(deps.db, row);
+  await mailCode(deps, user, code);
+}
+
+/**
+ * How long an unverified registration holds its address against a registration with another
+ * password. Afterwards the address can be registered again (new name, password and code), so an
+ * address squatted by someone who never verified is freed.
+ */
+export const PENDING_REGISTRATION_HOLD_MS = 24 * 60 * 60_000;
+
 export interface PendingVerification {
   user: UserJson;
   token: null;
@@ -84,50 +102,88 @@ export interface PendingVerification {
   email: string;
 }
 
+function emailTaken() {
+  return conflict(MESSAGES.emailTaken, 'email_taken', { email: MESSAGES.emailTaken });
+}
+
 /**
- * Registers an account and e-mails a code. A verified account with that e-mail → 409.
- * An existing UNverified account is taken over by the new registration (new name and password,
- * new code): nobody has proven the address yet, and only its owner can complete verification —
- * this stops squatting on someone else's address. Within 30 s of the last code the old code is kept.
+ * Registers an account and e-mails a code → `{ user, token: null, requires_verification: true, message, email }`.
+ * An address that already has an account:
+ * - verified → 409 email_taken;
+ * - unverified, same password (argon2 verify) → nothing changes, a code is (re)sent: a new one unless
+ *   the last one was sent less than 30 s ago and is still valid; same answer as a fresh registration;
+ * - unverified, another password, registered (user row or latest replacement) less than 24 h ago →
+ *   409 email_taken, the same answer as for a verified account: the pending registration keeps its
+ *   password, so whoever verifies the address never ends up with a stranger's password;
+ * - unverified, another password, registered 24 h ago or more → name and password are replaced, every
+ *   earlier code is invalidated (new code row) and a new code is sent.
+ * The route adds the per-address hourly budget of verification e-mails (429).
  */
 export async function register(deps: Deps, input: RegisterInput): Promise<PendingVerification> {
   const now = deps.now();
-  const passwordHash = await hashPassword(input.password);
   const existing = await usersRepo.findUserByEmail(deps.db, input.email);
-  let user: UserRow;
-  if (existing) {
-    if (existing.email_verified_at != null) {
-      throw conflict(MESSAGES.emailTaken, 'email_taken', { email: MESSAGES.emailTaken });
-    }
-    await usersRepo.updateUser(deps.db, existing.id, { name: input.name, password_hash: passwordHash, updated_at: now });
-    await authRepo.deleteTokensOfUser(deps.db, existing.id);
-    user = { ...existing, name: input.name, password_hash: passwordHash, updated_at: now };
-    const pending = await authRepo.findVerification(deps.db, existing.id);
-    const recent = pending && now - pending.last_sent_at < VERIFICATION_RESEND_COOLDOWN_MS && pending.expires_at > now;
-    if (!recent) await sendNewCode(deps, user);
-  } else {
-    user = {
-      id: crypto.randomUUID(),
-      name: input.name,
-      email: input.email,
-      password_hash: passwordHash,
-      timezone: 'Europe/Brussels',
-      username: null,
-      username_lower: null,
-      username_changed_at: null,
-      email_verified_at: null,
-      created_at: now,
-      updated_at: now,
-    };
-    try {
-      await usersRepo.insertUser(deps.db, user);
-    } catch (err) {
-      // Two registrations of one address at once: the loser sees the usual conflict.
-      if (isUniqueViolation(err)) throw conflict(MESSAGES.emailTaken, 'email_taken', { email: MESSAGES.emailTaken });
-      throw err;
-    }
-    await sendNewCode(deps, user);
+  if (!existing) return registerNew(deps, input, now);
+
+  // The password is checked for verified accounts too, so both 409s cost the same.
+  const samePassword = await verifyPassword(existing.password_hash, input.password);
+  if (existing.email_verified_at != null) throw emailTaken();
+  const pending = await authRepo.findVerification(deps.db, existing.id);
+
+  if (samePassword) {
+    const recent = pending && now - Number(pending.last_sent_at) < VERIFICATION_RESEND_COOLDOWN_MS && Number(pending.expires_at) > now;
+    if (!recent) await sendNewCode(deps, existing);
+    return pendingAnswer(existing, now);
   }
+
+  const registeredAt = Math.max(Number(existing.created_at), Number(pending?.created_at ?? 0));
+  if (now - registeredAt < PENDING_REGISTRATION_HOLD_MS) throw emailTaken();
+
+  const passwordHash = await hashPassword(input.password);
+  const { code, row } = newCode(deps, existing.id, now);
+  const replaced = await deps.db.transaction().execute(async (trx) => {
+    // Compare-and-set: a concurrent replacement or a verification in between wins, this one is a 409.
+    const ok = await usersRepo.replaceUnverifiedRegistration(trx, existing.id, existing.password_hash, {
+      name: input.name,
+      password_hash: passwordHash,
+      updated_at: now,
+    });
+    if (!ok) return false;
+    await authRepo.deleteTokensOfUser(trx, existing.id);
+    await authRepo.replaceVerification(trx, row);
+    return true;
+  });
+  if (!replaced) throw emailTaken();
+  const user: UserRow = { ...existing, name: input.name, password_hash: passwordHash, updated_at: now };
+  await mailCode(deps, user, code);
+  return pendingAnswer(user, now);
+}
+
+async function registerNew(deps: Deps, input: RegisterInput, now: number): Promise<PendingVerification> {
+  const user: UserRow = {
+    id: crypto.randomUUID(),
+    name: input.name,
+    email: input.email,
+    password_hash: await hashPassword(input.password),
+    timezone: 'Europe/Brussels',
+    username: null,
+    username_lower: null,
+    username_changed_at: null,
+    email_verified_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await usersRepo.insertUser(deps.db, user);
+  } catch (err) {
+    // Two registrations of one address at once: the loser sees the usual conflict.
+    if (isUniqueViolation(err)) throw emailTaken();
+    throw err;
+  }
+  await sendNewCode(deps, user);
+  return pendingAnswer(user, now);
+}
+
+function pendingAnswer(user: UserRow, now: number): PendingVerification {
   return { user: presentUser(user, now), token: null, requires_verification: true, message: MESSAGES.registered, email: user.email };
 }
 
@@ -154,7 +210,8 @@ function invalidCode() {
 /**
  * Verifies the e-mail with the code. Order: unknown address or no pending code → 422 invalid;
  * expired → 422 expired; 5 attempts used → 429; wrong → 422 invalid (counts an attempt);
- * right → verified, code deleted, token issued.
+ * right → verified, code deleted, token issued — unless the registration was replaced meanwhile
+ * (another password): then 422 invalid, nothing verified.
  */
 export async function verifyEmail(deps: Deps, input: VerifyEmailInput) {
   const now = deps.now();
@@ -172,7 +229,8 @@ export async function verifyEmail(deps: Deps, input: VerifyEmailInput) {
     throw invalidCode();
   }
   const token = await deps.db.transaction().execute(async (trx) => {
-    await usersRepo.updateUser(trx, user.id, { email_verified_at: now, updated_at: now });
+    // The registration was replaced after we read it (new password, new code): this code is void.
+    if (!(await usersRepo.markVerifiedIfUnchanged(trx, user.id, user.password_hash, now))) throw invalidCode();
     await authRepo.deleteVerification(trx, user.id);
     return issueToken({ db: trx, now: deps.now }, user.id);
   });

@@ -69,19 +69,6 @@ describe('register → e-mail code → verify → token', () => {
     expect(res.body).toMatchObject({ error: 'Email is already registered', code: 'email_taken' });
   });
 
-  it('lets a re-registration of an unverified address take it over (new password, code still delivered)', async () => {
-    const email = fresh();
-    await request(t.app).post('/api/auth/register').send(registration(email));
-    const res = await request(t.app).post('/api/auth/register').send(registration(email, { name: 'Real Owner', password: 'new password', password_confirmation: 'new password' }));
-    expect(res.status).toBe(201);
-    const code = lastCodeFor(t.outbox, email);
-    const ver = await request(t.app).post('/api/auth/verify-email').send({ email, verification_code: code });
-    expect(ver.status).toBe(200);
-    expect(ver.body.user.name).toBe('Real Owner');
-    expect((await request(t.app).post('/api/auth/login').send({ email, password: 'correct horse' })).status).toBe(401);
-    expect((await request(t.app).post('/api/auth/login').send({ email, password: 'new password' })).status).toBe(200);
-  });
-
   it('answers validation errors with the spec messages per field', async () => {
     const res = await request(t.app)
       .post('/api/auth/register')
@@ -103,6 +90,118 @@ describe('register → e-mail code → verify → token', () => {
     const res = await request(t.app).post('/api/auth/login').set('Content-Type', 'application/json').send('{"email":');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('bad_request');
+  });
+});
+
+describe('re-registering an unverified address', () => {
+  const HOUR = 60 * 60_000;
+  const other = { name: 'Mallory', password: 'attacker pass', password_confirmation: 'attacker pass' };
+  const verify = (email: string, code: string) => request(t.app).post('/api/auth/verify-email').send({ email, verification_code: code });
+  const login = (email: string, password: string) => request(t.app).post('/api/auth/login').send({ email, password });
+
+  it('with the same password resends a code (after the 30 s cooldown) and changes nothing else', async () => {
+    t.clock.set(Date.now());
+    try {
+      const email = fresh();
+      const first = await request(t.app).post('/api/auth/register').send(registration(email));
+      const sent = t.outbox.length;
+      // within the cooldown: same 201, no second mail, the first code stays valid
+      const again = await request(t.app).post('/api/auth/register').send(registration(email, { name: 'Other Name' }));
+      expect(again.status).toBe(201);
+      expect(Object.keys(again.body).sort()).toEqual(Object.keys(first.body).sort());
+      expect(again.body).toMatchObject({ token: null, requires_verification: true, email, message: first.body.message });
+      expect(again.body.user).toMatchObject({ name: 'Ada Lovelace', email });
+      expect(t.outbox.length).toBe(sent);
+      t.clock.advance(31_000);
+      const later = await request(t.app).post('/api/auth/register').send(registration(email));
+      expect(later.status).toBe(201);
+      expect(t.outbox.length).toBe(sent + 1);
+      expect((await verify(email, lastCodeFor(t.outbox, email))).status).toBe(200);
+      expect((await login(email, 'correct horse')).status).toBe(200);
+    } finally {
+      t.clock.reset();
+    }
+  });
+
+  it('with another password within 24 h is a 409 like a verified account, and the owner keeps the account', async () => {
+    t.clock.set(Date.now());
+    try {
+      const email = fresh();
+      await request(t.app).post('/api/auth/register').send(registration(email));
+      const code = lastCodeFor(t.outbox, email);
+      const sent = t.outbox.length;
+      t.clock.advance(23 * HOUR);
+      const takeover = await request(t.app).post('/api/auth/register').send(registration(email, other));
+      expect(takeover.status).toBe(409);
+      const { user } = await buildUser(t);
+      const verifiedAnswer = await request(t.app).post('/api/auth/register').send(registration(user.email, other));
+      expect(verifiedAnswer.status).toBe(409);
+      expect(takeover.body).toEqual({ ...verifiedAnswer.body });
+      expect(takeover.body).toMatchObject({ error: 'Email is already registered', code: 'email_taken' });
+      expect(t.outbox.length).toBe(sent);
+      // the real owner verifies with the e-mailed code and keeps their own password
+      t.clock.advance(-23 * HOUR + 60_000);
+      const ver = await verify(email, code);
+      expect(ver.status).toBe(200);
+      expect(ver.body.user.name).toBe('Ada Lovelace');
+      expect((await login(email, 'attacker pass')).status).toBe(401);
+      expect((await login(email, 'correct horse')).status).toBe(200);
+    } finally {
+      t.clock.reset();
+    }
+  });
+
+  it('with another password after 24 h replaces name and password and sends a new code; the hold restarts', async () => {
+    t.clock.set(Date.now());
+    try {
+      const email = fresh();
+      await request(t.app).post('/api/auth/register').send(registration(email));
+      t.clock.advance(24 * HOUR);
+      const sent = t.outbox.length;
+      const res = await request(t.app).post('/api/auth/register').send(registration(email, { name: 'Real Owner', password: 'new password', password_confirmation: 'new password' }));
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ token: null, requires_verification: true, email });
+      expect(res.body.user.name).toBe('Real Owner');
+      expect(t.outbox.length).toBe(sent + 1);
+      // the replacement holds the address for 24 h in turn
+      t.clock.advance(HOUR);
+      expect((await request(t.app).post('/api/auth/register').send(registration(email, other))).status).toBe(409);
+      t.clock.advance(-HOUR + 60_000);
+      const ver = await verify(email, lastCodeFor(t.outbox, email));
+      expect(ver.status).toBe(200);
+      expect(ver.body.user.name).toBe('Real Owner');
+      expect((await login(email, 'correct horse')).status).toBe(401);
+      expect((await login(email, 'new password')).status).toBe(200);
+    } finally {
+      t.clock.reset();
+    }
+  });
+
+  it('invalidates every earlier code when a registration is replaced', async () => {
+    t.clock.set(Date.now());
+    try {
+      const email = fresh();
+      await request(t.app).post('/api/auth/register').send(registration(email));
+      t.clock.advance(25 * HOUR);
+      // a code the first registrant asked for just before the replacement
+      await request(t.app).post('/api/auth/resend-verification').send({ email });
+      const old = lastCodeFor(t.outbox, email);
+      t.clock.advance(60_000);
+      await request(t.app).post('/api/auth/register').send(registration(email, other)).expect(201);
+      const fresh2 = lastCodeFor(t.outbox, email);
+      const row = await t.db.selectFrom('email_verifications').innerJoin('users', 'users.id', 'email_verifications.user_id').selectAll('email_verifications').where('users.email', '=', email).executeTakeFirstOrThrow();
+      expect(Number(row.attempts)).toBe(0);
+      expect(Number(row.created_at)).toBe(t.clock.now());
+      if (old !== fresh2) {
+        const stale = await verify(email, old);
+        expect(stale.status).toBe(422);
+        expect(stale.body.code).toBe('invalid_verification_code');
+      }
+      expect((await verify(email, fresh2)).status).toBe(200);
+      expect((await login(email, 'attacker pass')).status).toBe(200);
+    } finally {
+      t.clock.reset();
+    }
   });
 });
 

@@ -28,6 +28,42 @@ export async function updateUser(db: Db, id: string, patch: UserUpdate): Promise
 }
 
 /**
+ * Replaces name and password of a still-unverified registration, only while the row still holds
+ * `expectedPasswordHash` (compare-and-set against a concurrent replacement or verification).
+ * @returns false when the row changed meanwhile or is verified (nothing written).
+ */
+export async function replaceUnverifiedRegistration(
+  db: Db,
+  id: string,
+  expectedPasswordHash: string,
+  patch: Pick<UserUpdate, 'name' | 'password_hash' | 'updated_at'>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set(patch)
+    .where('id', '=', id)
+    .where('password_hash', '=', expectedPasswordHash)
+    .where('email_verified_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Marks the e-mail verified, only while the row still holds `expectedPasswordHash`: a registration
+ * replaced between the code check and this write is not verified with the new password.
+ * @returns false when the password changed meanwhile (nothing written).
+ */
+export async function markVerifiedIfUnchanged(db: Db, id: string, expectedPasswordHash: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ email_verified_at: now, updated_at: now })
+    .where('id', '=', id)
+    .where('password_hash', '=', expectedPasswordHash)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
  * Sets the username fields only while the row still holds `expected` (username and last change as
  * read): a compare-and-set, so two concurrent changes cannot both pass the 14-day rule.
  * @returns false when the row changed meanwhile (nothing written). Unique violations are thrown.
