@@ -85,8 +85,9 @@ export function WeekCalendar({ rules, timezone }: { rules: AvailabilityRule[]; t
       const e = Date.parse(ev.end);
       if (!Number.isFinite(s) || !Number.isFinite(e)) continue;
       if (ev.all_day) {
-        const startD = ev.start.slice(0, 10);
-        const endD = ev.end.slice(0, 10);
+        // All-day events arrive as the instants of the owner's local midnights (end exclusive).
+        const startD = ev.start.length > 10 ? dateInZone(s, timezone) : ev.start.slice(0, 10);
+        const endD = ev.end.length > 10 ? dateInZone(e, timezone) : ev.end.slice(0, 10);
         const covered = dates.filter((d) => d >= startD && (d < endD || (d === startD && endD <= startD)));
         if (covered.length) allDay.push({ ev, dates: covered });
         continue;
