@@ -28,6 +28,11 @@ const db = createDb(config);
 const applied = await migrateToLatest(db);
 logger.info({ dialect: dialectOf(config), applied, ...(config.DATABASE_URL ? {} : { file: config.SQLITE_PATH }) }, 'database ready');
 
+// ICS feed URLs stored in plain text by earlier versions are encrypted before anything runs.
+const { sealLegacyIcsFeeds } = await import('./modules/calendars/calendars.service.ts');
+const sealed = await sealLegacyIcsFeeds({ db, config, now: Date.now });
+if (sealed > 0) logger.info({ sealed }, 'ICS feed URLs moved to encrypted storage');
+
 const mailer = createMailer(config, logger);
 const deps = { db, config, logger, mailer, now: Date.now };
 const app = createApp(deps);

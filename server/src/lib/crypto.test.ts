@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decryptSecret, encryptSecret, parseSecretKey, SecretDecryptError } from './crypto.ts';
+import { decryptSecret, encryptSecret, parseSecretKey, SecretDecryptError, secretFingerprint } from './crypto.ts';
 
 describe('secret encryption (AES-256-GCM)', () => {
   const key = randomBytes(32);
@@ -34,5 +34,17 @@ describe('secret encryption (AES-256-GCM)', () => {
     const hex = key.toString('hex');
     expect(parseSecretKey(hex).equals(key)).toBe(true);
     expect(parseSecretKey(key.toString('base64')).equals(key)).toBe(true);
+  });
+});
+
+describe('secret fingerprint (HMAC-SHA256)', () => {
+  it('is stable per key, differs across keys and never contains the input', () => {
+    const key = randomBytes(32);
+    const a = secretFingerprint('https://calendar.example/private-abc123/basic.ics', key);
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(secretFingerprint('https://calendar.example/private-abc123/basic.ics', key)).toBe(a);
+    expect(secretFingerprint('https://calendar.example/private-abc124/basic.ics', key)).not.toBe(a);
+    expect(secretFingerprint('https://calendar.example/private-abc123/basic.ics', randomBytes(32))).not.toBe(a);
+    expect(() => secretFingerprint('x', randomBytes(16))).toThrow();
   });
 });

@@ -1,12 +1,12 @@
 /**
- * Secrets at rest (CalDAV passwords, Apple app-specific passwords): AES-256-GCM with a random
+ * Secrets at rest (CalDAV passwords, Apple app-specific passwords, secret ICS feed URLs): AES-256-GCM with a random
  * 12-byte IV per value. Stored format, versioned so the scheme can change later:
  *
  *   v1.<iv base64url>.<auth tag base64url>.<ciphertext base64url>
  *
  * The 32-byte key comes from config (AVAIL_SECRET_KEY or the secret file). Nothing here logs.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
 const IV_BYTES = 12;
@@ -52,6 +52,14 @@ export function decryptSecret(stored: string, key: Uint8Array): string {
   } catch {
     throw new SecretDecryptError();
   }
+}
+
+/**
+ * HMAC-SHA256(key, UTF-8 text), hex: a stable fingerprint of a secret, to find equal secrets
+ * (e.g. an ICS feed connected twice) without storing them; useless without the key.
+ */
+export function secretFingerprint(text: string, key: Uint8Array): string {
+  return createHmac('sha256', checkKey(key)).update(text, 'utf8').digest('hex');
 }
 
 /** Reads a key given as 64 hex chars or base64(url) of 32 bytes. */

@@ -3,8 +3,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildUser, type BuiltUser } from '../../../test/factories.ts';
 import { startIcsServer, type IcsServer } from '../../../test/ics-server.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { randomBytes } from 'node:crypto';
+import { decryptSecret } from '../../lib/crypto.ts';
 import { createSafeFetch } from '../../lib/safe-fetch.ts';
 import { rederiveZoneDependentBusy, syncConnection } from '../sync/sync.service.ts';
+import { feedUrlHmac, sealLegacyIcsFeeds } from './calendars.service.ts';
 
 const NOW = Date.parse('2030-01-06T12:00:00Z'); // a Sunday
 
@@ -21,6 +24,14 @@ function allDay(uid: string, date: string, title = 'Private holiday'): string {
 async function busyOf(t: TestApp, userId: string) {
   const rows = await t.db.selectFrom('busy_intervals').select(['start_ms', 'end_ms', 'depends_on_owner_zone']).where('user_id', '=', userId).orderBy('start_ms').execute();
   return rows.map((r) => ({ start: new Date(Number(r.start_ms)).toISOString(), end: new Date(Number(r.end_ms)).toISOString(), zoned: r.depends_on_owner_zone === 1 }));
+}
+/** Every column of the user's calendar_connections and calendar_sources rows, as one string. */
+async function rawCalendarRows(t: TestApp, userId: string): Promise<string> {
+  const conns = await t.db.selectFrom('calendar_connections').selectAll().where('user_id', '=', userId).execute();
+  const sources = await t.db.selectFrom('calendar_sources').selectAll().where('user_id', '=', userId).execute();
+  expect(conns.length).toBeGreaterThan(0);
+  expect(sources.length).toBeGreaterThan(0);
+  return JSON.stringify([conns, sources]);
 }
 async function countRows(t: TestApp, table: 'calendar_connections' | 'calendar_sources' | 'calendar_events' | 'busy_intervals', userId: string) {
   const r = await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
@@ -103,6 +114,91 @@ describe('ICS feed connections (API)', () => {
     const afterDelete = await request(t.app).get('/api/me/calendar/events').query({ start_date: '2030-01-07', end_date: '2030-01-08' }).set(owner.auth);
     expect(afterDelete.body.events).toEqual([]);
     await request(t.app).delete(`/api/me/calendar/connections/${c.id}`).set(owner.auth).expect(404);
+  });
+
+  it('stores a secret feed URL only encrypted: no column of connections or sources holds it, yet sync, 304, 409 and disconnect work', async () => {
+    const token = randomBytes(12).toString('hex');
+    const key = randomBytes(8).toString('hex');
+    const path = `/feeds/${token}/basic.ics`;
+    const url = `${srv.url(path)}?key=${key}`;
+    srv.set(path, { ics: feed([timed('s1@test', '20300107T090000Z', '20300107T100000Z')]) });
+    const connect = await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url });
+    expect(connect.status).toBe(201);
+    const id = connect.body.connection.id as string;
+    expect(connect.body.connection.account).toBe(`127.0.0.1:${srv.port}`);
+    const assertNoFeedUrl = async () => {
+      const raw = await rawCalendarRows(t, owner.user.id);
+      for (const secret of [url, srv.url(path), path, token, key, '/feeds/']) expect(raw).not.toContain(secret);
+    };
+    await assertNoFeedUrl();
+    const conn = await t.db.selectFrom('calendar_connections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(conn.account).toBe(`127.0.0.1:${srv.port}`);
+    expect(JSON.parse(conn.config_json)).toEqual({ sourceId: `ics:${id}`, url_hmac: feedUrlHmac(url, t.config.AVAIL_SECRET_KEY) });
+    expect(JSON.parse(conn.config_json).url_hmac).toMatch(/^[0-9a-f]{64}$/);
+    expect(decryptSecret(conn.secret_enc!, t.config.AVAIL_SECRET_KEY)).toBe(url);
+    const sources = await t.db.selectFrom('calendar_sources').select(['calendar_url', 'object_href']).where('connection_id', '=', id).execute();
+    expect(sources).toEqual([{ calendar_url: `ics:${id}`, object_href: `ics:${id}` }]);
+    expect(srv.requests.at(-1)!.path).toBe(path); // the real URL is what gets fetched
+
+    // Sync Now, feed unchanged: conditional GET answered 304, still a successful sync
+    const before = srv.requests.length;
+    const sync = await request(t.app).post('/api/me/calendar/sync').set(owner.auth);
+    expect(sync.status).toBe(200);
+    expect(sync.body.connections[0]).toMatchObject({ id, status: 'active', last_error: null });
+    expect(srv.requests.length).toBe(before + 1);
+    expect(srv.requests.at(-1)).toMatchObject({ path });
+    expect(srv.requests.at(-1)!.headers['if-none-match']).toBeTruthy();
+    await assertNoFeedUrl();
+
+    // the feed changes: picked up, still nothing in clear
+    srv.set(path, { ics: feed([timed('s1@test', '20300107T130000Z', '20300107T140000Z')]) });
+    await request(t.app).post('/api/me/calendar/sync').set(owner.auth).expect(200);
+    expect(await busyOf(t, owner.user.id)).toEqual([{ start: '2030-01-07T13:00:00.000Z', end: '2030-01-07T14:00:00.000Z', zoned: false }]);
+    expect(await countRows(t, 'calendar_sources', owner.user.id)).toBe(1);
+    await assertNoFeedUrl();
+
+    // the same feed again, also written differently (scheme case, dot segment, fragment): 409
+    for (const again of [url, `HTTP://127.0.0.1:${srv.port}/feeds/${token}/./basic.ics?key=${key}#week`]) {
+      const dup = await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: again });
+      expect(dup.status).toBe(409);
+      expect(dup.body.error).toBe('This calendar is already connected.');
+    }
+    // another user may connect the same feed
+    const other = await buildUser(t);
+    await request(t.app).post('/api/me/calendar/ics/connect').set(other.auth).send({ url }).expect(201);
+
+    await request(t.app).delete(`/api/me/calendar/connections/${id}`).set(owner.auth).expect(200);
+    for (const table of ['calendar_connections', 'calendar_sources', 'calendar_events', 'busy_intervals'] as const) {
+      expect(await countRows(t, table, owner.user.id)).toBe(0);
+    }
+    // once disconnected it can be connected again
+    await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url }).expect(201);
+  });
+
+  it('seals ICS connections stored with the URL in clear by earlier versions, keeping conditional sync', async () => {
+    const token = randomBytes(12).toString('hex');
+    const path = `/legacy/${token}.ics`;
+    const url = srv.url(path);
+    srv.set(path, { ics: feed([timed('l1@test', '20300107T090000Z', '20300107T100000Z')]) });
+    const { body } = await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url }).expect(201);
+    const id = body.connection.id as string;
+    // rewrite the rows the way earlier versions stored them
+    await t.db.updateTable('calendar_connections').set({ config_json: JSON.stringify({ url }), secret_enc: null }).where('id', '=', id).execute();
+    await t.db.updateTable('calendar_sources').set({ calendar_url: url, object_href: url }).where('connection_id', '=', id).execute();
+    expect(await rawCalendarRows(t, owner.user.id)).toContain(token);
+
+    expect(await sealLegacyIcsFeeds(t.deps)).toBeGreaterThanOrEqual(1);
+    expect(await sealLegacyIcsFeeds(t.deps)).toBe(0);
+    expect(await rawCalendarRows(t, owner.user.id)).not.toContain(token);
+    const conn = await t.db.selectFrom('calendar_connections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(decryptSecret(conn.secret_enc!, t.config.AVAIL_SECRET_KEY)).toBe(url);
+
+    const before = srv.requests.length;
+    expect(await syncConnection(t.deps, id)).toMatchObject({ ok: true, notModified: true });
+    expect(srv.requests.length).toBe(before + 1);
+    expect(srv.requests.at(-1)!.headers['if-none-match']).toBeTruthy();
+    expect(await busyOf(t, owner.user.id)).toEqual([{ start: '2030-01-07T09:00:00.000Z', end: '2030-01-07T10:00:00.000Z', zoned: false }]);
+    expect((await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url })).status).toBe(409);
   });
 
   it('reads events-call dates in the owner zone', async () => {

@@ -5,7 +5,7 @@
 import { getIanaZone, isValidIanaZone, parseIsoDate, startOfLocalDay } from '@avail/shared/domain/zone-time.ts';
 import type { CalendarConnectionRow, UserRow } from '../../db/schema.ts';
 import { HttpError, badRequest, conflict, notFound } from '../../http/errors.ts';
-import { encryptSecret } from '../../lib/crypto.ts';
+import { encryptSecret, secretFingerprint } from '../../lib/crypto.ts';
 import { APPLE_INVALID_CREDENTIALS } from '../../providers/apple/apple.provider.ts';
 import { pullProviders } from '../../providers/index.ts';
 import { ProviderAuthError, ProviderError, type ProviderSyncResult } from '../../providers/provider.ts';
@@ -72,7 +72,11 @@ type PullId = 'ics' | 'caldav' | 'apple';
 
 interface ConnectRequest {
   provider: PullId;
+  /** Id of the new connection (default: a fresh UUID). */
+  id?: string;
+  /** Stored in config_json and given to the provider: never a secret. */
   config: Record<string, string>;
+  /** Given to the provider decrypted; stored only encrypted (secret_enc). */
   secret: string | null;
   name?: string;
   account: string | null;
@@ -106,7 +110,7 @@ async function connectPull(deps: SyncDeps, user: UserRow, req: ConnectRequest): 
     if (err instanceof DeriveError) throw new HttpError(400, 'calendar_unreadable', err.message);
     throw err;
   }
-  const id = crypto.randomUUID();
+  const id = req.id ?? crypto.randomUUID();
   const row = {
     id,
     user_id: user.id,
@@ -153,16 +157,95 @@ async function refuseDuplicate(deps: SyncDeps, userId: string, provider: PullId,
   }
 }
 
+/**
+ * The form of a feed URL used to recognise the same feed: WHATWG-parsed (scheme and host
+ * lower-cased, default port dropped, dot segments resolved), without the fragment (never sent).
+ */
+export function normaliseFeedUrl(url: string): string {
+  const u = new URL(url.trim());
+  u.hash = '';
+  return u.href;
+}
+
+/** HMAC-SHA256 (hex) of the normalised feed URL keyed with the server key: config_json.url_hmac. */
+export function feedUrlHmac(url: string, key: Uint8Array): string {
+  return secretFingerprint(normaliseFeedUrl(url), key);
+}
+
+/** Id of an ICS connection's one source row (calendar_sources.calendar_url / object_href). */
+export function icsSourceId(connectionId: string): string {
+  return `ics:${connectionId}`;
+}
+
+/**
+ * Connects an ICS feed. The URL is treated as a secret (private feed addresses carry a token):
+ * stored only encrypted in secret_enc; config_json holds `{ sourceId, url_hmac }`, `account` the
+ * host, and the source row is keyed `ics:<connection id>`. 409 when the same feed (same
+ * url_hmac) is already connected for this user.
+ */
 export async function connectIcs(deps: SyncDeps, user: UserRow, input: { url: string; name?: string }) {
-  await refuseDuplicate(deps, user.id, 'ics', (c) => c.url === input.url);
+  const urlHmac = feedUrlHmac(input.url, deps.config.AVAIL_SECRET_KEY);
+  await refuseDuplicate(deps, user.id, 'ics', (c) => c.url_hmac === urlHmac);
+  const id = crypto.randomUUID();
   return connectPull(deps, user, {
     provider: 'ics',
-    config: { url: input.url },
-    secret: null,
+    id,
+    config: { sourceId: icsSourceId(id), url_hmac: urlHmac },
+    secret: input.url,
     name: input.name,
     account: new URL(input.url).host,
     authMessage: 'The calendar feed refused access. Check that the link is still valid.',
   });
+}
+
+/**
+ * ICS connections stored before feed URLs were secrets (`config_json` `{ url }`, source rows keyed
+ * by the URL): moves the URL into secret_enc, config to `{ sourceId, url_hmac }` and the source
+ * rows to `ics:<id>` (ETag kept, so the next sync is still conditional). Idempotent; run at start.
+ * @returns how many connections were sealed.
+ */
+export async function sealLegacyIcsFeeds(deps: Pick<SyncDeps, 'db' | 'config' | 'now'>): Promise<number> {
+  const rows = await deps.db
+    .selectFrom('calendar_connections')
+    .select(['id', 'config_json'])
+    .where('provider', '=', 'ics')
+    .where('secret_enc', 'is', null)
+    .execute();
+  let sealed = 0;
+  for (const row of rows) {
+    let config: Record<string, unknown>;
+    try {
+      config = JSON.parse(row.config_json || '{}');
+    } catch {
+      continue;
+    }
+    const url = config.url;
+    if (typeof url !== 'string' || !url) continue;
+    let urlHmac: string;
+    try {
+      urlHmac = feedUrlHmac(url, deps.config.AVAIL_SECRET_KEY);
+    } catch {
+      continue; // not a URL: such a connection never synced; the owner can remove it
+    }
+    const sourceId = icsSourceId(row.id);
+    const now = deps.now();
+    await deps.db.transaction().execute(async (trx) => {
+      const done = await trx
+        .updateTable('calendar_connections')
+        .set({
+          config_json: JSON.stringify({ sourceId, url_hmac: urlHmac }),
+          secret_enc: encryptSecret(url, deps.config.AVAIL_SECRET_KEY),
+          updated_at: now,
+        })
+        .where('id', '=', row.id)
+        .where('config_json', '=', row.config_json)
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) === 0) return;
+      await trx.updateTable('calendar_sources').set({ calendar_url: sourceId, object_href: sourceId }).where('connection_id', '=', row.id).execute();
+      sealed++;
+    });
+  }
+  return sealed;
 }
 
 export async function connectCaldav(deps: SyncDeps, user: UserRow, input: { server_url: string; username: string; password: string }) {

@@ -181,7 +181,7 @@ describe('time zone change moves zone-dependent busy time', () => {
       const connection_id = crypto.randomUUID();
       await t.db.insertInto('calendar_connections').values({ id: connection_id, user_id: user.id, provider: 'ics', name: 'Holidays', status: 'active', connected_at: now, updated_at: now }).execute();
       const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//EN', 'BEGIN:VEVENT', 'UID:day@t', 'DTSTAMP:20260101T000000Z', 'DTSTART;VALUE=DATE:20260325', 'SUMMARY:Day off', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
-      await t.db.insertInto('calendar_sources').values({ id: crypto.randomUUID(), connection_id, user_id: user.id, calendar_url: 'https://example.test/cal.ics', object_href: 'https://example.test/cal.ics', etag: null, ics_text: ics, updated_at: now }).execute();
+      await t.db.insertInto('calendar_sources').values({ id: crypto.randomUUID(), connection_id, user_id: user.id, calendar_url: `ics:${connection_id}`, object_href: `ics:${connection_id}`, etag: null, ics_text: ics, updated_at: now }).execute();
       // Busy as derived earlier in Brussels (UTC+1): 2026-03-24T23:00Z → 2026-03-25T23:00Z.
       await t.db.insertInto('busy_intervals').values({ id: crypto.randomUUID(), user_id: user.id, connection_id, start_ms: Date.UTC(2026, 2, 24, 23), end_ms: Date.UTC(2026, 2, 25, 23), depends_on_owner_zone: 1 }).execute();
 

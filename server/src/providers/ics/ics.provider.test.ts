@@ -32,25 +32,31 @@ describe('ICS provider', () => {
   it('uses Last-Modified when there is no ETag, and names the connection from X-WR-CALNAME', async () => {
     mode = 'last-modified';
     const url = `${base}/cal.ics`;
-    const first = await icsProvider.sync({ config: { url }, secret: null, state: null, known: [] }, ctx);
+    const config = { sourceId: 'ics:conn-1' };
+    const first = await icsProvider.sync({ config, secret: url, state: null, known: [] }, ctx);
     expect(first.suggestedName).toBe('Studio, shared');
-    expect(first.upserts).toHaveLength(1);
+    expect(first.upserts).toEqual([expect.objectContaining({ calendarUrl: 'ics:conn-1', href: 'ics:conn-1' })]);
+    expect(JSON.stringify({ ...first, upserts: first.upserts.map((u) => ({ ...u, icsText: '' })) })).not.toContain('cal.ics'); // the URL is a secret
     expect(seen.at(-1)!['if-modified-since']).toBeUndefined();
-    const second = await icsProvider.sync({ config: { url }, secret: null, state: first.newState, known: [{ calendarUrl: url, href: url, etag: null }] }, ctx);
+    const second = await icsProvider.sync({ config, secret: url, state: first.newState, known: [{ calendarUrl: 'ics:conn-1', href: 'ics:conn-1', etag: null }] }, ctx);
     expect(seen.at(-1)!['if-modified-since']).toBe('Tue, 01 Jan 2030 00:00:00 GMT');
     expect(second).toMatchObject({ notModified: true, upserts: [], calendarsCount: 1 });
     // without the stored feed the condition is not sent (we need the body)
-    await icsProvider.sync({ config: { url }, secret: null, state: first.newState, known: [] }, ctx);
+    await icsProvider.sync({ config, secret: url, state: first.newState, known: [] }, ctx);
     expect(seen.at(-1)!['if-modified-since']).toBeUndefined();
   });
 
   it('turns 401 into an auth error and 5xx into a clear provider error', async () => {
     mode = 'unauthorized';
-    await expect(icsProvider.sync({ config: { url: `${base}/x.ics` }, secret: null, state: null, known: [] }, ctx)).rejects.toBeInstanceOf(ProviderAuthError);
+    await expect(icsProvider.sync({ config: { sourceId: 'ics:x' }, secret: `${base}/x.ics`, state: null, known: [] }, ctx)).rejects.toBeInstanceOf(ProviderAuthError);
     mode = 'server-error';
-    const err = await icsProvider.sync({ config: { url: `${base}/x.ics` }, secret: null, state: null, known: [] }, ctx).catch((e) => e);
+    const err = await icsProvider.sync({ config: { sourceId: 'ics:x' }, secret: `${base}/x.ics`, state: null, known: [] }, ctx).catch((e) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).not.toBeInstanceOf(ProviderAuthError);
     expect(err.message).toBe('Calendar feed answered HTTP 503');
+    // without the (decrypted) feed address there is nothing to fetch: reconnect
+    const before = seen.length;
+    await expect(icsProvider.sync({ config: { sourceId: 'ics:x' }, secret: null, state: null, known: [] }, ctx)).rejects.toBeInstanceOf(ProviderAuthError);
+    expect(seen.length).toBe(before);
   });
 });

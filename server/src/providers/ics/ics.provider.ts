@@ -1,12 +1,17 @@
 /**
  * ICS feed provider: one HTTP GET per sync, conditional on the stored ETag / Last-Modified
  * (304 = nothing to do, still a successful sync). The feed text is one calendar_sources row.
+ *
+ * A private feed URL (Google's "secret address", iCloud public links) works like a password, so
+ * it is the connection's secret: it arrives decrypted in `secret`, is stored only encrypted, and
+ * never appears in the config, the results (calendar/object ids) or the messages.
  */
 import { SafeFetchError } from '../../lib/safe-fetch.ts';
 import { ProviderAuthError, ProviderError, type CalendarProviderAdapter } from '../provider.ts';
 
 export interface IcsConfig {
-  url: string;
+  /** Non-secret id of the feed's one source row (calendar_url and object_href): `ics:<connection id>`. */
+  sourceId: string;
 }
 
 interface IcsState {
@@ -23,16 +28,19 @@ function calName(text: string): string | undefined {
 
 export const icsProvider: CalendarProviderAdapter<IcsConfig> = {
   id: 'ics',
-  async sync({ config, state, known }, ctx) {
+  async sync({ config, secret, state, known }, ctx) {
+    const url = secret;
+    const id = config.sourceId;
+    if (!url || !id) throw new ProviderAuthError('The calendar feed address could not be read. Please reconnect this calendar.');
     const prev = (state ?? {}) as IcsState;
-    const haveFeed = known.some((k) => k.href === config.url);
+    const haveFeed = known.some((k) => k.href === id);
     const headers: Record<string, string> = { accept: 'text/calendar, text/plain;q=0.9, */*;q=0.5' };
     if (haveFeed && prev.etag) headers['if-none-match'] = prev.etag;
     if (haveFeed && prev.lastModified) headers['if-modified-since'] = prev.lastModified;
 
     let res: Response;
     try {
-      res = await ctx.fetch(config.url, { headers });
+      res = await ctx.fetch(url, { headers });
     } catch (err) {
       if (err instanceof SafeFetchError) throw new ProviderError(err.message);
       throw new ProviderError('Calendar feed could not be fetched');
@@ -56,13 +64,13 @@ export const icsProvider: CalendarProviderAdapter<IcsConfig> = {
     if (lastModified) newState.lastModified = lastModified;
     return {
       notModified: false,
-      upserts: [{ calendarUrl: config.url, href: config.url, etag: etag ?? null, icsText: text }],
-      removals: known.filter((k) => k.href !== config.url).map((k) => ({ calendarUrl: k.calendarUrl, href: k.href })),
+      upserts: [{ calendarUrl: id, href: id, etag: etag ?? null, icsText: text }],
+      removals: known.filter((k) => k.href !== id).map((k) => ({ calendarUrl: k.calendarUrl, href: k.href })),
       removedCalendars: [],
       calendarsCount: 1,
       newState,
       ownerEmails: [],
-      suggestedName: calName(text) ?? new URL(config.url).hostname,
+      suggestedName: calName(text) ?? new URL(url).hostname,
     };
   },
 };
