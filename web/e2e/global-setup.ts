@@ -105,7 +105,13 @@ export default async function globalSetup() {
   });
   child.stdout?.on('data', (d: Buffer) => logs.push(d.toString()));
   child.stderr?.on('data', (d: Buffer) => logs.push(d.toString()));
+  let stopping = false;
+  child.on('exit', (code, signal) => {
+    // A server that dies mid-run fails every later test with "connection refused": say why.
+    if (!stopping) console.error(`\n[e2e] Avail server exited unexpectedly (code ${code}, signal ${signal}). Its output:\n${logs.join('')}`);
+  });
   const stop = async () => {
+    stopping = true;
     if (child.exitCode === null && child.pid) {
       try {
         process.kill(-child.pid, 'SIGTERM');
