@@ -22,7 +22,8 @@ import { buildUser } from '../server/test/factories.ts';
 import { startIcsServer } from '../server/test/ics-server.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const conformanceDir = process.env.AVAIL_CONFORMANCE_DIR ?? path.resolve(root, '../shared/conformance/free-windows');
+const referenceDir = path.resolve(root, '../shared/conformance/free-windows');
+const conformanceDir = process.env.AVAIL_CONFORMANCE_DIR ?? (existsSync(referenceDir) ? referenceDir : path.join(root, 'shared/test/conformance/free-windows'));
 const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, cpus: (await import('node:os')).cpus().length };
 
 function stats(samples: number[]) {

@@ -1,5 +1,5 @@
 /**
- * Conformance suite: one test per case folder of `shared/conformance/free-windows` (outside the
+ * Conformance suite: one test per case folder of the free-window conformance cases (the team folder
  * repo, next to it: `../shared/conformance/free-windows`; override with AVAIL_CONFORMANCE_DIR).
  * Each case runs the same pipeline the server uses: validate the owner's schedule (422), resolve
  * the range (400), parse + expand each calendar on its own, compute the free windows at `now`.
@@ -13,7 +13,13 @@ import { resolveRangeObject } from '../src/domain/public-range.ts';
 import { expandBusy, parseCalendar } from '../src/ical/calendar.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dir = process.env.AVAIL_CONFORMANCE_DIR ?? path.resolve(repoRoot, '../shared/conformance/free-windows');
+/**
+ * Where the cases are: AVAIL_CONFORMANCE_DIR, else the team's reference folder beside the checkout
+ * (`../shared/conformance/free-windows`, the source of truth when present), else the copy of it
+ * kept in this repo (`shared/test/conformance/free-windows`) so a bare clone runs the same 60 cases.
+ */
+const referenceDir = path.resolve(repoRoot, '../shared/conformance/free-windows');
+const dir = process.env.AVAIL_CONFORMANCE_DIR ?? (existsSync(referenceDir) ? referenceDir : path.join(repoRoot, 'shared/test/conformance/free-windows'));
 
 interface Case {
   id: string;
