@@ -1,6 +1,6 @@
 /**
- * Conformance suite: one test per case folder of the free-window conformance cases (the team folder
- * repo, next to it: `../shared/conformance/free-windows`; override with AVAIL_CONFORMANCE_DIR).
+ * Conformance suite: one test per case folder of the free-window conformance cases (see `dir`
+ * below for where they are read from).
  * Each case runs the same pipeline the server uses: validate the owner's schedule (422), resolve
  * the range (400), parse + expand each calendar on its own, compute the free windows at `now`.
  */
