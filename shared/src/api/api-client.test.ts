@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { api, ApiError, checkAnswer, request } from './api-client.ts';
+import { api, ApiError, checkAnswer, request, serverMessage } from './api-client.ts';
 
 function mockFetch(status: number, body: unknown) {
   const fn = vi.fn(async (_url: string, _init?: RequestInit) =>
@@ -76,5 +76,37 @@ describe('requests', () => {
   it('rejects a wrong login with the server message', async () => {
     mockFetch(401, { error: 'Invalid email or password', code: 'invalid_credentials' });
     await expect(api.login({ email: 'a@b.co', password: 'x' })).rejects.toMatchObject({ message: 'Invalid email or password', status: 401 });
+  });
+});
+
+describe('serverMessage: the server\'s own message, or nothing (spec §8 fallbacks)', () => {
+  const thrown = (status: number, body: unknown) => {
+    try {
+      checkAnswer(status, false, body);
+    } catch (e) {
+      return e;
+    }
+    throw new Error('no throw');
+  };
+  it('returns the body error, else the body message', () => {
+    expect(serverMessage(thrown(401, { error: 'Invalid email or password', message: 'ignored' }))).toBe('Invalid email or password');
+    expect(serverMessage(thrown(400, { message: 'Code expired' }))).toBe('Code expired');
+  });
+  it('is undefined when the server sent no message, while the ApiError keeps the §7 default', () => {
+    for (const body of [{}, null, '', { error: '' }, { error: true }, { message: '  ' }, { errors: { username: 'x' } }]) {
+      const e = thrown(500, body) as ApiError;
+      expect(e.message).toBe('Something went wrong');
+      expect(serverMessage(e)).toBeUndefined();
+    }
+  });
+  it('is undefined for a failure that is not an answer (network, programming error)', () => {
+    expect(serverMessage(new TypeError('Failed to fetch'))).toBeUndefined();
+    expect(serverMessage(undefined)).toBeUndefined();
+  });
+  it('sees an empty 401 through request() as no message', async () => {
+    mockFetch(401, undefined);
+    const e = await request('GET', '/me').catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect(serverMessage(e)).toBeUndefined();
   });
 });

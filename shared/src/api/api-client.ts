@@ -27,6 +27,22 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The server's own message of a failed call: the body's `error`, else its `message` — or
+ * `undefined` when the server sent none (a bare 500 `{}`, an empty 401, a network failure, any
+ * non-ApiError). Screens follow it with their own spec §8 fallback; `ApiError.message` keeps the
+ * §7 client default 'Something went wrong' for callers that want one string.
+ */
+export function serverMessage(err: unknown): string | undefined {
+  if (!(err instanceof ApiError)) return undefined;
+  const b = err.body;
+  if (!b || typeof b !== 'object') return undefined;
+  const { error, message } = b as { error?: unknown; message?: unknown };
+  if (typeof error === 'string' && error.trim()) return error;
+  if (typeof message === 'string' && message.trim()) return message;
+  return undefined;
+}
+
 // ---- token storage -------------------------------------------------------------------------
 
 function storage(): Storage | undefined {
@@ -62,7 +78,9 @@ export function checkAnswer<T>(status: number, ok: boolean, body: unknown): T {
   const hasError = b.error !== undefined && b.error !== null && b.error !== false && b.error !== '';
   if (!ok || hasError || b.message === GENERIC_ERROR_MESSAGE) {
     const message =
-      (typeof b.error === 'string' && b.error) || (typeof b.message === 'string' && b.message) || GENERIC_ERROR_MESSAGE;
+      (typeof b.error === 'string' && b.error.trim() && b.error) ||
+      (typeof b.message === 'string' && b.message.trim() && b.message) ||
+      GENERIC_ERROR_MESSAGE;
     throw new ApiError(message, status, body);
   }
   return body as T;
