@@ -3,7 +3,7 @@
  * login / register / verify / logout actions with the spec's result shape.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, ApiError, clearToken, getToken, setToken, type User } from '@avail/shared/api/api-client.ts';
+import { api, ApiError, clearToken, getToken, serverMessage, setToken, type User } from '@avail/shared/api/api-client.ts';
 import { preloadOnce, resetStores } from './data-store.ts';
 
 export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated';
@@ -86,7 +86,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         }
         return { success: false, requiresVerification: false, message: res.message || 'Login failed' };
       } catch (e) {
-        if (e instanceof ApiError) return { success: false, requiresVerification: false, message: e.message || 'Login failed' };
+        if (e instanceof ApiError) return { success: false, requiresVerification: false, message: serverMessage(e) ?? 'Login failed' };
         return { success: false, requiresVerification: false, message: 'An unexpected error occurred' };
       }
     },
@@ -113,7 +113,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       } catch (e) {
         if (e instanceof ApiError) {
           const fields = e.fieldErrors ? Object.values(e.fieldErrors).join(' ') : '';
-          return { success: false, requiresVerification: false, message: e.message || fields || 'Registration failed' };
+          return { success: false, requiresVerification: false, message: serverMessage(e) || fields || 'Registration failed' };
         }
         return { success: false, requiresVerification: false, message: (e as Error)?.message || 'An unexpected error occurred' };
       }
@@ -132,7 +132,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         return { success: false, requiresVerification: true, message: res.message || 'Email verification failed' };
       } catch (e) {
         if (e instanceof ApiError) {
-          return { success: false, requiresVerification: true, message: e.message || 'Invalid verification code' };
+          return { success: false, requiresVerification: true, message: serverMessage(e) ?? 'Invalid verification code' };
         }
         throw e;
       }

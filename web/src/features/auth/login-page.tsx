@@ -1,7 +1,7 @@
 /** Login (spec §2 Login, §4 login screen states, §8 login messages). */
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { api, ApiError } from '@avail/shared/api/api-client.ts';
+import { api, serverMessage } from '@avail/shared/api/api-client.ts';
 import { useSession } from '../../app/session.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { AuthLayout } from './auth-layout.tsx';
@@ -50,7 +50,7 @@ export default function LoginPage() {
       await api.resendVerification(email.trim());
       setResendNotice({ kind: 'success', text: 'Verification email sent! Please check your inbox.' });
     } catch (err) {
-      setResendNotice({ kind: 'error', text: (err instanceof ApiError && err.message) || 'Failed to resend verification email' });
+      setResendNotice({ kind: 'error', text: serverMessage(err) ?? 'Failed to resend verification email' });
     } finally {
       setResending(false);
     }

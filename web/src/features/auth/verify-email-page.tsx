@@ -1,7 +1,7 @@
 /** Verify e-mail (spec §2 Verify e-mail, §5 verification, §8 verification messages). */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { api, ApiError } from '@avail/shared/api/api-client.ts';
+import { api, serverMessage } from '@avail/shared/api/api-client.ts';
 import { RESEND_NOTICE_MS, VERIFICATION_CODE_LENGTH, VERIFIED_REDIRECT_DELAY_MS } from '@avail/shared/constants.ts';
 import { useSession } from '../../app/session.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
@@ -61,7 +61,7 @@ export default function VerifyEmailPage() {
       clearTimeout(noticeTimer.current);
       noticeTimer.current = setTimeout(() => setNotice(false), RESEND_NOTICE_MS);
     } catch (err) {
-      setError((err instanceof ApiError && err.message) || 'Failed to resend verification code');
+      setError(serverMessage(err) ?? 'Failed to resend verification code');
     } finally {
       setSending(false);
     }

@@ -1,6 +1,6 @@
 /** Links (spec §2 Links): username, the public link with Copy, an e-mail text template. */
 import { useEffect, useState } from 'react';
-import { api, ApiError } from '@avail/shared/api/api-client.ts';
+import { api, serverMessage } from '@avail/shared/api/api-client.ts';
 import { USERNAME_CHECK_DEBOUNCE_MS, usernameSchema } from '@avail/shared';
 import { useSession } from '../../app/session.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
@@ -70,7 +70,7 @@ export default function LinksPage() {
       alert.show('success', 'Username updated successfully!');
       await Promise.all([profile.reload(true), refreshUser()]);
     } catch (e) {
-      alert.show('error', (e instanceof ApiError && e.message) || 'Failed to save username. Please try again.');
+      alert.show('error', serverMessage(e) ?? 'Failed to save username. Please try again.');
     } finally {
       setSaving(false);
     }

@@ -4,7 +4,7 @@
  */
 import '../../styles/app.css';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { api, ApiError, type AvailabilityRule } from '@avail/shared/api/api-client.ts';
+import { api, ApiError, serverMessage, type AvailabilityRule } from '@avail/shared/api/api-client.ts';
 import {
   availabilityRuleSchema, DEFAULT_RULE, DEFAULT_TIMEZONE, ONBOARDING_RELOAD_DELAY_MS, TIMEZONE_GROUPS,
   USERNAME_CHECK_DEBOUNCE_MS, timezoneSchema, usernameSchema,
@@ -37,9 +37,8 @@ function saveErrorMessage(e: unknown, fallback: string): string {
   if (e instanceof ApiError) {
     const fields = e.fieldErrors;
     if (fields && Object.keys(fields).length) return `Validation error: ${Object.values(fields).join(', ')}`;
-    if (e.message) return e.message;
   }
-  return fallback;
+  return serverMessage(e) ?? fallback;
 }
 
 export default function OnboardingPage() {
@@ -333,8 +332,8 @@ function UsernameStep({
       await api.updateUsername(parsed.data);
       onDone();
     } catch (e) {
-      if (e instanceof ApiError && e.status === 403) setSaveError(e.message || 'Username changes are not currently allowed.');
-      else setSaveError((e instanceof ApiError && e.message) || 'Failed to save username. Please try again.');
+      if (e instanceof ApiError && e.status === 403) setSaveError(serverMessage(e) ?? 'Username changes are not currently allowed.');
+      else setSaveError(serverMessage(e) ?? 'Failed to save username. Please try again.');
     } finally {
       setSaving(false);
     }

@@ -4,7 +4,7 @@
  * ICS feed, CalDAV and Apple iCloud. Google and Microsoft are not configured on this server.
  */
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, ApiError, type CalendarConnection } from '@avail/shared/api/api-client.ts';
+import { api, ApiError, serverMessage, type CalendarConnection } from '@avail/shared/api/api-client.ts';
 import { appleConnectSchema, caldavConnectSchema, icsConnectSchema, APPLE_ERROR_ALERT_MS, APPLE_SUCCESS_ALERT_MS, SYNC_COMPLETE_MS } from '@avail/shared';
 import { invalidate } from '../../app/data-store.ts';
 import { useAlert } from '../../components/ui/alert.tsx';
@@ -40,7 +40,7 @@ export function CalendarsSection() {
       invalidate('connections');
     } catch (e) {
       setConnections((c) => c ?? []);
-      setLoadError(e instanceof ApiError ? e.message : 'Failed to load calendar connections');
+      setLoadError(serverMessage(e) ?? 'Failed to load calendar connections');
     }
   }, []);
   useEffect(() => {
@@ -240,7 +240,7 @@ function firstIssue(r: { success: boolean; error?: { issues: { message: string }
 function errorText(e: unknown, fallback: string): string {
   if (e instanceof ApiError) {
     const f = e.fieldErrors;
-    return e.message || (f ? Object.values(f).join(' ') : '') || fallback;
+    return serverMessage(e) || (f ? Object.values(f).join(' ') : '') || fallback;
   }
   return fallback;
 }
