@@ -1,7 +1,7 @@
 /**
  * Spec §8 fallback messages when the server answers without a message of its own (M-02, M-03,
- * M-06, M-07, M-10..M-12, M-14..M-16): a bare 500 `{}` or an empty 401 never shows the client's
- * generic 'Something went wrong'.
+ * M-06, M-07, M-10..M-12, M-14..M-16), and the server's message of a login/registration that needs
+ * verification shown on the verify screen (T-04).
  */
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { uniqueAccount } from './fixtures.ts';
@@ -79,6 +79,31 @@ test('login, register and verify fall back to the spec messages when the server 
   await page.route('**/api/auth/resend-verification', empty401);
   await page.getByRole('button', { name: 'Resend verification code' }).click();
   await expect(errorAlert(page)).toHaveText('Failed to resend verification code');
+});
+
+test('a login or registration that needs verification shows the server message on the verify screen (T-04)', async ({ page }) => {
+  const acct = uniqueAccount('note');
+  await page.goto('/register');
+  await page.getByLabel('Full name').fill('Notice Tester');
+  await page.getByLabel('Email').fill(acct.email);
+  await page.getByLabel('Password', { exact: true }).fill('password-123');
+  await page.getByLabel('Confirm password').fill('password-123');
+  const registered = page.waitForResponse((r) => r.url().endsWith('/api/auth/register'));
+  await page.getByRole('button', { name: 'Create account' }).click();
+  const regBody = (await (await registered).json()) as { requires_verification: boolean; message: string };
+  expect(regBody.requires_verification).toBe(true);
+  expect(regBody.message.length).toBeGreaterThan(0);
+  await expect(page).toHaveURL(new RegExp(`/verify-email\\?email=${encodeURIComponent(acct.email)}$`));
+  await expect(page.getByRole('status').filter({ hasText: regBody.message })).toBeVisible();
+
+  await page.goto('/login');
+  await fillLogin(page, acct.email);
+  await expect(page).toHaveURL(new RegExp(`/verify-email\\?email=${encodeURIComponent(acct.email)}$`));
+  await expect(page.getByRole('status').filter({ hasText: 'Please verify your email before logging in.' })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull();
+  // A direct visit carries no message.
+  await page.goto(`/verify-email?email=${encodeURIComponent(acct.email)}`);
+  await expect(page.getByText('Please verify your email before logging in.')).toHaveCount(0);
 });
 
 test('onboarding and links fall back to the spec messages on save and check failures', async ({ page }) => {

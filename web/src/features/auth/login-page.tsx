@@ -33,7 +33,7 @@ export default function LoginPage() {
       const target = from ? `${from.pathname}${from.search ?? ''}${from.hash ?? ''}` : '/dashboard';
       navigate(target, { replace: true });
     } else if (res.requiresVerification) {
-      navigate(`/verify-email?email=${encodeURIComponent(res.email ?? email.trim())}`);
+      navigate(`/verify-email?email=${encodeURIComponent(res.email ?? email.trim())}`, { state: { notice: res.message } });
     } else {
       setError(res.message || 'Login failed');
     }

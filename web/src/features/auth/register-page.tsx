@@ -49,7 +49,7 @@ export default function RegisterPage() {
     const res = await register({ ...form, name: form.name.trim(), email: form.email.trim() });
     setSubmitting(false);
     if (res.success && res.requiresVerification) {
-      navigate(`/verify-email?email=${encodeURIComponent(res.email ?? form.email.trim())}`);
+      navigate(`/verify-email?email=${encodeURIComponent(res.email ?? form.email.trim())}`, { state: { notice: res.message } });
     } else if (res.success) {
       navigate('/app/onboarding');
     } else {

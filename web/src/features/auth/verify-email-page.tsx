@@ -1,6 +1,6 @@
 /** Verify e-mail (spec §2 Verify e-mail, §5 verification, §8 verification messages). */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { api, serverMessage } from '@avail/shared/api/api-client.ts';
 import { RESEND_NOTICE_MS, VERIFICATION_CODE_LENGTH, VERIFIED_REDIRECT_DELAY_MS } from '@avail/shared/constants.ts';
 import { useSession } from '../../app/session.tsx';
@@ -12,6 +12,9 @@ export default function VerifyEmailPage() {
   const [params] = useSearchParams();
   const email = (params.get('email') ?? '').trim();
   const urlCode = params.get('code') ?? '';
+  // The server's message of the login/registration that sent the user here (spec §4 Session, T-04).
+  const serverNotice = (useLocation().state as { notice?: unknown } | null)?.notice;
+  const arrivalNotice = typeof serverNotice === 'string' ? serverNotice.trim() : '';
   const { verifyEmail } = useSession();
   const navigate = useNavigate();
   const [code, setCode] = useState(urlCode.length === VERIFICATION_CODE_LENGTH ? urlCode : '');
@@ -103,6 +106,7 @@ export default function VerifyEmailPage() {
       }
     >
       <form className="form" onSubmit={onSubmit} noValidate>
+        {arrivalNotice && <Alert kind="info">{arrivalNotice}</Alert>}
         {error && <Alert kind="error">{error}</Alert>}
         {notice && (
           <Alert kind="success">
