@@ -1,7 +1,8 @@
 /**
  * Spec §8 fallback messages when the server answers without a message of its own (M-02, M-03,
- * M-06, M-07, M-10..M-12, M-14..M-16), and the server's message of a login/registration that needs
- * verification shown on the verify screen (T-04).
+ * M-06, M-07, M-10..M-12, M-14..M-16), the server's message of a login/registration that needs
+ * verification shown on the verify screen (T-04), and 'Username is required' on a cleared
+ * username (X-15).
  */
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { uniqueAccount } from './fixtures.ts';
@@ -106,6 +107,16 @@ test('a login or registration that needs verification shows the server message o
   await expect(page.getByText('Please verify your email before logging in.')).toHaveCount(0);
 });
 
+/** Registers a verified user and saves onboarding steps 2–3; ends on step 4 (username). */
+async function toUsernameStep(page: Page, acct: { name: string; email: string }) {
+  await registerVerified(page, acct);
+  await page.getByRole('button', { name: 'Get Started' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { name: 'Set your weekly schedule' })).toBeVisible();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { name: 'Choose your username' })).toBeVisible();
+}
+
 test('onboarding and links fall back to the spec messages on save and check failures', async ({ page }) => {
   const acct = uniqueAccount('fbk');
   await registerVerified(page, acct);
@@ -150,4 +161,24 @@ test('onboarding and links fall back to the spec messages on save and check fail
   await page.unroute('**/api/me/profile/username');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('heading', { name: "You're All Set" })).toBeVisible();
+});
+
+test("a cleared username shows 'Username is required' in onboarding and on /app/links (X-15)", async ({ page }) => {
+  await toUsernameStep(page, uniqueAccount('req'));
+  const username = page.getByLabel('Username');
+  // An untouched empty field says nothing yet.
+  await expect(page.getByText('Username is required')).toHaveCount(0);
+  await username.fill('abcd');
+  await username.fill('');
+  await expect(page.locator('#username-status')).toHaveText('Username is required');
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
+
+  await page.goto('/app/links');
+  const linksName = page.getByLabel('Username');
+  await expect(linksName).toBeEnabled();
+  await expect(page.getByText('Username is required')).toHaveCount(0);
+  await linksName.fill('abcd');
+  await linksName.fill('');
+  await expect(page.locator('#links-username-status')).toHaveText('Username is required');
+  await expect(page.getByRole('button', { name: 'Save username' })).toBeDisabled();
 });

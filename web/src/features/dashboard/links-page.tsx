@@ -22,6 +22,8 @@ export default function LinksPage() {
   const alert = useAlert();
   const [value, setValue] = useState('');
   const [status, setStatus] = useState('');
+  // Clearing the field says 'Username is required'; an untouched empty field says nothing.
+  const [touched, setTouched] = useState(false);
   const [available, setAvailable] = useState(false);
   const [saving, setSaving] = useState(false);
   const [text, setText] = useState('');
@@ -32,7 +34,11 @@ export default function LinksPage() {
 
   useEffect(() => {
     setAvailable(false);
-    if (!value || value === current) {
+    if (!value) {
+      setStatus(touched ? 'Username is required' : '');
+      return;
+    }
+    if (value === current) {
       setStatus('');
       return;
     }
@@ -57,7 +63,7 @@ export default function LinksPage() {
       cancelled = true;
       clearTimeout(t);
     };
-  }, [value, current]);
+  }, [value, current, touched]);
 
   async function save() {
     if (!canChange) {
@@ -103,7 +109,16 @@ export default function LinksPage() {
           <label htmlFor="links-username">Username</label>
           <div className="input-prefix">
             <span aria-hidden="true">{window.location.host}/</span>
-            <input id="links-username" value={value} disabled={!canChange} onChange={(e) => setValue(e.target.value.trim())} aria-describedby="links-username-status" />
+            <input
+              id="links-username"
+              value={value}
+              disabled={!canChange}
+              onChange={(e) => {
+                setTouched(true);
+                setValue(e.target.value.trim());
+              }}
+              aria-describedby="links-username-status"
+            />
           </div>
           <p id="links-username-status" className="username-status" aria-live="polite">
             {status}

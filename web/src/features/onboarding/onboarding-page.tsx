@@ -277,6 +277,8 @@ function UsernameStep({
   const [message, setMessage] = useState('');
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState('');
+  // An untouched empty field says nothing; once edited, an empty field is 'Username is required' (X-15).
+  const [touched, setTouched] = useState(false);
   const unchanged = initial !== '' && value.trim() === initial;
 
   useEffect(() => {
@@ -288,8 +290,9 @@ function UsernameStep({
     }
     const parsed = usernameSchema.safeParse(value);
     if (!parsed.success) {
-      setStatus(value === '' ? 'idle' : 'invalid');
-      setMessage(value === '' ? '' : parsed.error.issues[0].message);
+      const quiet = value === '' && !touched;
+      setStatus(quiet ? 'idle' : 'invalid');
+      setMessage(quiet ? '' : parsed.error.issues[0].message);
       return;
     }
     setStatus('checking');
@@ -313,7 +316,7 @@ function UsernameStep({
       ctrl.cancelled = true;
       clearTimeout(t);
     };
-  }, [value, unchanged]);
+  }, [value, unchanged, touched]);
 
   async function onContinue() {
     const parsed = usernameSchema.safeParse(value);
@@ -359,7 +362,10 @@ function UsernameStep({
             placeholder="your-name"
             aria-describedby="username-status"
             aria-invalid={status === 'invalid' || status === 'taken'}
-            onChange={(e) => onChange(e.target.value.trim())}
+            onChange={(e) => {
+              setTouched(true);
+              onChange(e.target.value.trim());
+            }}
           />
         </div>
         <p id="username-status" className={`username-status status-${status}`} aria-live="polite">
