@@ -51,6 +51,31 @@ export function invalidate(key: string): void {
   if (e) entries.set(key, { value: e.value, at: 0 });
 }
 
+/** Dispatched on window when Settings' Sync Now completes (spec §4 "Dashboard calendar"). */
+export const SYNC_COMPLETED_EVENT = 'calendar-sync-completed';
+const staleOnSync = new Set<() => void>();
+let listeningForSync = false;
+function listenForSync(): void {
+  if (listeningForSync || typeof window === 'undefined') return;
+  window.addEventListener(SYNC_COMPLETED_EVENT, markCalendarDataStale);
+  listeningForSync = true;
+}
+/**
+ * A sync changes the owner's events: the calendar caches and the dashboard stats (this week's
+ * event count) become stale, so the next screen that reads them refetches — even a screen that was
+ * not mounted when the event fired (T-23).
+ */
+export function markCalendarDataStale(): void {
+  invalidate('dashboard');
+  for (const fn of staleOnSync) fn();
+}
+/** Lets a feature-level calendar cache be marked stale on every sync-completed event. */
+export function registerStaleOnSync(fn: () => void): void {
+  staleOnSync.add(fn);
+  listenForSync();
+}
+listenForSync();
+
 export interface PreloadState {
   isInitializing: boolean;
   hasInitialized: boolean;

@@ -9,9 +9,7 @@ import { BUSINESS_HOURS, CALENDAR_PX_PER_HOUR, CACHE_FRESHNESS_MS, DASHBOARD_EVE
 import {
   addDays, dashboardHourRange, dateInZone, formatDayLabel, formatTime, formatWeekRange, hhmmToMinutes, pad2, splitByDay, weekDates,
 } from '../../lib/time.ts';
-import { registerReset } from '../../app/data-store.ts';
-
-export const SYNC_COMPLETED_EVENT = 'calendar-sync-completed';
+import { registerReset, registerStaleOnSync, SYNC_COMPLETED_EVENT } from '../../app/data-store.ts';
 
 interface EventsCache {
   key: string;
@@ -21,6 +19,10 @@ interface EventsCache {
 let eventsCache: EventsCache | null = null;
 registerReset(() => {
   eventsCache = null;
+});
+// A completed sync makes the cached week stale even while the dashboard is not mounted (T-23).
+registerStaleOnSync(() => {
+  if (eventsCache) eventsCache = { ...eventsCache, at: 0 };
 });
 
 export function WeekCalendar({ rules, timezone }: { rules: AvailabilityRule[]; timezone: string }) {

@@ -6,13 +6,11 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError, serverMessage, type CalendarConnection } from '@avail/shared/api/api-client.ts';
 import { appleConnectSchema, caldavConnectSchema, icsConnectSchema, APPLE_ERROR_ALERT_MS, APPLE_SUCCESS_ALERT_MS, SYNC_COMPLETE_MS } from '@avail/shared';
-import { invalidate } from '../../app/data-store.ts';
+import { invalidate, SYNC_COMPLETED_EVENT } from '../../app/data-store.ts';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { appleError, PROVIDER_LABEL, statusText } from './connection-status.ts';
-
-const SYNC_COMPLETED_EVENT = 'calendar-sync-completed';
 
 function formatWhen(iso: string | null): string {
   if (!iso) return 'Never';
