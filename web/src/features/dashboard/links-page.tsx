@@ -1,9 +1,9 @@
 /** Links (spec §2 Links): username, the public link with Copy, an e-mail text template. */
 import { useEffect, useState } from 'react';
 import { api, serverMessage } from '@avail/shared/api/api-client.ts';
-import { USERNAME_CHECK_DEBOUNCE_MS, usernameSchema } from '@avail/shared';
 import { useSession } from '../../app/session.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
+import { useUsernameCheck } from '../../components/use-username-check.ts';
 import { useCopy } from './use-copy.ts';
 import { useStore } from './use-store.ts';
 
@@ -21,49 +21,17 @@ export default function LinksPage() {
   const textCopy = useCopy();
   const alert = useAlert();
   const [value, setValue] = useState('');
-  const [status, setStatus] = useState('');
   // Clearing the field says 'Username is required'; an untouched empty field says nothing.
   const [touched, setTouched] = useState(false);
-  const [available, setAvailable] = useState(false);
   const [saving, setSaving] = useState(false);
   const [text, setText] = useState('');
   const canChange = p ? p.can_change_username : true;
+  const check = useUsernameCheck(value, current, touched);
+  const available = check.status === 'available';
 
   useEffect(() => setValue(current), [current]);
   useEffect(() => setText(defaultText(user?.name ?? '', link)), [user?.name, link]);
 
-  useEffect(() => {
-    setAvailable(false);
-    if (!value) {
-      setStatus(touched ? 'Username is required' : '');
-      return;
-    }
-    if (value === current) {
-      setStatus('');
-      return;
-    }
-    const r = usernameSchema.safeParse(value);
-    if (!r.success) {
-      setStatus(r.error.issues[0].message);
-      return;
-    }
-    setStatus('Checking availability...');
-    let cancelled = false;
-    const t = setTimeout(() => {
-      api
-        .checkUsername(r.data)
-        .then(({ available: ok }) => {
-          if (cancelled) return;
-          setAvailable(ok);
-          setStatus(ok ? 'Username is available' : 'Username is already taken');
-        })
-        .catch(() => !cancelled && setStatus('Failed to check username availability'));
-    }, USERNAME_CHECK_DEBOUNCE_MS);
-    return () => {
-      cancelled = true;
-      clearTimeout(t);
-    };
-  }, [value, current, touched]);
 
   async function save() {
     if (!canChange) {
@@ -121,7 +89,7 @@ export default function LinksPage() {
             />
           </div>
           <p id="links-username-status" className="username-status" aria-live="polite">
-            {status}
+            {check.status === 'current' ? '' : check.message}
           </p>
         </div>
         <button type="button" className="btn btn-primary" disabled={!available || saving || !canChange} onClick={() => void save()}>

@@ -7,13 +7,14 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError, serverMessage, type AvailabilityRule } from '@avail/shared/api/api-client.ts';
 import {
   availabilityRuleSchema, DEFAULT_RULE, DEFAULT_TIMEZONE, ONBOARDING_RELOAD_DELAY_MS, TIMEZONE_GROUPS,
-  USERNAME_CHECK_DEBOUNCE_MS, timezoneSchema, usernameSchema,
+  timezoneSchema, usernameSchema,
 } from '@avail/shared';
 import { useSession } from '../../app/session.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Logo } from '../../components/ui/logo.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { SlotEditor, type Slot } from '../../components/slot-editor.tsx';
+import { useUsernameCheck } from '../../components/use-username-check.ts';
 
 const STEPS = ['Welcome', 'Timezone', 'Set Schedule', 'Username', 'Complete'] as const;
 const ALL_ZONES = TIMEZONE_GROUPS.flatMap((g) => g.zones);
@@ -273,56 +274,26 @@ function UsernameStep({
   onBack: () => void;
   onDone: () => void;
 }) {
-  const [status, setStatus] = useState<'idle' | 'checking' | 'available' | 'taken' | 'invalid' | 'failed'>('idle');
-  const [message, setMessage] = useState('');
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState('');
   // An untouched empty field says nothing; once edited, an empty field is 'Username is required'.
   const [touched, setTouched] = useState(false);
   const unchanged = initial !== '' && value.trim() === initial;
 
+  const check = useUsernameCheck(value, initial, touched);
+  // A failed Continue shows the schema's message even when the field was never edited.
+  const [forced, setForced] = useState('');
+  const status = forced ? 'invalid' : check.status === 'current' ? 'available' : check.status;
+  const message = forced || check.message;
   useEffect(() => {
     setSaveError('');
-    if (unchanged) {
-      setStatus('available');
-      setMessage('This is your current username');
-      return;
-    }
-    const parsed = usernameSchema.safeParse(value);
-    if (!parsed.success) {
-      const quiet = value === '' && !touched;
-      setStatus(quiet ? 'idle' : 'invalid');
-      setMessage(quiet ? '' : parsed.error.issues[0].message);
-      return;
-    }
-    setStatus('checking');
-    setMessage('Checking availability...');
-    const ctrl = { cancelled: false };
-    const t = setTimeout(() => {
-      api
-        .checkUsername(parsed.data)
-        .then(({ available }) => {
-          if (ctrl.cancelled) return;
-          setStatus(available ? 'available' : 'taken');
-          setMessage(available ? 'Username is available' : 'Username is already taken');
-        })
-        .catch(() => {
-          if (ctrl.cancelled) return;
-          setStatus('failed');
-          setMessage('Failed to check username availability');
-        });
-    }, USERNAME_CHECK_DEBOUNCE_MS);
-    return () => {
-      ctrl.cancelled = true;
-      clearTimeout(t);
-    };
-  }, [value, unchanged, touched]);
+    setForced('');
+  }, [value]);
 
   async function onContinue() {
     const parsed = usernameSchema.safeParse(value);
     if (!parsed.success) {
-      setStatus('invalid');
-      setMessage(parsed.error.issues[0].message);
+      setForced(parsed.error.issues[0].message);
       return;
     }
     if (unchanged) {
