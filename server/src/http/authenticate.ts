@@ -9,7 +9,6 @@ import type { Deps } from './deps.ts';
 import { forbidden, unauthenticated } from './errors.ts';
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       /** Set by `authenticate`. */

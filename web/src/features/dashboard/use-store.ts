@@ -21,7 +21,7 @@ export function useStore<T>(key: string, fetcher: () => Promise<T>) {
         })
         .finally(() => setLoading(false));
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The loader is keyed by `key`: a new closure per render must not refetch.
     [key],
   );
   useEffect(() => {
