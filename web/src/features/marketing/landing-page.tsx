@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { Accordion } from 'radix-ui';
 import { HEADER_COMPACT_SCROLL_PX } from '@avail/shared/constants.ts';
 import { Logo } from '../../components/ui/logo.tsx';
-import { MarketingFooter } from './marketing-layout.tsx';
+import { CardGrid, HeaderAuthLinks, MarketingFooter } from './marketing-layout.tsx';
 
 const ANCHORS = [
   ['#features', 'Features'],
@@ -21,13 +21,13 @@ const FEATURES = [
   ['Visitor time-zone detection', 'Visitors see your free times in their own time zone — and can change it.'],
   ['Only free windows', 'Event titles, guests and details never leave your account.'],
   ['Smart day view', 'A 07:00–20:00 view by default that expands when your availability needs it.'],
-];
+] as const;
 const USE_CASES = [
   ['Freelancers and consultants', 'Stop the back-and-forth with clients: send one link.'],
   ['Agencies and studios', 'Share when the team lead is free for kick-offs and reviews.'],
   ['Sales and partnerships people', 'Let prospects propose a time that works while the deal is hot.'],
   ['Support and success teams', 'Offer customers clear windows for onboarding calls.'],
-];
+] as const;
 const FAQ = [
   ['Which calendars can I connect?', 'Google Calendar, Microsoft Outlook, Apple iCloud, any CalDAV server, and calendars published as an ICS feed.'],
   ['Can visitors see my event titles?', 'No. Your public link shows only free windows — never titles, guests or details.'],
@@ -60,12 +60,7 @@ export default function LandingPage() {
             ))}
           </nav>
           <div className="mk-header-cta">
-            <Link to="/login" className="btn btn-ghost btn-sm">
-              Login
-            </Link>
-            <Link to="/register" className="btn btn-primary btn-sm">
-              Get started
-            </Link>
+            <HeaderAuthLinks />
             <button type="button" className="icon-button mk-menu-button" aria-label="Open menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(true)}>
               ☰
             </button>
@@ -118,14 +113,7 @@ export default function LandingPage() {
         <section id="features" className="mk-section">
           <div className="mk-container">
             <h2>Everything you need to share your time</h2>
-            <div className="mk-grid three">
-              {FEATURES.map(([t, d]) => (
-                <article key={t} className="card mk-feature">
-                  <h3>{t}</h3>
-                  <p className="muted">{d}</p>
-                </article>
-              ))}
-            </div>
+            <CardGrid items={FEATURES} columns="three" />
           </div>
         </section>
 
@@ -152,14 +140,7 @@ export default function LandingPage() {
         <section id="use-cases" className="mk-section">
           <div className="mk-container">
             <h2>Built for people whose time is in demand</h2>
-            <div className="mk-grid four">
-              {USE_CASES.map(([t, d]) => (
-                <article key={t} className="card mk-feature">
-                  <h3>{t}</h3>
-                  <p className="muted">{d}</p>
-                </article>
-              ))}
-            </div>
+            <CardGrid items={USE_CASES} columns="four" />
           </div>
         </section>
 

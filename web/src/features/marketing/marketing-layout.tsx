@@ -3,6 +3,34 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Logo } from '../../components/ui/logo.tsx';
 
+/** The top bar's 'Login' and 'Get started' buttons (landing page and simple pages). */
+export function HeaderAuthLinks() {
+  return (
+    <>
+      <Link to="/login" className="btn btn-ghost btn-sm">
+        Login
+      </Link>
+      <Link to="/register" className="btn btn-primary btn-sm">
+        Get started
+      </Link>
+    </>
+  );
+}
+
+/** A grid of titled cards (landing page features and use cases). */
+export function CardGrid({ items, columns }: { items: ReadonlyArray<readonly [string, string]>; columns: 'three' | 'four' }) {
+  return (
+    <div className={`mk-grid ${columns}`}>
+      {items.map(([title, text]) => (
+        <article key={title} className="card mk-feature">
+          <h3>{title}</h3>
+          <p className="muted">{text}</p>
+        </article>
+      ))}
+    </div>
+  );
+}
+
 export function MarketingFooter() {
   return (
     <footer className="mk-footer">
@@ -28,12 +56,7 @@ export function SimplePage({ title, children, logoExternal = false }: { title: s
         <div className="mk-container mk-header-inner">
           <Logo external={logoExternal} />
           <div className="mk-header-cta">
-            <Link to="/login" className="btn btn-ghost btn-sm">
-              Login
-            </Link>
-            <Link to="/register" className="btn btn-primary btn-sm">
-              Get started
-            </Link>
+            <HeaderAuthLinks />
           </div>
         </div>
       </header>

@@ -3,7 +3,7 @@
  * Connections of every provider, Sync Now, Disconnect with confirmation, and connect forms for an
  * ICS feed, CalDAV and Apple iCloud. Google and Microsoft are not configured on this server.
  */
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { api, ApiError, serverMessage, type CalendarConnection } from '@avail/shared/api/api-client.ts';
 import { appleConnectSchema, caldavConnectSchema, icsConnectSchema, APPLE_ERROR_ALERT_MS, APPLE_SUCCESS_ALERT_MS, SYNC_COMPLETE_MS } from '@avail/shared';
 import { invalidate, SYNC_COMPLETED_EVENT } from '../../app/data-store.ts';
@@ -143,61 +143,36 @@ export function CalendarsSection() {
 
       <h3 className="subhead">Connect a calendar</h3>
       <ul className="provider-grid">
-        <li className="provider-card">
-          <span className="provider-icon provider-google" aria-hidden="true">G</span>
-          <div>
-            <p className="provider-name">Google Calendar</p>
-            <p className="muted small">Not configured on this server.</p>
-          </div>
+        <ProviderCard kind="google" name="Google Calendar" description="Not configured on this server.">
           <button type="button" className="btn btn-secondary btn-sm" disabled>
             Connect
           </button>
-        </li>
-        <li className="provider-card">
-          <span className="provider-icon provider-microsoft" aria-hidden="true">M</span>
-          <div>
-            <p className="provider-name">Microsoft Outlook</p>
-            <p className="muted small">Outlook and Microsoft 365.</p>
-          </div>
+        </ProviderCard>
+        <ProviderCard kind="microsoft" name="Microsoft Outlook" description="Outlook and Microsoft 365.">
           <button type="button" className="btn btn-secondary btn-sm" disabled>
             Coming Soon
           </button>
-        </li>
-        <li className="provider-card">
-          <span className="provider-icon provider-apple" aria-hidden="true">A</span>
-          <div>
-            <p className="provider-name">Apple iCloud</p>
-            <p className="muted small">
+        </ProviderCard>
+        <ProviderCard
+          kind="apple"
+          name="Apple iCloud"
+          description={
+            <>
               {has('apple') ? 'Connected. ' : ''}
               <button type="button" className="btn btn-link small" onClick={() => setHelpOpen(true)}>
                 How do I get an app-specific password?
               </button>
-            </p>
-          </div>
-          <button type="button" className="btn btn-primary btn-sm" onClick={() => setConnectOpen('apple')}>
-            Connect
-          </button>
-        </li>
-        <li className="provider-card">
-          <span className="provider-icon provider-caldav" aria-hidden="true">C</span>
-          <div>
-            <p className="provider-name">CalDAV</p>
-            <p className="muted small">Fastmail, Nextcloud, Radicale and other CalDAV servers.</p>
-          </div>
-          <button type="button" className="btn btn-primary btn-sm" onClick={() => setConnectOpen('caldav')}>
-            Connect
-          </button>
-        </li>
-        <li className="provider-card">
-          <span className="provider-icon provider-ics" aria-hidden="true">I</span>
-          <div>
-            <p className="provider-name">ICS feed URL</p>
-            <p className="muted small">Any calendar published as an iCal (.ics) link.</p>
-          </div>
-          <button type="button" className="btn btn-primary btn-sm" onClick={() => setConnectOpen('ics')}>
-            Connect
-          </button>
-        </li>
+            </>
+          }
+        >
+          <ConnectButton onClick={() => setConnectOpen('apple')} />
+        </ProviderCard>
+        <ProviderCard kind="caldav" name="CalDAV" description="Fastmail, Nextcloud, Radicale and other CalDAV servers.">
+          <ConnectButton onClick={() => setConnectOpen('caldav')} />
+        </ProviderCard>
+        <ProviderCard kind="ics" name="ICS feed URL" description="Any calendar published as an iCal (.ics) link.">
+          <ConnectButton onClick={() => setConnectOpen('ics')} />
+        </ProviderCard>
       </ul>
 
       {connectOpen === 'ics' && (
@@ -388,5 +363,31 @@ function AppleHelp({ open, onOpenChange }: { open: boolean; onOpenChange: (o: bo
         <li>Copy the generated password (xxxx-xxxx-xxxx-xxxx) and paste it into the Avail connect form.</li>
       </ol>
     </Dialog>
+  );
+}
+
+const PROVIDER_LETTER = { google: 'G', microsoft: 'M', apple: 'A', caldav: 'C', ics: 'I' } as const;
+
+/** One card of "Connect a calendar": provider mark, name, one line of help, and its action. */
+function ProviderCard({ kind, name, description, children }: { kind: keyof typeof PROVIDER_LETTER; name: string; description: ReactNode; children: ReactNode }) {
+  return (
+    <li className="provider-card">
+      <span className={`provider-icon provider-${kind}`} aria-hidden="true">
+        {PROVIDER_LETTER[kind]}
+      </span>
+      <div>
+        <p className="provider-name">{name}</p>
+        <p className="muted small">{description}</p>
+      </div>
+      {children}
+    </li>
+  );
+}
+
+function ConnectButton({ onClick }: { onClick: () => void }) {
+  return (
+    <button type="button" className="btn btn-primary btn-sm" onClick={onClick}>
+      Connect
+    </button>
   );
 }
