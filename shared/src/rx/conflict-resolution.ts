@@ -1,0 +1,63 @@
+/**
+ * Per-document conflict resolution, shared by the server (push) and the device (RxDB
+ * conflictHandler), so both reach the same answer without talking.
+ *
+ * Rules (issue 3):
+ * 1. A deleted state wins over a live one: a rule deleted on one device and edited on another stays
+ *    deleted; the edit is the loser (recorded, never silently dropped).
+ * 2. Otherwise the later `edited_at` wins; equal times go to the larger `device_id` (string order).
+ * Two states are the same revision when their replicated content is equal — `updated_at` (the
+ * server's stamp) is ignored.
+ */
+import type { RxConflictHandler, WithDeleted } from 'rxdb';
+
+/** What the resolver needs of a writable document. */
+export interface Editable {
+  id: string;
+  edited_at: number;
+  device_id: string;
+  updated_at: number;
+}
+
+/** True when a and b are the same revision: all fields equal except the server stamp `updated_at`. */
+export function sameRevision<T extends Editable>(a: WithDeleted<T>, b: WithDeleted<T>): boolean {
+  if (Boolean(a._deleted) !== Boolean(b._deleted)) return false;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) {
+    if (k === 'updated_at' || k === '_deleted' || k === '_meta' || k === '_rev' || k === '_attachments') continue;
+    if ((a as unknown as Record<string, unknown>)[k] !== (b as unknown as Record<string, unknown>)[k]) return false;
+  }
+  return true;
+}
+
+export interface Resolution<T> {
+  winner: WithDeleted<T>;
+  loser: WithDeleted<T>;
+  /** Why the winner won: 'delete_wins' | 'latest_edit' | 'device_tiebreak'. */
+  reason: 'delete_wins' | 'latest_edit' | 'device_tiebreak';
+}
+
+/** Picks the winner of two different revisions of one document (see the rules above). Pure, deterministic, symmetric. */
+export function resolveConflict<T extends Editable>(master: WithDeleted<T>, incoming: WithDeleted<T>): Resolution<T> {
+  if (master._deleted !== incoming._deleted) {
+    return master._deleted
+      ? { winner: master, loser: incoming, reason: 'delete_wins' }
+      : { winner: incoming, loser: master, reason: 'delete_wins' };
+  }
+  if (master.edited_at !== incoming.edited_at) {
+    return master.edited_at > incoming.edited_at
+      ? { winner: master, loser: incoming, reason: 'latest_edit' }
+      : { winner: incoming, loser: master, reason: 'latest_edit' };
+  }
+  return master.device_id >= incoming.device_id
+    ? { winner: master, loser: incoming, reason: 'device_tiebreak' }
+    : { winner: incoming, loser: master, reason: 'device_tiebreak' };
+}
+
+/** RxDB conflict handler of the writable collections: the same rules the server applies. */
+export function conflictHandlerFor<T extends Editable>(): RxConflictHandler<T> {
+  return {
+    isEqual: (a, b) => sameRevision(a as WithDeleted<T>, b as WithDeleted<T>),
+    resolve: async (i) => resolveConflict(i.realMasterState as WithDeleted<T>, i.newDocumentState as WithDeleted<T>).winner,
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * Local-first writes of the owner's weekly rules and date exceptions: each write lands in the
+ * device's RxDB at once (the UI updates from its reactive queries) and is marked pending until the
+ * server acknowledges it (see replication-client.ts). Inputs are validated with the same zod
+ * schemas as the REST calls, so a device never queues a write the server would refuse.
+ *
+ * Units: times `HH:MM` local to the owner's zone, weekday 0 = Monday, dates `YYYY-MM-DD`.
+ */
+import type { RxLocalDocument } from 'rxdb';
+import { availabilityRuleSchema, exceptionSchema } from '../schemas/availability.schema.ts';
+import type { AvailDatabase } from './avail-database.ts';
+import type { WritableCollectionName } from './replication-protocol.ts';
+import type { ExceptionDoc, RuleDoc } from './rx-schemas.ts';
+
+/** Local document holding `{ [collection/id]: edited_at }` of writes the server has not acknowledged yet. */
+export const PENDING_LOCAL_ID = 'pending-writes';
+export type PendingMap = Record<string, number>;
+
+export function pendingKey(collection: WritableCollectionName, id: string): string {
+  return `${collection}/${id}`;
+}
+
+const queues = new WeakMap<AvailDatabase, Promise<unknown>>();
+/** Serializes read-modify-write of the pending map per database. */
+function updatePending(db: AvailDatabase, fn: (m: PendingMap) => PendingMap): Promise<void> {
+  const prev = queues.get(db) ?? Promise.resolve();
+  const next = prev.then(async () => {
+    if (db.closed) return;
+    const doc = (await db.getLocal<{ map: PendingMap }>(PENDING_LOCAL_ID)) as RxLocalDocument<AvailDatabase, { map: PendingMap }> | null;
+    const map = fn({ ...(doc?.get('map') ?? {}) });
+    await db.upsertLocal(PENDING_LOCAL_ID, { map });
+  });
+  queues.set(db, next.catch(() => undefined));
+  return next;
+}
+
+/** Marks writes pending (called by every local write). */
+export function markPending(db: AvailDatabase, entries: ReadonlyArray<{ collection: WritableCollectionName; id: string; edited_at: number }>): Promise<void> {
+  return updatePending(db, (m) => {
+    for (const e of entries) m[pendingKey(e.collection, e.id)] = e.edited_at;
+    return m;
+  });
+}
+
+/** Clears acknowledged writes; a newer local edit of the same doc (larger edited_at) stays pending. */
+export function clearPending(db: AvailDatabase, acked: ReadonlyArray<{ collection: WritableCollectionName; id: string; edited_at: number }>): Promise<void> {
+  return updatePending(db, (m) => {
+    for (const a of acked) {
+      const k = pendingKey(a.collection, a.id);
+      if (m[k] !== undefined && m[k] <= a.edited_at) delete m[k];
+    }
+    return m;
+  });
+}
+
+/** Current pending map (`{}` when nothing is pending). */
+export async function readPending(db: AvailDatabase): Promise<PendingMap> {
+  const doc = await db.getLocal<{ map: PendingMap }>(PENDING_LOCAL_ID);
+  return { ...(doc?.get('map') ?? {}) };
+}
+
+export interface RuleInput {
+  weekday: number;
+  start_time_local: string;
+  end_time_local: string;
+}
+
+/** Clock of local edits; a later edit on this device always gets a larger edited_at. */
+let lastEdit = 0;
+function editTime(): number {
+  lastEdit = Math.max(Date.now(), lastEdit + 1);
+  return lastEdit;
+}
+
+/**
+ * Replaces the weekly schedule with `rules` as a per-document diff: unchanged rules are kept
+ * (their ids and revisions untouched, so another device's edit of a different rule never
+ * conflicts), changed ones are updated, missing ones deleted, new ones inserted.
+ * @throws ZodError (with the spec's messages) when a rule is invalid; nothing is written then.
+ */
+export async function replaceRulesLocal(db: AvailDatabase, deviceId: string, rules: ReadonlyArray<RuleInput & { id?: string }>): Promise<void> {
+  for (const r of rules) availabilityRuleSchema.parse(r);
+  const current = await db.availability_rules.find().exec();
+  const byId = new Map(current.map((d) => [d.id, d]));
+  const now = editTime();
+  const writes: RuleDoc[] = [];
+  const keep = new Set<string>();
+  for (const r of rules) {
+    const old = r.id ? byId.get(r.id) : undefined;
+    if (old) {
+      keep.add(old.id);
+      if (old.weekday === r.weekday && old.start_time_local === r.start_time_local && old.end_time_local === r.end_time_local) continue;
+    }
+    writes.push({
+      id: old?.id ?? crypto.randomUUID(),
+      weekday: r.weekday,
+      start_time_local: r.start_time_local,
+      end_time_local: r.end_time_local,
+      edited_at: now,
+      device_id: deviceId,
+      updated_at: now,
+    });
+  }
+  const removed = current.filter((d) => !keep.has(d.id));
+  // Soft-delete with our edit stamp so the delete carries this device's edited_at to the server.
+  const deletes = removed.map((d) => ({ ...d.toMutableJSON(), edited_at: now, device_id: deviceId, updated_at: now }));
+  if (writes.length) await db.availability_rules.bulkUpsert(writes);
+  if (deletes.length) {
+    await db.availability_rules.bulkUpsert(deletes);
+    await db.availability_rules.bulkRemove(deletes.map((d) => d.id));
+  }
+  await markPending(db, [...writes, ...deletes].map((d) => ({ collection: 'availability_rules' as const, id: d.id, edited_at: now })));
+}
+
+/** Adds or updates one date exception. @throws ZodError when invalid. Returns the stored doc. */
+export async function putExceptionLocal(
+  db: AvailDatabase,
+  deviceId: string,
+  input: { id?: string; date: string; start_time_local: string | null; end_time_local: string | null },
+): Promise<ExceptionDoc> {
+  exceptionSchema.parse({ date: input.date, start_time_local: input.start_time_local, end_time_local: input.end_time_local });
+  const now = editTime();
+  const doc: ExceptionDoc = {
+    id: input.id ?? crypto.randomUUID(),
+    date: input.date,
+    start_time_local: input.start_time_local,
+    end_time_local: input.end_time_local,
+    edited_at: now,
+    device_id: deviceId,
+    updated_at: now,
+  };
+  await db.availability_exceptions.upsert(doc);
+  await markPending(db, [{ collection: 'availability_exceptions', id: doc.id, edited_at: now }]);
+  return doc;
+}
+
+/** Deletes one exception (soft delete that replicates). No-op when it does not exist. */
+export async function deleteExceptionLocal(db: AvailDatabase, deviceId: string, id: string): Promise<void> {
+  const cur = await db.availability_exceptions.findOne(id).exec();
+  if (!cur) return;
+  const now = editTime();
+  await db.availability_exceptions.upsert({ ...cur.toMutableJSON(), edited_at: now, device_id: deviceId, updated_at: now });
+  await db.availability_exceptions.bulkRemove([id]);
+  await markPending(db, [{ collection: 'availability_exceptions', id, edited_at: now }]);
+}

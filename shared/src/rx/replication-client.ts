@@ -1,0 +1,263 @@
+/**
+ * Device side of the replication protocol (replication-protocol.ts): one RxDB HTTP replication
+ * per collection (pull by checkpoint, push of writable collections, live pull over one shared
+ * Server-Sent Events stream), plus the device's sync status and pending-write bookkeeping.
+ * Follows https://rxdb.info/replication-http.html.
+ *
+ * Status: 'offline' (no network / server unreachable), 'syncing' (a pull or push is running or
+ * local writes are pending), 'online' (in sync), 'outdated' (server answered 426: this client is too
+ * old), 'unauthorized' (401: the session ended).
+ */
+import { BehaviorSubject, Subject, combineLatest, distinctUntilChanged, map, type Observable } from 'rxjs';
+import type { WithDeleted } from 'rxdb';
+import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
+import type { AvailDatabase } from './avail-database.ts';
+import { clearPending, PENDING_LOCAL_ID, type PendingMap } from './local-writes.ts';
+import {
+  COLLECTION_NAMES,
+  PULL_LIMIT_MAX,
+  PUSH_BATCH_MAX,
+  REPLICATED_COLLECTIONS,
+  REPLICATION_SCHEMA_VERSION,
+  SCHEMA_HEADER,
+  type Checkpoint,
+  type CollectionName,
+  type PullResponse,
+  type PushRow,
+  type StreamMessage,
+  type WritableCollectionName,
+} from './replication-protocol.ts';
+
+export type SyncStatus = 'online' | 'syncing' | 'offline' | 'outdated' | 'unauthorized';
+
+/** An HTTP answer the replication cannot retry its way out of. */
+export class ReplicationHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ReplicationHttpError';
+  }
+}
+
+export interface StartReplicationOptions {
+  db: AvailDatabase;
+  /** Server origin, e.g. `http://localhost:3000` ('' = same origin in the browser). */
+  baseUrl: string;
+  /** Current bearer token (null = signed out: requests are not sent). */
+  getToken: () => string | null;
+  fetch?: typeof fetch;
+  /** ms between retries of a failed pull/push (RxDB retryTime). Default 2000. */
+  retryTime?: number;
+  /** Only the leader tab replicates (browser). Default false. */
+  waitForLeadership?: boolean;
+  /** Pull batch size (≤ PULL_LIMIT_MAX). Default 1000. */
+  pullBatchSize?: number;
+  /** Called once when the server answers 401 (session over). */
+  onUnauthorized?: () => void;
+}
+
+export interface AvailReplication {
+  states: { [K in CollectionName]: RxReplicationState<any, Checkpoint> };
+  /** Current sync status (see file doc). */
+  status$: Observable<SyncStatus>;
+  /** `collection/id` keys of local writes not yet acknowledged by the server. */
+  pending$: Observable<string[]>;
+  /** Resolves when every collection is in sync (initial pull done, nothing left to push). */
+  awaitInSync(): Promise<void>;
+  /** Retries now: after coming back online or on tab focus. */
+  reconnect(): void;
+  /** Stops replicating and closes the stream; the database stays open. */
+  cancel(): Promise<void>;
+}
+
+function isNetworkError(err: unknown): boolean {
+  return err instanceof TypeError || (err instanceof Error && (err.name === 'AbortError' || /fetch failed|network/i.test(err.message)));
+}
+
+/**
+ * Starts replicating every collection of `db` with the server. Writable collections push; all pull
+ * and listen on the shared stream. Returns at once; use `awaitInSync()` to wait for the first sync.
+ */
+export function startReplication(opts: StartReplicationOptions): AvailReplication {
+  const doFetch = opts.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
+  const { db } = opts;
+  const base = opts.baseUrl.replace(/\/$/, '');
+  const reachable$ = new BehaviorSubject<boolean>(true);
+  const fatal$ = new BehaviorSubject<SyncStatus | null>(null);
+  let unauthorizedSent = false;
+
+  async function request(path: string, init: RequestInit = {}): Promise<Response> {
+    const token = opts.getToken();
+    if (!token) throw new ReplicationHttpError(401, 'Signed out');
+    let res: Response;
+    try {
+      res = await doFetch(`${base}${path}`, {
+        ...init,
+        headers: { ...(init.headers ?? {}), Authorization: `Bearer ${token}`, [SCHEMA_HEADER]: String(REPLICATION_SCHEMA_VERSION) },
+      });
+    } catch (err) {
+      reachable$.next(false);
+      throw err;
+    }
+    reachable$.next(true);
+    if (res.ok) return res;
+    const body = (await res.json().catch(() => ({}))) as { error?: string };
+    if (res.status === 426) fatal$.next('outdated');
+    if (res.status === 401) {
+      fatal$.next('unauthorized');
+      if (!unauthorizedSent) {
+        unauthorizedSent = true;
+        opts.onUnauthorized?.();
+      }
+    }
+    throw new ReplicationHttpError(res.status, body.error ?? `Replication request failed (${res.status})`);
+  }
+
+  const streams = Object.fromEntries(COLLECTION_NAMES.map((c) => [c, new Subject<any>()])) as Record<CollectionName, Subject<any>>;
+
+  const states = {} as AvailReplication['states'];
+  for (const name of COLLECTION_NAMES) {
+    const writable = REPLICATED_COLLECTIONS[name].writable;
+    const collection = db[name];
+    states[name] = replicateRxCollection<any, Checkpoint>({
+      replicationIdentifier: `avail-http-${name}-${base || 'same-origin'}`,
+      collection: collection as any,
+      live: true,
+      retryTime: opts.retryTime ?? 2000,
+      waitForLeadership: opts.waitForLeadership ?? false,
+      autoStart: true,
+      pull: {
+        batchSize: Math.min(opts.pullBatchSize ?? PULL_LIMIT_MAX, PULL_LIMIT_MAX),
+        stream$: streams[name].asObservable(),
+        async handler(checkpoint, batchSize) {
+          const q = new URLSearchParams({ limit: String(batchSize) });
+          if (checkpoint) {
+            q.set('id', checkpoint.id);
+            q.set('updated_at', String(checkpoint.updated_at));
+          }
+          const res = await request(`/api/replication/${name}/pull?${q}`);
+          const body = (await res.json()) as PullResponse<any>;
+          return { documents: body.documents, checkpoint: body.checkpoint ?? checkpoint };
+        },
+      },
+      push: writable
+        ? {
+            batchSize: Math.min(100, PUSH_BATCH_MAX),
+            async handler(rows) {
+              const res = await request(`/api/replication/${name}/push`, {
+                method: 'POST',
+                headers: { 'Content-Type': 'application/json' },
+                body: JSON.stringify(rows as PushRow<any>[]),
+              });
+              const conflicts = (await res.json()) as WithDeleted<any>[];
+              // Every pushed row was decided by the server (applied, or lost to the returned master):
+              // either way this device's write is no longer pending.
+              await clearPending(
+                db,
+                rows.map((r) => ({ collection: name as WritableCollectionName, id: r.newDocumentState.id, edited_at: r.newDocumentState.edited_at })),
+              );
+              return conflicts;
+            },
+          }
+        : undefined,
+    });
+  }
+
+  // The shared live stream (one HTTP connection for all collections; browsers allow ~6 per host).
+  let stopped = false;
+  let streamAbort: AbortController | null = null;
+  let retryDelay = 1000;
+  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  const streamUp$ = new BehaviorSubject<boolean>(false);
+
+  function resyncAll() {
+    for (const c of COLLECTION_NAMES) streams[c].next('RESYNC');
+  }
+
+  async function runStream(): Promise<void> {
+    if (stopped) return;
+    streamAbort = new AbortController();
+    try {
+      const res = await request('/api/replication/stream', { signal: streamAbort.signal, headers: { Accept: 'text/event-stream' } });
+      if (!res.body) throw new Error('No stream body');
+      streamUp$.next(true);
+      retryDelay = 1000;
+      resyncAll(); // anything missed while disconnected is pulled by checkpoint
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buf = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf += value;
+        let idx: number;
+        while ((idx = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, idx);
+          buf = buf.slice(idx + 2);
+          const data = block
+            .split('\n')
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).trimStart())
+            .join('\n');
+          if (!data) continue;
+          const msg = JSON.parse(data) as StreamMessage;
+          if ('resync' in msg) resyncAll();
+          else if (streams[msg.collection]) streams[msg.collection].next({ documents: msg.documents, checkpoint: msg.checkpoint });
+        }
+      }
+    } catch (err) {
+      if (!stopped && !isNetworkError(err) && !(err instanceof ReplicationHttpError)) console.error('Replication stream failed', err);
+      if (err instanceof ReplicationHttpError && (err.status === 401 || err.status === 426)) {
+        streamUp$.next(false);
+        return; // fatal: do not retry
+      }
+    }
+    streamUp$.next(false);
+    if (stopped) return;
+    retryTimer = setTimeout(() => void runStream(), retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 30_000);
+  }
+  void runStream();
+
+  const pendingDoc$ = db.getLocal$<{ map: PendingMap }>(PENDING_LOCAL_ID);
+  const pending$ = pendingDoc$.pipe(
+    map((d) => Object.keys((d?.get('map') as PendingMap | undefined) ?? {}).sort()),
+    distinctUntilChanged((a, b) => a.join() === b.join()),
+  );
+  const active$ = combineLatest(COLLECTION_NAMES.map((c) => states[c].active$)).pipe(map((xs) => xs.some(Boolean)));
+  const status$ = combineLatest([fatal$, reachable$, streamUp$, active$, pending$]).pipe(
+    map(([fatal, reachable, up, active, pending]): SyncStatus => {
+      if (fatal) return fatal;
+      if (!reachable || (typeof navigator !== 'undefined' && navigator.onLine === false)) return 'offline';
+      if (active || pending.length > 0 || !up) return 'syncing';
+      return 'online';
+    }),
+    distinctUntilChanged(),
+  );
+
+  return {
+    states,
+    status$,
+    pending$,
+    async awaitInSync() {
+      await Promise.all(COLLECTION_NAMES.map((c) => states[c].awaitInSync()));
+    },
+    reconnect() {
+      if (stopped) return;
+      for (const c of COLLECTION_NAMES) states[c].reSync();
+      if (!streamUp$.value) {
+        if (retryTimer) clearTimeout(retryTimer);
+        retryDelay = 1000;
+        streamAbort?.abort();
+        void runStream();
+      }
+    },
+    async cancel() {
+      stopped = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      streamAbort?.abort();
+      await Promise.all(COLLECTION_NAMES.map((c) => states[c].cancel()));
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The HTTP replication protocol between a device's RxDB and the server (RxDB "HTTP replication":
+ * https://rxdb.info/replication-http.html). One set of endpoints, the collection in the path.
+ *
+ * - `GET  /api/replication/:collection/pull?id=&updated_at=&limit=` → 200 `PullResponse`:
+ *   documents with (updated_at, id) strictly after the checkpoint, ordered by updated_at then id,
+ *   at most `limit` (1..1000, default 200). No `id`/`updated_at` = from the beginning.
+ * - `POST /api/replication/:collection/push` body `PushRow[]` (≤ 500 rows) → 200 `Doc[]`: only the
+ *   conflicting master documents (empty array = all applied). The whole batch is applied in one
+ *   transaction. Read-only collections answer 405.
+ * - `GET  /api/replication/stream` → `text/event-stream`; each `data:` line is a `StreamMessage`
+ *   (JSON). Changes made by any device, REST call or sync job reach the stream within a second.
+ *
+ * All three: `Authorization: Bearer <token>` (the session token; verified owners only: 401/403);
+ * header `X-Avail-Schema: <REPLICATION_SCHEMA_VERSION>` — a client below `MIN_CLIENT_SCHEMA_VERSION`
+ * gets 426 `{ error, code: 'client_outdated' }`; unknown collection 404; bad input 400/422.
+ */
+import type { WithDeleted } from 'rxdb';
+import type { ConnectionDoc, EventDoc, ExceptionDoc, ProfileDoc, RuleDoc } from './rx-schemas.ts';
+
+/** Schema version this client speaks; sent as `X-Avail-Schema`. Bump with any wire-shape change. */
+export const REPLICATION_SCHEMA_VERSION = 1;
+/** Oldest client schema version the server still accepts; older clients get HTTP 426. */
+export const MIN_CLIENT_SCHEMA_VERSION = 1;
+export const SCHEMA_HEADER = 'X-Avail-Schema';
+
+export const PULL_LIMIT_DEFAULT = 200;
+export const PULL_LIMIT_MAX = 1000;
+export const PUSH_BATCH_MAX = 500;
+/** The stream sends a comment line this often so proxies keep it open and dead clients are noticed (ms). */
+export const STREAM_HEARTBEAT_MS = 15_000;
+
+/** Collections a device replicates, with whether the device may push to them. */
+export const REPLICATED_COLLECTIONS = {
+  availability_rules: { writable: true },
+  availability_exceptions: { writable: true },
+  calendar_events: { writable: false },
+  calendar_connections: { writable: false },
+  profile: { writable: false },
+} as const;
+export type CollectionName = keyof typeof REPLICATED_COLLECTIONS;
+export const COLLECTION_NAMES = Object.keys(REPLICATED_COLLECTIONS) as CollectionName[];
+export type WritableCollectionName = {
+  [K in CollectionName]: (typeof REPLICATED_COLLECTIONS)[K]['writable'] extends true ? K : never;
+}[CollectionName];
+
+export function isCollectionName(name: string): name is CollectionName {
+  return Object.prototype.hasOwnProperty.call(REPLICATED_COLLECTIONS, name);
+}
+
+export interface DocTypes {
+  availability_rules: RuleDoc;
+  availability_exceptions: ExceptionDoc;
+  calendar_events: EventDoc;
+  calendar_connections: ConnectionDoc;
+  profile: ProfileDoc;
+}
+
+/** Pull position: the last document seen, ordered by (updated_at, id). */
+export interface Checkpoint {
+  id: string;
+  updated_at: number;
+}
+
+export interface PullResponse<T> {
+  documents: WithDeleted<T>[];
+  /** Checkpoint of the last returned document; the request's own checkpoint when none returned. */
+  checkpoint: Checkpoint | null;
+}
+
+/** One pushed document: what the device believes the server has, and its new state. */
+export interface PushRow<T> {
+  assumedMasterState?: WithDeleted<T> | null;
+  newDocumentState: WithDeleted<T>;
+}
+
+/** One SSE message: changed documents of one collection since the stream's last checkpoint, or RESYNC. */
+export type StreamMessage =
+  | { collection: CollectionName; documents: WithDeleted<DocTypes[CollectionName]>[]; checkpoint: Checkpoint }
+  | { resync: true };
