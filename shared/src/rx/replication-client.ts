@@ -229,7 +229,7 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
   const status$ = combineLatest([fatal$, reachable$, streamUp$, active$, pending$]).pipe(
     map(([fatal, reachable, up, active, pending]): SyncStatus => {
       if (fatal) return fatal;
-      if (!reachable || (typeof navigator !== 'undefined' && navigator.onLine === false)) return 'offline';
+      if (!reachable || (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false) return 'offline';
       if (active || pending.length > 0 || !up) return 'syncing';
       return 'online';
     }),
