@@ -7,7 +7,12 @@
  *  - engine: 93 days of windows for an owner with 500 busy intervals;
  *  - sync: ICS feed with 300 single events + 20 weekly series → stored busy intervals;
  *  - public API: latency of GET /api/public/{slug}/availability over real HTTP (SQLite) for that
- *    owner, 4-week range, p50 / p95 / max over 300 requests, and process RSS.
+ *    owner, 4-week range, p50 / p95 / max over 300 requests, and process RSS;
+ *  - replication (RxDB with the Dexie storage on fake-indexeddb, real server over HTTP): initial
+ *    pull of 10,000 documents to a new device; time from reconnecting after an offline edit to the
+ *    edit being stored on the server;
+ *  - web bundle: gzip size of the chunks that carry RxDB/Dexie (from web/dist; run `npm run build`
+ *    first) and whether the public page's chunks include any of it.
  */
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +25,9 @@ import { icsToBusy } from '@avail/shared/ical/index.ts';
 import { createTestApp } from '../server/test/test-app.ts';
 import { buildUser } from '../server/test/factories.ts';
 import { startIcsServer } from '../server/test/ics-server.ts';
+import { openDevice, waitFor } from '../server/test/replication/rx-device.ts';
+import { replaceRulesLocal } from '@avail/shared/rx/local-writes.ts';
+import { gzipSync } from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const referenceDir = path.resolve(root, '../shared/conformance/free-windows');
@@ -120,6 +128,73 @@ if (existsSync(conformanceDir)) {
   server.close();
   await feed.close();
   await t.close();
+}
+
+// 5. Replication: initial pull of 10,000 documents; offline edit → server after reconnect.
+{
+  const t = await createTestApp();
+  const server = t.app.listen(0);
+  await new Promise((r) => server.once('listening', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const owner = await buildUser(t);
+  const now = Date.now();
+  const connId = crypto.randomUUID();
+  await t.db
+    .insertInto('calendar_connections')
+    .values({ id: connId, user_id: owner.user.id, provider: 'ics', name: 'Bench', status: 'active', account: null, connected_at: now, updated_at: now })
+    .execute();
+  const rows = Array.from({ length: 10_000 }, (_, i) => ({
+    id: `bench-ev-${i}`, user_id: owner.user.id, connection_id: connId, uid: `bench-${i}@avail`, title: `Meeting ${i}`,
+    start_ms: now + i * 3_600_000, end_ms: now + i * 3_600_000 + 1_800_000, all_day: 0, is_busy: 1, depends_on_owner_zone: 0, updated_at: now + i,
+  }));
+  for (let i = 0; i < rows.length; i += 500) await t.db.insertInto('calendar_events').values(rows.slice(i, i + 500)).execute();
+  const pulls: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const d = await openDevice(base, owner.token);
+    await d.replication.states.calendar_events.awaitInitialReplication();
+    pulls.push(performance.now() - t0);
+    const n = await d.db.calendar_events.count().exec();
+    await d.close();
+    if (n !== 10_000) throw new Error(`initial pull brought ${n} events`);
+  }
+  results.replication_initial_pull_10000_docs = stats(pulls);
+
+  const d = await openDevice(base, owner.token, { retryTime: 1000 });
+  await d.replication.awaitInSync();
+  const arrivals: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    d.setOffline(true);
+    const end = `${String(12 + (i % 8)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`;
+    await replaceRulesLocal(d.db, d.deviceId, [{ weekday: i % 7, start_time_local: '09:00', end_time_local: end }]);
+    const t0 = performance.now();
+    d.setOffline(false);
+    await waitFor(async () => {
+      const r = await t.db.selectFrom('availability_rules').select('end_time_local').where('user_id', '=', owner.user.id).where('is_deleted', '=', 0).execute();
+      return r.length === 1 && r[0].end_time_local === end;
+    }, 10_000, 'offline edit on the server');
+    arrivals.push(performance.now() - t0);
+    await d.replication.awaitInSync();
+  }
+  results.replication_offline_edit_to_server_after_reconnect = stats(arrivals);
+  await d.close();
+  server.closeAllConnections();
+  server.close();
+  await t.close();
+}
+
+// 6. What the RxDB layer adds to the web bundle (gzip), and proof the public page does not load it.
+{
+  const assets = path.join(root, 'web/dist/assets');
+  if (existsSync(assets)) {
+    const files = readdirSync(assets).filter((f) => f.endsWith('.js'));
+    const rx = files.filter((f) => /rxdb\.info|RxDB|Dexie/.test(readFileSync(path.join(assets, f), 'utf8')));
+    const gz = (f: string) => gzipSync(readFileSync(path.join(assets, f))).length;
+    results.web_rxdb_layer_gzip_kb = +(rx.reduce((a, f) => a + gz(f), 0) / 1024).toFixed(1);
+    results.web_rxdb_chunks = rx;
+  } else {
+    results.web_rxdb_layer_gzip_kb = 'web/dist missing: run `npm run build` first';
+  }
 }
 
 writeFileSync(path.join(root, 'bench-results.json'), JSON.stringify(results, null, 2) + '\n');
