@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppRouter } from './app/router.tsx';
+import { registerServiceWorker } from './service-worker/register.ts';
 import './styles/base.css';
 
 createRoot(document.getElementById('root')!).render(
@@ -8,3 +9,5 @@ createRoot(document.getElementById('root')!).render(
     <AppRouter />
   </StrictMode>,
 );
+
+if (import.meta.env.PROD) registerServiceWorker();

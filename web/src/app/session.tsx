@@ -2,7 +2,7 @@
  * The session (spec §4 "Session"): loads the current user from a stored token, and offers the
  * login / register / verify / logout actions with the spec's result shape.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, ApiError, clearToken, getToken, serverMessage, setToken, type User } from '@avail/shared/api/api-client.ts';
 import { preloadOnce, resetStores } from './data-store.ts';
 
@@ -33,6 +33,45 @@ export function onPostLogout(fn: (() => void) | null): void {
   postLogoutCallback = fn;
 }
 
+/** localStorage key of the last signed-in user (JSON `User`), read when a reload happens offline. */
+export const LAST_USER_STORAGE_KEY = 'avail.last-user';
+
+function cacheUser(u: User | null): void {
+  try {
+    if (u) localStorage.setItem(LAST_USER_STORAGE_KEY, JSON.stringify(u));
+    else localStorage.removeItem(LAST_USER_STORAGE_KEY);
+  } catch {
+    /* storage unavailable: the offline bootstrap just has nothing to fall back to */
+  }
+}
+
+/** The last signed-in user cached on this device, or null. */
+export function cachedUser(): User | null {
+  try {
+    const raw = localStorage.getItem(LAST_USER_STORAGE_KEY);
+    const u = raw ? (JSON.parse(raw) as User) : null;
+    return u && typeof u === 'object' && u.id !== undefined && typeof u.email === 'string' ? u : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a failed call means "the server could not be reached" (no network, DNS, a proxy's
+ * 502/503/504) rather than an answer of the server. Such a failure keeps the session.
+ */
+export function isUnreachable(err: unknown): boolean {
+  if (err instanceof ApiError) return err.status === 502 || err.status === 503 || err.status === 504;
+  return err instanceof TypeError || (err instanceof Error && err.name === 'AbortError');
+}
+
+/** Closes and deletes a user's device database (logout); loads the RxDB chunk only then. */
+function removeLocalData(userId: string): void {
+  import('./local-db.ts')
+    .then((m) => m.closeLocalData({ remove: true, userId }))
+    .catch((e: unknown) => console.error('Removing the local data failed', e));
+}
+
 export const dataAreas = {
   dashboard: () => api.dashboardStats(),
   availability: () => api.availabilityRules(),
@@ -42,12 +81,26 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<SessionStatus>(() => (getToken() ? 'loading' : 'unauthenticated'));
   const [user, setUser] = useState<User | null>(null);
 
+  const [offlineSession, setOfflineSession] = useState(false);
+  const userIdRef = useRef<string | null>(null);
+
   const authenticate = useCallback((u: User, token?: string | null) => {
     if (token) setToken(token);
+    cacheUser(u);
+    userIdRef.current = String(u.id);
     setUser(u);
     setStatus('authenticated');
   }, []);
 
+  const dropSession = useCallback(() => {
+    clearToken();
+    cacheUser(null);
+    setUser(null);
+    setStatus('unauthenticated');
+  }, []);
+
+  // Bootstrap: a stored token is checked with /me. When the server cannot be reached (offline
+  // reload), the last known user is kept so the owner's app opens on the device's data.
   useEffect(() => {
     if (!getToken()) return;
     let cancelled = false;
@@ -56,16 +109,43 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       .then(({ user: u }) => {
         if (!cancelled) authenticate(u);
       })
-      .catch(() => {
+      .catch((err: unknown) => {
         if (cancelled) return;
-        clearToken();
-        setUser(null);
-        setStatus('unauthenticated');
+        const last = isUnreachable(err) ? cachedUser() : null;
+        if (last) {
+          authenticate(last);
+          setOfflineSession(true);
+        } else if (isUnreachable(err)) {
+          setStatus('unauthenticated'); // the token stays for the next attempt
+        } else {
+          dropSession();
+        }
       });
     return () => {
       cancelled = true;
     };
-  }, [authenticate]);
+  }, [authenticate, dropSession]);
+
+  // A session taken from the cache is checked once the network is back.
+  useEffect(() => {
+    if (!offlineSession) return;
+    const check = () => {
+      api.me(true).then(
+        ({ user: u }) => {
+          authenticate(u);
+          setOfflineSession(false);
+        },
+        (err: unknown) => {
+          if (isUnreachable(err)) return;
+          setOfflineSession(false);
+          if (err instanceof ApiError && err.status === 401) void logoutRef.current();
+        },
+      );
+    };
+    window.addEventListener('online', check);
+    if (navigator.onLine) check();
+    return () => window.removeEventListener('online', check);
+  }, [offlineSession, authenticate]);
 
   useEffect(() => {
     if (status === 'authenticated' && user?.email_verified_at) {
@@ -146,15 +226,22 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     } catch {
       /* the token is dropped anyway */
     }
-    clearToken();
-    setUser(null);
-    setStatus('unauthenticated');
+    const userId = userIdRef.current;
+    userIdRef.current = null;
+    dropSession();
+    setOfflineSession(false);
     resetStores();
+    // Spec §4: logout resets every data area — the device database too (replication cancelled,
+    // IndexedDB data deleted). Not awaited: another tab holding the database must not block logout.
+    if (userId) removeLocalData(userId);
     postLogoutCallback?.();
-  }, []);
+  }, [dropSession]);
+  const logoutRef = useRef(logout);
+  logoutRef.current = logout;
 
   const refreshUser = useCallback(async () => {
     const { user: u } = await api.me(true);
+    cacheUser(u);
     setUser(u);
   }, []);
 

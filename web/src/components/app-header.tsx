@@ -1,6 +1,7 @@
-/** Signed-in header: logo, settings, the user's initials/name, logout. */
+/** Signed-in header: logo, sync status, settings, the user's initials/name, logout. */
 import { useNavigate } from 'react-router-dom';
 import { useSession } from '../app/session.tsx';
+import { SyncIndicator } from './sync-indicator.tsx';
 import { Logo } from './ui/logo.tsx';
 
 export function initials(name?: string | null): string {
@@ -17,6 +18,7 @@ export function AppHeader() {
       <div className="app-header-inner">
         <Logo />
         <div className="app-header-actions">
+          <SyncIndicator />
           <button type="button" className="icon-button" aria-label="Settings" title="Settings" onClick={() => navigate('/app/settings')}>
             <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
               <circle cx="12" cy="12" r="3" />

@@ -1,8 +1,16 @@
-/** Availability (spec §2 Availability, §5 edit modal validation, §8 availability messages). */
+/**
+ * Availability (spec §2 Availability, §5 edit modal validation, §8 availability messages). The
+ * weekly rules are read from the device database and saved to it first (issue 3: they sync when
+ * the server is reachable; unsynced rules show as pending); REST until the database has synced.
+ */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api } from '@avail/shared/api/api-client.ts';
 import { availabilityRuleSchema, DEFAULT_RULE } from '@avail/shared';
+import { replaceRulesLocal } from '@avail/shared/rx/local-writes.ts';
+import { invalidate } from '../../app/data-store.ts';
+import { useLocalData, useLocalRules, usePendingKeys, type RuleView } from '../../app/local-data.tsx';
+import type { LocalData } from '../../app/local-db.ts';
 import { dataAreas } from '../../app/session.tsx';
 import { SlotEditor, WEEKDAYS, type Slot } from '../../components/slot-editor.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
@@ -11,12 +19,32 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { hhmmToMinutes, to12h } from '../../lib/time.ts';
 import { useStore } from './use-store.ts';
 
+/** A slot of the editor; `id` is the device rule it edits (kept so unchanged rules keep their revision). */
+type EditSlot = Slot & { id?: string };
 let seq = 0;
-const mk = (r: Omit<Slot, 'key'> = DEFAULT_RULE): Slot => ({ key: ++seq, weekday: r.weekday, start_time_local: r.start_time_local, end_time_local: r.end_time_local });
+const mk = (r: Omit<Slot, 'key'> & { id?: string | number } = DEFAULT_RULE): EditSlot => ({
+  key: ++seq,
+  id: typeof r.id === 'string' ? r.id : undefined,
+  weekday: r.weekday,
+  start_time_local: r.start_time_local,
+  end_time_local: r.end_time_local,
+});
+const byDayAndStart = (a: RuleView, b: RuleView) => a.weekday - b.weekday || a.start_time_local.localeCompare(b.start_time_local);
 
 export default function AvailabilityPage() {
-  const rules = useStore('availability', dataAreas.availability);
-  const list = [...(rules.data?.rules ?? [])].sort((a, b) => a.weekday - b.weekday || a.start_time_local.localeCompare(b.start_time_local));
+  const local = useLocalData();
+  const fromDevice = Boolean(local.data && local.synced);
+  const localRules = useLocalRules(local.data, local.synced);
+  const pendingKeys = usePendingKeys(local.data);
+  const rest = useStore('availability', dataAreas.availability, !fromDevice);
+  const useDevice = fromDevice && localRules !== undefined;
+  const rules = {
+    data: useDevice ? { rules: localRules } : rest.data,
+    loading: useDevice ? false : rest.loading || (fromDevice && !rest.data),
+    error: useDevice ? null : rest.error,
+  };
+  const list: RuleView[] = [...(rules.data?.rules ?? [])].sort(byDayAndStart);
+  const pendingRules = useDevice ? pendingKeys.filter((k) => k.startsWith('availability_rules/')).length : 0;
   const [editing, setEditing] = useState(false);
   const alert = useAlert();
   const days = new Set(list.map((r) => r.weekday)).size;
@@ -52,6 +80,11 @@ export default function AvailabilityPage() {
         <>
           <p className="summary" data-testid="availability-summary">
             {list.length} {list.length === 1 ? 'slot' : 'slots'} across {days} {days === 1 ? 'day' : 'days'} · {Math.round((totalMin / 60) * 10) / 10} hours per week
+            {pendingRules > 0 && (
+              <span className="badge badge-pending" data-testid="pending-badge" title="Saved on this device; it syncs when the server is reachable">
+                Changes pending sync
+              </span>
+            )}
           </p>
           <div className="card day-list">
             {WEEKDAYS.map((d, i) => {
@@ -64,7 +97,7 @@ export default function AvailabilityPage() {
                       <span className="muted">Unavailable</span>
                     ) : (
                       slots.map((r, n) => (
-                        <span key={n} className="slot-pill">
+                        <span key={n} className={`slot-pill${r.pending ? ' pending' : ''}`} title={r.pending ? 'Pending sync' : undefined}>
                           {to12h(r.start_time_local)} - {to12h(r.end_time_local)}
                         </span>
                       ))
@@ -79,10 +112,13 @@ export default function AvailabilityPage() {
       {editing && (
         <EditScheduleModal
           initial={list.map((r) => mk(r))}
+          local={useDevice ? local.data : null}
           onClose={() => setEditing(false)}
           onSaved={() => {
             setEditing(false);
-            void rules.reload(true);
+            invalidate('dashboard');
+            if (useDevice) invalidate('availability');
+            else void rest.reload(true);
             alert.show('success', 'Availability updated successfully!');
           }}
         />
@@ -91,8 +127,8 @@ export default function AvailabilityPage() {
   );
 }
 
-function EditScheduleModal({ initial, onClose, onSaved }: { initial: Slot[]; onClose: () => void; onSaved: () => void }) {
-  const [slots, setSlots] = useState<Slot[]>(initial.length ? initial : [mk()]);
+function EditScheduleModal({ initial, local, onClose, onSaved }: { initial: EditSlot[]; local: LocalData | null; onClose: () => void; onSaved: () => void }) {
+  const [slots, setSlots] = useState<EditSlot[]>(initial.length ? initial : [mk()]);
   const [error, setError] = useState('');
   const [saving, setSaving] = useState(false);
   const [confirm, setConfirm] = useState<null | 'some' | 'all'>(null);
@@ -111,7 +147,12 @@ function EditScheduleModal({ initial, onClose, onSaved }: { initial: Slot[]; onC
     setSaving(true);
     setError('');
     try {
-      await api.replaceAvailabilityRules(slots.map(({ weekday, start_time_local, end_time_local }) => ({ weekday, start_time_local, end_time_local })));
+      if (local) {
+        // Local first: the device database changes at once and the replication pushes it.
+        await replaceRulesLocal(local.db, local.deviceId, slots.map(({ id, weekday, start_time_local, end_time_local }) => ({ id, weekday, start_time_local, end_time_local })));
+      } else {
+        await api.replaceAvailabilityRules(slots.map(({ weekday, start_time_local, end_time_local }) => ({ weekday, start_time_local, end_time_local })));
+      }
       onSaved();
     } catch {
       setError('Failed to update availability. Please try again.');
@@ -155,7 +196,7 @@ function EditScheduleModal({ initial, onClose, onSaved }: { initial: Slot[]; onC
             {error}
           </p>
         )}
-        <SlotEditor slots={slots} onChange={(s) => { setSlots(s); setError(''); }} makeSlot={() => mk()} canRemoveLast={false} />
+        <SlotEditor slots={slots} onChange={(s) => { setSlots(s as EditSlot[]); setError(''); }} makeSlot={() => mk()} canRemoveLast={false} />
       </Dialog>
       <ConfirmDialog
         open={confirm !== null}

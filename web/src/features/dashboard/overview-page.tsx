@@ -1,6 +1,7 @@
 /** Dashboard Overview (spec §2 Dashboard; §3 Dashboard data with its defaults). */
 import { Link } from 'react-router-dom';
 import { api, type CalendarConnection } from '@avail/shared/api/api-client.ts';
+import { useLocalConnections, useLocalData, useLocalRules } from '../../app/local-data.tsx';
 import { dataAreas, useSession } from '../../app/session.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { browserTimeZone } from '../../lib/time.ts';
@@ -12,8 +13,15 @@ import { WeekCalendar } from './week-calendar.tsx';
 export default function OverviewPage() {
   const { user } = useSession();
   const stats = useStore('dashboard', dataAreas.dashboard);
-  const rules = useStore('availability', dataAreas.availability);
-  const connections = useStore('connections', () => api.connections());
+  // Rules and connections: the device database once it has synced, REST until then.
+  const local = useLocalData();
+  const localRules = useLocalRules(local.data, local.synced);
+  const localConns = useLocalConnections(local.data, local.synced);
+  const fromDevice = Boolean(local.data && local.synced);
+  const restRules = useStore('availability', dataAreas.availability, !fromDevice);
+  const restConns = useStore('connections', () => api.connections(), !fromDevice);
+  const rules = fromDevice && localRules ? { data: { rules: localRules }, loading: false, error: null } : restRules;
+  const connections = fromDevice && localConns ? { data: { connections: localConns }, loading: false } : restConns;
   const { copied, copy } = useCopy();
   const s = mapStats(stats.data);
   const slug = user?.username || (stats.data?.user_slug ?? s.userSlug);

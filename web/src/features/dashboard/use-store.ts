@@ -1,11 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
 import { load, peek } from '../../app/data-store.ts';
 
-/** Reads a cached data area (fresh for 5 minutes); `reload(true)` forces a refetch. */
-export function useStore<T>(key: string, fetcher: () => Promise<T>) {
+/**
+ * Reads a cached data area (fresh for 5 minutes); `reload(true)` forces a refetch. With
+ * `enabled` false nothing is fetched (the screen reads the device database instead).
+ */
+export function useStore<T>(key: string, fetcher: () => Promise<T>, enabled = true) {
   const [data, setData] = useState<T | undefined>(() => peek<T>(key));
   const [error, setError] = useState<unknown>(null);
-  const [loading, setLoading] = useState(data === undefined);
+  const [loading, setLoading] = useState(data === undefined && enabled);
   const reload = useCallback(
     (force = false) => {
       setLoading(true);
@@ -25,7 +28,7 @@ export function useStore<T>(key: string, fetcher: () => Promise<T>) {
     [key],
   );
   useEffect(() => {
-    void reload(false);
-  }, [reload]);
+    if (enabled) void reload(false);
+  }, [reload, enabled]);
   return { data, error, loading, reload };
 }

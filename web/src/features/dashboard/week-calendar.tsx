@@ -10,6 +10,9 @@ import {
   addDays, dashboardHourRange, dateInZone, formatDayLabel, formatTime, formatWeekRange, hhmmToMinutes, pad2, splitByDay, weekDates,
 } from '../../lib/time.ts';
 import { registerReset, registerStaleOnSync, SYNC_COMPLETED_EVENT } from '../../app/data-store.ts';
+import { useLocalData, useLocalEvents } from '../../app/local-data.tsx';
+
+const DAY_MS = 86_400_000;
 
 interface EventsCache {
   key: string;
@@ -33,11 +36,23 @@ export function WeekCalendar({ rules, timezone }: { rules: AvailabilityRule[]; t
   const startDate = addDays(dates[0], -3);
   const endDate = addDays(dates[6], 3);
   const rangeKey = `${startDate}..${endDate}`;
-  const [events, setEvents] = useState<CalendarEvent[]>(() => (eventsCache?.key === rangeKey ? eventsCache.events : []));
+  const [restEvents, setEvents] = useState<CalendarEvent[]>(() => (eventsCache?.key === rangeKey ? eventsCache.events : []));
   const [loading, setLoading] = useState(false);
+  // Events of the shown range (±3 days) from the device database once synced; REST until then.
+  // A day of margin on both ends covers any zone offset; the grid places events by owner-local date.
+  const local = useLocalData();
+  const fromDevice = Boolean(local.data && local.synced);
+  const localEvents = useLocalEvents(local.data, local.synced, Date.parse(`${startDate}T00:00:00Z`) - DAY_MS, Date.parse(`${endDate}T00:00:00Z`) + 2 * DAY_MS);
+  const events = fromDevice && localEvents ? localEvents : restEvents;
+  const replication = local.data?.replication;
 
   const fetchEvents = useCallback(
     async (force: boolean) => {
+      if (replication && fromDevice) {
+        // The device database is live (replication stream); a refresh asks it to re-sync now.
+        if (force) replication.reconnect();
+        return;
+      }
       const c = eventsCache;
       if (!force && c && c.key === rangeKey && c.events.length && Date.now() - c.at < CACHE_FRESHNESS_MS) {
         setEvents(c.events);
@@ -54,7 +69,7 @@ export function WeekCalendar({ rules, timezone }: { rules: AvailabilityRule[]; t
         setLoading(false);
       }
     },
-    [rangeKey, startDate, endDate],
+    [rangeKey, startDate, endDate, replication, fromDevice],
   );
 
   useEffect(() => {

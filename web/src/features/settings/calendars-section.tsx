@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNod
 import { api, ApiError, serverMessage, type CalendarConnection } from '@avail/shared/api/api-client.ts';
 import { appleConnectSchema, caldavConnectSchema, icsConnectSchema, APPLE_ERROR_ALERT_MS, APPLE_SUCCESS_ALERT_MS, SYNC_COMPLETE_MS } from '@avail/shared';
 import { invalidate, SYNC_COMPLETED_EVENT } from '../../app/data-store.ts';
+import { useLocalConnections, useLocalData } from '../../app/local-data.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
@@ -20,7 +21,14 @@ function formatWhen(iso: string | null): string {
 }
 
 export function CalendarsSection() {
-  const [connections, setConnections] = useState<CalendarConnection[] | null>(null);
+  // The list comes from the device database once it has synced (live: the server pushes changes),
+  // from REST until then; connect, disconnect and Sync Now are REST calls either way.
+  const local = useLocalData();
+  const localConns = useLocalConnections(local.data, local.synced);
+  const fromDevice = Boolean(local.data && local.synced && localConns);
+  const replication = local.data?.replication;
+  const [restConnections, setConnections] = useState<CalendarConnection[] | null>(null);
+  const connections = fromDevice ? (localConns ?? null) : restConnections;
   const [loadError, setLoadError] = useState('');
   const [syncState, setSyncState] = useState<'idle' | 'loading' | 'done'>('idle');
   const [toDisconnect, setToDisconnect] = useState<CalendarConnection | null>(null);
@@ -31,6 +39,11 @@ export function CalendarsSection() {
   useEffect(() => () => clearTimeout(syncTimer.current), []);
 
   const refresh = useCallback(async () => {
+    invalidate('connections');
+    if (fromDevice && replication) {
+      replication.reconnect(); // pulls the change at once (the stream brings it too)
+      return;
+    }
     try {
       const { connections: list } = await api.connections();
       setConnections(list ?? []);
@@ -40,10 +53,13 @@ export function CalendarsSection() {
       setConnections((c) => c ?? []);
       setLoadError(serverMessage(e) ?? 'Failed to load calendar connections');
     }
-  }, []);
+  }, [fromDevice, replication]);
+  const loadedOnce = useRef(false);
   useEffect(() => {
+    if (fromDevice || loadedOnce.current) return;
+    loadedOnce.current = true;
     void refresh();
-  }, [refresh]);
+  }, [refresh, fromDevice]);
 
   async function syncNow() {
     setSyncState('loading');
@@ -95,7 +111,7 @@ export function CalendarsSection() {
         </button>
       </div>
       {alert.node}
-      {loadError && <p className="field-error">{loadError}</p>}
+      {loadError && !fromDevice && <p className="field-error">{loadError}</p>}
 
       {connections === null ? (
         <div className="center-block">
