@@ -59,6 +59,7 @@ export async function buildUser(
     email_verified_at: overrides.verified === false ? null : now,
     created_at: overrides.created_at ?? now,
     updated_at: now,
+    repl_clock: now,
   };
   await ctx.db.insertInto('users').values(row).execute();
   const token = await issueToken({ db: ctx.db, now: () => now }, row.id);

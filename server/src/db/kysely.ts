@@ -12,6 +12,21 @@ import type { Config } from '../config.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
+
+/** Connection settings of a PostgreSQL Db, for a dedicated LISTEN client (replication change bus). */
+export interface PgConnectionInfo {
+  connectionString: string;
+  /** `-c search_path=…` when the Db was opened with a pgSchema. */
+  options?: string;
+  /** The schema the Db works in (`public` unless pgSchema was given). */
+  schema: string;
+}
+const pgInfo = new WeakMap<object, PgConnectionInfo>();
+
+/** PostgreSQL connection settings of a Db made by createDb; undefined for SQLite. */
+export function pgConnectionInfo(db: Db): PgConnectionInfo | undefined {
+  return pgInfo.get(db);
+}
 export type DbDialect = 'sqlite' | 'postgres';
 
 const INT8_OID = 20;
@@ -44,7 +59,13 @@ export function createDb(config: Pick<Config, 'DATABASE_URL' | 'SQLITE_PATH'>, o
       max: 10,
       ...(options.pgSchema ? { options: `-c search_path=${quoteIdent(options.pgSchema)}` } : {}),
     });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    pgInfo.set(db, {
+      connectionString: config.DATABASE_URL,
+      ...(options.pgSchema ? { options: `-c search_path=${quoteIdent(options.pgSchema)}` } : {}),
+      schema: options.pgSchema ?? 'public',
+    });
+    return db;
   }
   if (config.SQLITE_PATH !== ':memory:') mkdirSync(path.dirname(config.SQLITE_PATH), { recursive: true });
   const database = new SQLite(config.SQLITE_PATH);

@@ -4,9 +4,11 @@
  */
 import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as m0001 from './migrations/0001_initial.ts';
+import * as m0002 from './migrations/0002_replication.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0002_replication': m0002,
 };
 
 const provider: MigrationProvider = {

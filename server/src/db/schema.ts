@@ -20,7 +20,10 @@ export interface UsersTable {
   username_changed_at: number | null;
   email_verified_at: number | null;
   created_at: number;
+  /** Profile document stamp (replication): from `repl_clock` on every profile write. */
   updated_at: number;
+  /** Last replication stamp handed out for this user (epoch ms, strictly increasing); see replication/repl-clock.repo.ts. */
+  repl_clock: Generated<number>;
 }
 
 export interface AuthTokensTable {
@@ -49,8 +52,13 @@ export interface AvailabilityRulesTable {
   start_time_local: string;
   end_time_local: string;
   created_at: number;
+  /** Replication stamp (epoch ms) from users.repl_clock; orders pulls. */
   updated_at: number;
   is_deleted: Generated<number>;
+  /** When the edit was made (epoch ms, the editing device's clock; REST: server now). Decides conflicts. */
+  edited_at: Generated<number>;
+  /** Author of the edit: a device id, or 'server' for REST writes. */
+  device_id: Generated<string>;
 }
 
 export interface AvailabilityExceptionsTable {
@@ -61,8 +69,13 @@ export interface AvailabilityExceptionsTable {
   start_time_local: string | null;
   end_time_local: string | null;
   created_at: number;
+  /** Replication stamp (epoch ms) from users.repl_clock; orders pulls. */
   updated_at: number;
   is_deleted: Generated<number>;
+  /** When the edit was made (epoch ms, the editing device's clock; REST: server now). Decides conflicts. */
+  edited_at: Generated<number>;
+  /** Author of the edit: a device id, or 'server' for REST writes. */
+  device_id: Generated<string>;
 }
 
 export type CalendarProvider = 'ics' | 'caldav' | 'apple' | 'google' | 'microsoft';
@@ -111,6 +124,8 @@ export interface CalendarEventsTable {
   all_day: number;
   is_busy: number;
   depends_on_owner_zone: number;
+  /** Replication stamp (epoch ms); only bumped when the event's content changes. */
+  updated_at: Generated<number>;
 }
 
 /** Busy time without titles: the only table visitors' code reads. */
@@ -132,6 +147,30 @@ export interface PageViewsTable {
   created_at: number;
 }
 
+/** A hard-deleted read-only replicated document (calendar_events, calendar_connections): pulls return it as `_deleted`. */
+export interface ReplicationTombstonesTable {
+  user_id: string;
+  /** A CollectionName of shared/src/rx/replication-protocol.ts. */
+  collection: string;
+  id: string;
+  updated_at: number;
+}
+
+/** Conflict log of pushes: the losing state is kept here, never silently dropped. */
+export interface ReplicationConflictsTable {
+  id: string;
+  user_id: string;
+  collection: string;
+  doc_id: string;
+  winner_json: string;
+  loser_json: string;
+  /** 'delete_wins' | 'latest_edit' | 'device_tiebreak'. */
+  reason: string;
+  /** device_id of the pushed (incoming) state. */
+  device_id: string | null;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -143,6 +182,8 @@ export interface Database {
   calendar_events: CalendarEventsTable;
   busy_intervals: BusyIntervalsTable;
   page_views: PageViewsTable;
+  replication_tombstones: ReplicationTombstonesTable;
+  replication_conflicts: ReplicationConflictsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -20,6 +20,7 @@ import * as authRepo from './auth.repo.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 import { presentUser, type UserJson } from './user.presenter.ts';
 import * as usersRepo from './users.repo.ts';
+import { nextStamp } from '../replication/repl-clock.repo.ts';
 
 export const MESSAGES = {
   registered: 'Registration successful! Please check your email for the verification code.',
@@ -145,7 +146,8 @@ export async function register(deps: Deps, input: RegisterInput): Promise<Pendin
     const ok = await usersRepo.replaceUnverifiedRegistration(trx, existing.id, existing.password_hash, {
       name: input.name,
       password_hash: passwordHash,
-      updated_at: now,
+      // The profile document changed (name): replication stamp.
+      updated_at: await nextStamp(trx, existing.id, now),
     });
     if (!ok) return false;
     await authRepo.deleteTokensOfUser(trx, existing.id);
@@ -153,7 +155,7 @@ export async function register(deps: Deps, input: RegisterInput): Promise<Pendin
     return true;
   });
   if (!replaced) throw emailTaken();
-  const user: UserRow = { ...existing, name: input.name, password_hash: passwordHash, updated_at: now };
+  const user: UserRow = { ...existing, name: input.name, password_hash: passwordHash };
   await mailCode(deps, user, code);
   return pendingAnswer(user, now);
 }
@@ -171,6 +173,8 @@ async function registerNew(deps: Deps, input: RegisterInput, now: number): Promi
     email_verified_at: null,
     created_at: now,
     updated_at: now,
+    // The replication clock starts at the profile's first stamp (later stamps sort after it).
+    repl_clock: now,
   };
   try {
     await usersRepo.insertUser(deps.db, user);
@@ -230,11 +234,12 @@ export async function verifyEmail(deps: Deps, input: VerifyEmailInput) {
   }
   const token = await deps.db.transaction().execute(async (trx) => {
     // The registration was replaced after we read it (new password, new code): this code is void.
-    if (!(await usersRepo.markVerifiedIfUnchanged(trx, user.id, user.password_hash, now))) throw invalidCode();
+    const stamp = await nextStamp(trx, user.id, now);
+    if (!(await usersRepo.markVerifiedIfUnchanged(trx, user.id, user.password_hash, now, stamp))) throw invalidCode();
     await authRepo.deleteVerification(trx, user.id);
     return issueToken({ db: trx, now: deps.now }, user.id);
   });
-  const verified = { ...user, email_verified_at: now, updated_at: now };
+  const verified = { ...user, email_verified_at: now };
   return { success: true as const, message: MESSAGES.verified, user: presentUser(verified, now), token };
 }
 

@@ -17,7 +17,7 @@ export function findUserBySlug(db: Db, slug: string): Promise<UserRow | undefine
   return db.selectFrom('users').selectAll().where('username_lower', '=', slug.toLowerCase()).executeTakeFirst();
 }
 
-/** Inserts a user; throws a unique violation (see db/errors.ts) for a taken e-mail or username. */
+/** Inserts a user (give `repl_clock: updated_at`); throws a unique violation (see db/errors.ts) for a taken e-mail or username. */
 export async function insertUser(db: Db, user: NewUser): Promise<void> {
   await db.insertInto('users').values(user).execute();
 }
@@ -53,10 +53,17 @@ export async function replaceUnverifiedRegistration(
  * replaced between the code check and this write is not verified with the new password.
  * @returns false when the password changed meanwhile (nothing written).
  */
-export async function markVerifiedIfUnchanged(db: Db, id: string, expectedPasswordHash: string, now: number): Promise<boolean> {
+export async function markVerifiedIfUnchanged(
+  db: Db,
+  id: string,
+  expectedPasswordHash: string,
+  now: number,
+  /** Replication stamp of the profile document (replication/repl-clock.repo.ts). */
+  stamp: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('users')
-    .set({ email_verified_at: now, updated_at: now })
+    .set({ email_verified_at: now, updated_at: stamp })
     .where('id', '=', id)
     .where('password_hash', '=', expectedPasswordHash)
     .executeTakeFirst();

@@ -1,4 +1,7 @@
-/** SQL for weekly rules and date exceptions. Deletes are soft (is_deleted = 1, updated_at bumped) for replication. */
+/**
+ * SQL for weekly rules and date exceptions. Deletes are soft (is_deleted = 1) so they replicate;
+ * every write carries the replication stamp (`updated_at`) and the edit's `edited_at`/`device_id`.
+ */
 import type { Db } from '../../db/kysely.ts';
 import type { AvailabilityExceptionRow, AvailabilityRuleRow } from '../../db/schema.ts';
 
@@ -16,48 +19,50 @@ export function listRules(db: Db, userId: string): Promise<AvailabilityRuleRow[]
     .execute();
 }
 
-/** Inserts the rules (already validated) with new ids; returns the inserted rows. `now` is epoch ms. */
-export async function insertRules(
-  db: Db,
-  userId: string,
-  rules: ReadonlyArray<{ weekday: number; start_time_local: string; end_time_local: string }>,
-  now: number,
-): Promise<AvailabilityRuleRow[]> {
-  if (rules.length === 0) return [];
-  const rows: AvailabilityRuleRow[] = rules.map((r) => ({
-    id: crypto.randomUUID(),
-    user_id: userId,
-    weekday: r.weekday,
-    start_time_local: r.start_time_local,
-    end_time_local: r.end_time_local,
-    created_at: now,
-    updated_at: now,
-    is_deleted: 0,
-  }));
-  await db.insertInto('availability_rules').values(rows).execute();
-  return rows;
+/** Rows (any owner, deleted too) with these ids. */
+export async function findRulesByIds(db: Db, ids: readonly string[]): Promise<AvailabilityRuleRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('availability_rules').selectAll().where('id', 'in', [...ids]).execute();
 }
 
-/** Soft-deletes every live rule of the user. */
-export async function softDeleteAllRules(db: Db, userId: string, now: number): Promise<void> {
+/** Rows (any owner, deleted too) with these ids. */
+export async function findExceptionsByIds(db: Db, ids: readonly string[]): Promise<AvailabilityExceptionRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('availability_exceptions').selectAll().where('id', 'in', [...ids]).execute();
+}
+
+/** Inserts a rule row (all fields given). */
+export async function insertRule(db: Db, row: AvailabilityRuleRow): Promise<void> {
+  await db.insertInto('availability_rules').values(row).execute();
+}
+
+/** Overwrites the replicated fields of the user's rule `row.id`. */
+export async function updateRule(db: Db, row: AvailabilityRuleRow): Promise<void> {
   await db
     .updateTable('availability_rules')
-    .set({ is_deleted: 1, updated_at: now })
-    .where('user_id', '=', userId)
-    .where('is_deleted', '=', 0)
+    .set({
+      weekday: row.weekday,
+      start_time_local: row.start_time_local,
+      end_time_local: row.end_time_local,
+      is_deleted: row.is_deleted,
+      edited_at: row.edited_at,
+      device_id: row.device_id,
+      updated_at: row.updated_at,
+    })
+    .where('id', '=', row.id)
+    .where('user_id', '=', row.user_id)
     .execute();
 }
 
-/** Soft-deletes one live rule of the user; false when there is none with that id. */
-export async function softDeleteRule(db: Db, userId: string, id: string, now: number): Promise<boolean> {
-  const r = await db
-    .updateTable('availability_rules')
-    .set({ is_deleted: 1, updated_at: now })
+/** One live rule of the user, or undefined. */
+export function findLiveRule(db: Db, userId: string, id: string): Promise<AvailabilityRuleRow | undefined> {
+  return db
+    .selectFrom('availability_rules')
+    .selectAll()
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .where('is_deleted', '=', 0)
     .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
 }
 
 /** Live exceptions of the user, by date then start time. */
@@ -85,37 +90,38 @@ export function listExceptionsBetween(db: Db, userId: string, fromDate: string, 
     .execute();
 }
 
-/** Inserts one exception (already validated) with a new id; returns the row. `now` is epoch ms. */
-export async function insertException(
-  db: Db,
-  userId: string,
-  e: { date: string; start_time_local: string | null; end_time_local: string | null },
-  now: number,
-): Promise<AvailabilityExceptionRow> {
-  const row: AvailabilityExceptionRow = {
-    id: crypto.randomUUID(),
-    user_id: userId,
-    date: e.date,
-    start_time_local: e.start_time_local,
-    end_time_local: e.end_time_local,
-    created_at: now,
-    updated_at: now,
-    is_deleted: 0,
-  };
-  await db.insertInto('availability_exceptions').values(row).execute();
-  return row;
-}
-
-/** Soft-deletes one live exception of the user; false when there is none with that id. */
-export async function softDeleteException(db: Db, userId: string, id: string, now: number): Promise<boolean> {
-  const r = await db
-    .updateTable('availability_exceptions')
-    .set({ is_deleted: 1, updated_at: now })
+/** One live exception of the user, or undefined. */
+export function findLiveException(db: Db, userId: string, id: string): Promise<AvailabilityExceptionRow | undefined> {
+  return db
+    .selectFrom('availability_exceptions')
+    .selectAll()
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .where('is_deleted', '=', 0)
     .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Inserts an exception row (all fields given). */
+export async function insertException(db: Db, row: AvailabilityExceptionRow): Promise<void> {
+  await db.insertInto('availability_exceptions').values(row).execute();
+}
+
+/** Overwrites the replicated fields of the user's exception `row.id`. */
+export async function updateException(db: Db, row: AvailabilityExceptionRow): Promise<void> {
+  await db
+    .updateTable('availability_exceptions')
+    .set({
+      date: row.date,
+      start_time_local: row.start_time_local,
+      end_time_local: row.end_time_local,
+      is_deleted: row.is_deleted,
+      edited_at: row.edited_at,
+      device_id: row.device_id,
+      updated_at: row.updated_at,
+    })
+    .where('id', '=', row.id)
+    .where('user_id', '=', row.user_id)
+    .execute();
 }
 
 /** True when the user has at least one live weekly rule. */

@@ -2,9 +2,12 @@
  * SQL of calendar connections, their raw sources, derived events and busy intervals.
  * Every query that takes a user id filters by it: one owner never reaches another's rows.
  */
+import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { CalendarConnectionRow, CalendarConnectionsTable, Database } from '../../db/schema.ts';
 import type { Insertable, Updateable } from 'kysely';
+import type { Stamper } from '../replication/repl-clock.repo.ts';
+import { clearTombstones, writeTombstones } from '../replication/tombstones.repo.ts';
 
 type Q = Kysely<Database> | Transaction<Database>;
 
@@ -26,20 +29,45 @@ export async function findConnectionsByProvider(db: Q, userId: string, provider:
   return db.selectFrom('calendar_connections').selectAll().where('user_id', '=', userId).where('provider', '=', provider).execute();
 }
 
-export async function insertConnection(db: Q, row: Insertable<CalendarConnectionsTable>): Promise<void> {
-  await db.insertInto('calendar_connections').values(row).execute();
+/** Inserts a connection; its `updated_at` is the write's stamp (call inside replicatedWrite). */
+export async function insertConnection(
+  db: Q,
+  row: Omit<Insertable<CalendarConnectionsTable>, 'updated_at'>,
+  stamp: Stamper,
+): Promise<void> {
+  const updatedAt = await stamp('calendar_connections');
+  await db.insertInto('calendar_connections').values({ ...row, updated_at: updatedAt }).execute();
+  await clearTombstones(db, row.user_id, 'calendar_connections', [row.id]);
 }
 
-export async function updateConnection(db: Q, id: string, patch: Updateable<CalendarConnectionsTable>): Promise<void> {
-  await db.updateTable('calendar_connections').set(patch).where('id', '=', id).execute();
+/** Updates a connection of `conn.user_id` and bumps its replication stamp (call inside replicatedWrite). */
+export async function updateConnection(
+  db: Q,
+  conn: { id: string; user_id: string },
+  patch: Omit<Updateable<CalendarConnectionsTable>, 'updated_at'>,
+  stamp: Stamper,
+): Promise<void> {
+  const updatedAt = await stamp('calendar_connections');
+  await db
+    .updateTable('calendar_connections')
+    .set({ ...patch, updated_at: updatedAt })
+    .where('id', '=', conn.id)
+    .where('user_id', '=', conn.user_id)
+    .execute();
 }
 
-/** Removes a connection with its sources, events and busy intervals. */
-export async function deleteConnectionCascade(db: Q, connectionId: string): Promise<void> {
-  await db.deleteFrom('busy_intervals').where('connection_id', '=', connectionId).execute();
-  await db.deleteFrom('calendar_events').where('connection_id', '=', connectionId).execute();
-  await db.deleteFrom('calendar_sources').where('connection_id', '=', connectionId).execute();
-  await db.deleteFrom('calendar_connections').where('id', '=', connectionId).execute();
+/**
+ * Removes a connection with its sources, events and busy intervals; its events and the connection
+ * itself leave tombstones so devices drop them (call inside replicatedWrite).
+ */
+export async function deleteConnectionCascade(db: Q, conn: { id: string; user_id: string }, stamp: Stamper): Promise<void> {
+  const eventIds = (await db.selectFrom('calendar_events').select('id').where('connection_id', '=', conn.id).execute()).map((r) => r.id);
+  if (eventIds.length) await writeTombstones(db, conn.user_id, 'calendar_events', eventIds, await stamp('calendar_events'));
+  await writeTombstones(db, conn.user_id, 'calendar_connections', [conn.id], await stamp('calendar_connections'));
+  await db.deleteFrom('busy_intervals').where('connection_id', '=', conn.id).execute();
+  await db.deleteFrom('calendar_events').where('connection_id', '=', conn.id).execute();
+  await db.deleteFrom('calendar_sources').where('connection_id', '=', conn.id).execute();
+  await db.deleteFrom('calendar_connections').where('id', '=', conn.id).execute();
 }
 
 /** Connections the backup sync should visit: pull providers whose status is active or error. */
@@ -124,10 +152,26 @@ export interface DerivedRows {
   intervals: Array<{ start: number; end: number; dependsOnOwnerZone: boolean }>;
 }
 
-/** Replaces a connection's derived events and busy intervals. Call inside a transaction. */
-export async function replaceDerived(db: Q, conn: { id: string; user_id: string }, derived: DerivedRows): Promise<void> {
+/**
+ * Stable id of a derived event: sha256(connection id, UID, start ms), 32 hex chars; the n-th
+ * duplicate of the same (UID, start) in one derivation gets `n` mixed in. Same data → same ids, so
+ * a re-sync can diff instead of delete + insert.
+ */
+export function eventId(connectionId: string, uid: string, startMs: number, duplicate = 0): string {
+  const h = createHash('sha256').update(`${connectionId}\n${uid}\n${startMs}`);
+  if (duplicate > 0) h.update(`\n${duplicate}`);
+  return h.digest('hex').slice(0, 32);
+}
+
+/**
+ * Replaces a connection's derived events and busy intervals. Call inside replicatedWrite.
+ * Events are diffed by their stable id: new rows are inserted and changed rows updated with the
+ * write's stamp, vanished rows are deleted and leave a tombstone; unchanged events are not written
+ * at all (an unchanged re-sync writes zero event rows). Busy intervals (not replicated) are replaced.
+ */
+export async function replaceDerived(db: Q, conn: { id: string; user_id: string }, derived: DerivedRows, stamp: Stamper): Promise<void> {
   await db.deleteFrom('busy_intervals').where('connection_id', '=', conn.id).execute();
-  await db.deleteFrom('calendar_events').where('connection_id', '=', conn.id).execute();
+  await syncEvents(db, conn, derived.events, stamp);
   for (let i = 0; i < derived.intervals.length; i += INSERT_BATCH) {
     await db
       .insertInto('busy_intervals')
@@ -143,22 +187,80 @@ export async function replaceDerived(db: Q, conn: { id: string; user_id: string 
       )
       .execute();
   }
-  for (let i = 0; i < derived.events.length; i += INSERT_BATCH) {
+}
+
+interface EventFields {
+  id: string;
+  uid: string;
+  title: string;
+  start_ms: number;
+  end_ms: number;
+  all_day: number;
+  is_busy: number;
+  depends_on_owner_zone: number;
+}
+
+function sameEvent(a: EventFields, b: EventFields): boolean {
+  return (
+    a.uid === b.uid &&
+    a.title === b.title &&
+    Number(a.start_ms) === Number(b.start_ms) &&
+    Number(a.end_ms) === Number(b.end_ms) &&
+    Number(a.all_day) === Number(b.all_day) &&
+    Number(a.is_busy) === Number(b.is_busy) &&
+    Number(a.depends_on_owner_zone) === Number(b.depends_on_owner_zone)
+  );
+}
+
+async function syncEvents(db: Q, conn: { id: string; user_id: string }, events: DerivedRows['events'], stamp: Stamper): Promise<void> {
+  const wanted = new Map<string, EventFields>();
+  const seen = new Map<string, number>();
+  for (const e of events) {
+    const key = `${e.uid}\n${e.start}`;
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    const id = eventId(conn.id, e.uid, e.start, n);
+    wanted.set(id, {
+      id,
+      uid: e.uid,
+      title: e.title,
+      start_ms: e.start,
+      end_ms: e.end,
+      all_day: e.allDay ? 1 : 0,
+      is_busy: e.isBusy ? 1 : 0,
+      depends_on_owner_zone: e.dependsOnOwnerZone ? 1 : 0,
+    });
+  }
+  const current = await db
+    .selectFrom('calendar_events')
+    .select(['id', 'uid', 'title', 'start_ms', 'end_ms', 'all_day', 'is_busy', 'depends_on_owner_zone'])
+    .where('connection_id', '=', conn.id)
+    .execute();
+  const have = new Map(current.map((r) => [r.id, r]));
+  const inserts: EventFields[] = [];
+  const updates: EventFields[] = [];
+  for (const [id, e] of wanted) {
+    const old = have.get(id);
+    if (!old) inserts.push(e);
+    else if (!sameEvent(old, e)) updates.push(e);
+  }
+  const removed = current.filter((r) => !wanted.has(r.id)).map((r) => r.id);
+  if (inserts.length === 0 && updates.length === 0 && removed.length === 0) return;
+  const updatedAt = await stamp('calendar_events');
+  for (let i = 0; i < removed.length; i += INSERT_BATCH) {
+    await db.deleteFrom('calendar_events').where('id', 'in', removed.slice(i, i + INSERT_BATCH)).execute();
+  }
+  await writeTombstones(db, conn.user_id, 'calendar_events', removed, updatedAt);
+  for (const e of updates) {
+    const { id, ...fields } = e;
+    await db.updateTable('calendar_events').set({ ...fields, updated_at: updatedAt }).where('id', '=', id).execute();
+  }
+  await clearTombstones(db, conn.user_id, 'calendar_events', inserts.map((e) => e.id));
+  for (let i = 0; i < inserts.length; i += INSERT_BATCH) {
     await db
       .insertInto('calendar_events')
       .values(
-        derived.events.slice(i, i + INSERT_BATCH).map((e) => ({
-          id: crypto.randomUUID(),
-          user_id: conn.user_id,
-          connection_id: conn.id,
-          uid: e.uid,
-          title: e.title,
-          start_ms: e.start,
-          end_ms: e.end,
-          all_day: e.allDay ? 1 : 0,
-          is_busy: e.isBusy ? 1 : 0,
-          depends_on_owner_zone: e.dependsOnOwnerZone ? 1 : 0,
-        })),
+        inserts.slice(i, i + INSERT_BATCH).map((e) => ({ ...e, user_id: conn.user_id, connection_id: conn.id, updated_at: updatedAt })),
       )
       .execute();
   }

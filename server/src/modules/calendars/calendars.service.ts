@@ -17,6 +17,7 @@ import {
   syncUser,
   type SyncDeps,
 } from '../sync/sync.service.ts';
+import { replicatedWrite } from '../replication/repl-clock.repo.ts';
 import * as repo from './calendars.repo.ts';
 
 const DAY_MS = 86_400_000;
@@ -127,22 +128,22 @@ async function connectPull(deps: SyncDeps, user: UserRow, req: ConnectRequest): 
     last_error: null,
     last_synced_at: now,
     connected_at: now,
-    updated_at: now,
   };
-  await deps.db.transaction().execute(async (trx) => {
+  const updatedAt = await replicatedWrite(deps, user.id, async (trx, stamp) => {
     if (req.provider === 'apple') {
       // One Apple connection per user: reconnecting replaces the old one.
-      for (const old of await repo.findConnectionsByProvider(trx, user.id, 'apple')) await repo.deleteConnectionCascade(trx, old.id);
+      for (const old of await repo.findConnectionsByProvider(trx, user.id, 'apple')) await repo.deleteConnectionCascade(trx, old, stamp);
     }
-    await repo.insertConnection(trx, row);
+    await repo.insertConnection(trx, row, stamp);
     await repo.applySourceChanges(trx, row, result, now);
-    await repo.replaceDerived(trx, row, derived);
+    await repo.replaceDerived(trx, row, derived, stamp);
+    return stamp('calendar_connections');
   });
   deps.logger.info(
     { connectionId: id, provider: req.provider, objects: result.upserts.length, busyIntervals: derived.intervals.length },
     'calendar connected',
   );
-  return presentConnection({ ...row, config_json: row.config_json });
+  return presentConnection({ ...row, updated_at: updatedAt });
 }
 
 async function refuseDuplicate(deps: SyncDeps, userId: string, provider: PullId, sameAs: (config: Record<string, string>) => boolean) {
@@ -207,7 +208,7 @@ export async function connectIcs(deps: SyncDeps, user: UserRow, input: { url: st
 export async function sealLegacyIcsFeeds(deps: Pick<SyncDeps, 'db' | 'config' | 'now'>): Promise<number> {
   const rows = await deps.db
     .selectFrom('calendar_connections')
-    .select(['id', 'config_json'])
+    .select(['id', 'user_id', 'config_json'])
     .where('provider', '=', 'ics')
     .where('secret_enc', 'is', null)
     .execute();
@@ -228,14 +229,13 @@ export async function sealLegacyIcsFeeds(deps: Pick<SyncDeps, 'db' | 'config' | 
       continue; // not a URL: such a connection never synced; the owner can remove it
     }
     const sourceId = icsSourceId(row.id);
-    const now = deps.now();
-    await deps.db.transaction().execute(async (trx) => {
+    await replicatedWrite(deps, row.user_id, async (trx, stamp) => {
       const done = await trx
         .updateTable('calendar_connections')
         .set({
           config_json: JSON.stringify({ sourceId, url_hmac: urlHmac }),
           secret_enc: encryptSecret(url, deps.config.AVAIL_SECRET_KEY),
-          updated_at: now,
+          updated_at: await stamp('calendar_connections'),
         })
         .where('id', '=', row.id)
         .where('config_json', '=', row.config_json)
@@ -273,7 +273,7 @@ export async function connectApple(deps: SyncDeps, user: UserRow, input: { apple
 export async function deleteConnection(deps: SyncDeps, userId: string, id: string): Promise<void> {
   const conn = await repo.findConnection(deps.db, userId, id);
   if (!conn) throw notFound('Calendar connection not found');
-  await deps.db.transaction().execute((trx) => repo.deleteConnectionCascade(trx, conn.id));
+  await replicatedWrite(deps, userId, (trx, stamp) => repo.deleteConnectionCascade(trx, conn, stamp));
   deps.logger.info({ connectionId: conn.id, provider: conn.provider }, 'calendar disconnected');
 }
 
@@ -281,8 +281,8 @@ export async function deleteConnection(deps: SyncDeps, userId: string, id: strin
 export async function disconnectProvider(deps: SyncDeps, userId: string, provider: 'google' | 'microsoft' | 'apple') {
   const conns = await repo.findConnectionsByProvider(deps.db, userId, provider);
   if (conns.length === 0) throw notFound('No such calendar connection');
-  await deps.db.transaction().execute(async (trx) => {
-    for (const c of conns) await repo.deleteConnectionCascade(trx, c.id);
+  await replicatedWrite(deps, userId, async (trx, stamp) => {
+    for (const c of conns) await repo.deleteConnectionCascade(trx, c, stamp);
   });
 }
 

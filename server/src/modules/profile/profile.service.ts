@@ -7,6 +7,7 @@ import type { Deps } from '../../http/deps.ts';
 import { conflict, forbidden, unauthenticated, validationFailed } from '../../http/errors.ts';
 import { daysUntilUsernameChange, presentProfile } from '../auth/user.presenter.ts';
 import * as usersRepo from '../auth/users.repo.ts';
+import { replicatedWrite } from '../replication/repl-clock.repo.ts';
 import { rederiveZoneDependentBusy } from '../sync/sync.service.ts';
 
 export const USERNAME_TAKEN = 'Username is already taken';
@@ -27,8 +28,12 @@ export async function updateTimezone(deps: Deps, user: UserRow, requested: strin
   if (!canonical) throw validationFailed({ timezone: 'Unknown timezone' });
   // canonicalIanaZone only fixes the case of names ICU lists; the app's own offered spellings come first.
   const timezone = OFFERED_ZONES.get(requested.toLowerCase()) ?? canonical;
+  let updatedAt = user.updated_at;
   if (timezone !== user.timezone) {
-    await usersRepo.updateUser(deps.db, user.id, { timezone, updated_at: now });
+    await replicatedWrite(deps, user.id, async (trx, stamp) => {
+      updatedAt = await stamp('profile');
+      await usersRepo.updateUser(trx, user.id, { timezone, updated_at: updatedAt });
+    });
     try {
       // Floating and all-day busy time follows the new zone at once (availability-semantics detail 14).
       await rederiveZoneDependentBusy(deps, user.id);
@@ -37,7 +42,7 @@ export async function updateTimezone(deps: Deps, user: UserRow, requested: strin
       deps.logger.error({ err, userId: user.id }, 'could not re-derive zone-dependent busy time');
     }
   }
-  const updated = { ...user, timezone, updated_at: now };
+  const updated = { ...user, timezone, updated_at: updatedAt };
   return { success: true as const, message: `Timezone updated to ${timezone}!`, profile: presentProfile(updated, now) };
 }
 
@@ -79,7 +84,10 @@ export async function setUsername(deps: Deps, user: UserRow, username: string) {
     };
     let written: boolean;
     try {
-      written = await usersRepo.updateUsernameIfUnchanged(deps.db, current.id, current, patch);
+      written = await replicatedWrite(deps, current.id, async (trx, stamp) => {
+        patch.updated_at = await stamp('profile');
+        return usersRepo.updateUsernameIfUnchanged(trx, current.id, current, patch);
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict(USERNAME_TAKEN, 'username_taken', { username: USERNAME_TAKEN });
       throw err;

@@ -23,6 +23,7 @@ import { createSafeFetch, type SafeFetch } from '../../lib/safe-fetch.ts';
 import { isPullProvider, pullProviders } from '../../providers/index.ts';
 import { ProviderAuthError, ProviderError, type ProviderSyncResult } from '../../providers/provider.ts';
 import * as repo from '../calendars/calendars.repo.ts';
+import { replicatedWrite } from '../replication/repl-clock.repo.ts';
 import type { DerivedRows } from '../calendars/calendars.repo.ts';
 
 const DAY_MS = 86_400_000;
@@ -187,11 +188,9 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
     if (!(err instanceof ProviderError || err instanceof DeriveError)) {
       deps.logger.error({ connectionId: conn.id, provider: conn.provider, errName: (err as Error)?.name }, 'calendar sync crashed');
     }
-    await repo.updateConnection(deps.db, conn.id, {
-      status: expired ? 'expired' : 'error',
-      last_error: message,
-      updated_at: deps.now(),
-    });
+    await replicatedWrite(deps, conn.user_id, (trx, stamp) =>
+      repo.updateConnection(trx, conn, { status: expired ? 'expired' : 'error', last_error: message }, stamp),
+    );
     deps.logger.warn(
       { connectionId: conn.id, provider: conn.provider, status: expired ? 'expired' : 'error', ms: Date.now() - started },
       'calendar sync failed',
@@ -229,19 +228,18 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
       ownerEmails: providerEmails,
       derivedAt: derived ? now : stored!.derivedAt,
     };
-    await deps.db.transaction().execute(async (trx) => {
+    await replicatedWrite(deps, conn.user_id, async (trx, stamp) => {
       if (!result.notModified) await repo.applySourceChanges(trx, conn, result, now);
-      if (derived) await repo.replaceDerived(trx, conn, derived);
-      await repo.updateConnection(trx, conn.id, {
+      if (derived) await repo.replaceDerived(trx, conn, derived, stamp);
+      await repo.updateConnection(trx, conn, {
         status: 'active',
         last_error: null,
         last_synced_at: now,
-        updated_at: now,
         sync_state_json: JSON.stringify(nextState),
         calendars_count: result.calendarsCount,
         included_calendars_count: result.calendarsCount,
         ...(derived ? { warnings_json: derived.warnings.length ? JSON.stringify(derived.warnings) : null } : {}),
-      });
+      }, stamp);
     });
     deps.logger.info(
       {
@@ -273,18 +271,24 @@ export async function rederiveConnection(deps: SyncDeps, conn: CalendarConnectio
       ownerEmails: ownerEmailsFor(owner.email, stored?.ownerEmails ?? []),
       now,
     });
-    await deps.db.transaction().execute(async (trx) => {
-      await repo.replaceDerived(trx, conn, derived);
-      await repo.updateConnection(trx, conn.id, {
-        updated_at: now,
-        warnings_json: derived.warnings.length ? JSON.stringify(derived.warnings) : null,
-        ...(stored ? { sync_state_json: JSON.stringify({ ...stored, derivedAt: now }) } : {}),
-      });
+    await replicatedWrite(deps, conn.user_id, async (trx, stamp) => {
+      await repo.replaceDerived(trx, conn, derived, stamp);
+      await repo.updateConnection(
+        trx,
+        conn,
+        {
+          warnings_json: derived.warnings.length ? JSON.stringify(derived.warnings) : null,
+          ...(stored ? { sync_state_json: JSON.stringify({ ...stored, derivedAt: now }) } : {}),
+        },
+        stamp,
+      );
     });
     return { connectionId: conn.id, ok: true, notModified: true };
   } catch (err) {
     const message = err instanceof DeriveError ? err.message : 'Calendar data could not be read.';
-    await repo.updateConnection(deps.db, conn.id, { status: 'error', last_error: message, updated_at: now });
+    await replicatedWrite(deps, conn.user_id, (trx, stamp) =>
+      repo.updateConnection(trx, conn, { status: 'error', last_error: message }, stamp),
+    );
     return { connectionId: conn.id, ok: false, notModified: true, error: message };
   }
 }

@@ -1,0 +1,152 @@
+/**
+ * The replication change bus: "user U's collection C changed" signals that wake the SSE stream
+ * (GET /api/replication/stream, RxDB HTTP replication https://rxdb.info/replication-http.html).
+ *
+ * - In-process: one EventEmitter per database handle (changeBusFor(db)), so every app and job
+ *   sharing a Db shares the bus and separate test databases never see each other.
+ * - PostgreSQL: publish() also sends `pg_notify('avail_changes_<schema>', {i, u, c})`; while a
+ *   stream is subscribed the bus holds one dedicated LISTEN connection (not from the pool), so
+ *   several server instances on one database see each other's changes. Own notifications are
+ *   ignored (the instance id `i`). If the LISTEN connection fails, subscribers get a `resync`.
+ *
+ * Writers publish AFTER their transaction committed (replicatedWrite does this), never before.
+ * Signals carry no document data: the stream re-reads from its own checkpoint.
+ */
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { sql } from 'kysely';
+import pg from 'pg';
+import type { CollectionName } from '@avail/shared/rx/replication-protocol.ts';
+import { pgConnectionInfo, type Db, type PgConnectionInfo } from '../../db/kysely.ts';
+
+/** What a subscriber hears: collections of its user that changed, or `resync` (changes may have been missed). */
+export type ChangeSignal = { collections: CollectionName[] } | { resync: true };
+export type ChangeListener = (signal: ChangeSignal) => void;
+
+const RECONNECT_MS = 1_000;
+
+export class ChangeBus {
+  readonly instanceId = randomUUID();
+  private readonly emitter = new EventEmitter();
+  private readonly channel: string | null;
+  private subscribers = 0;
+  private client: pg.Client | null = null;
+  private listening: Promise<void> | null = null;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly pgInfo: PgConnectionInfo | undefined,
+  ) {
+    this.emitter.setMaxListeners(0);
+    this.channel = pgInfo ? `avail_changes_${pgInfo.schema}`.slice(0, 63) : null;
+  }
+
+  /**
+   * Listens to one user's changes. Returns the unsubscribe function (call it when the stream closes).
+   * On PostgreSQL the first subscriber opens the LISTEN connection; await `ready()` before reading
+   * the checkpoints the signals are relative to.
+   */
+  subscribe(userId: string, listener: ChangeListener): () => void {
+    this.emitter.on(`u:${userId}`, listener);
+    this.subscribers++;
+    if (this.pgInfo && !this.listening) this.listening = this.startListening();
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.emitter.off(`u:${userId}`, listener);
+      this.subscribers--;
+      if (this.subscribers === 0) void this.stopListening();
+    };
+  }
+
+  /** Resolves once cross-instance notifications are being received (immediately on SQLite). Never rejects. */
+  async ready(): Promise<void> {
+    if (this.listening) await this.listening;
+  }
+
+  /**
+   * Signals that `collections` of `userId` changed. Call after the write committed. Never throws:
+   * the write is already durable; a lost signal only delays the stream until the client's next pull.
+   */
+  async publish(userId: string, collections: readonly CollectionName[]): Promise<void> {
+    if (collections.length === 0) return;
+    const list = [...new Set(collections)];
+    this.emitter.emit(`u:${userId}`, { collections: list } satisfies ChangeSignal);
+    if (!this.channel) return;
+    try {
+      const payload = JSON.stringify({ i: this.instanceId, u: userId, c: list });
+      await sql`select pg_notify(${this.channel}, ${payload})`.execute(this.db);
+    } catch {
+      // database closing or unreachable: see above
+    }
+  }
+
+  private async startListening(): Promise<void> {
+    const info = this.pgInfo!;
+    const client = new pg.Client({ connectionString: info.connectionString, ...(info.options ? { options: info.options } : {}) });
+    this.client = client;
+    client.on('notification', (msg) => {
+      if (msg.channel !== this.channel || !msg.payload) return;
+      try {
+        const { i, u, c } = JSON.parse(msg.payload) as { i: string; u: string; c: CollectionName[] };
+        if (i === this.instanceId || typeof u !== 'string' || !Array.isArray(c)) return;
+        this.emitter.emit(`u:${u}`, { collections: c } satisfies ChangeSignal);
+      } catch {
+        // not ours
+      }
+    });
+    client.on('error', () => this.lostConnection(client));
+    client.on('end', () => this.lostConnection(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${this.channel}"`);
+    } catch {
+      this.lostConnection(client);
+    }
+  }
+
+  /** The LISTEN connection broke: every subscriber resyncs; reconnect while anyone listens. */
+  private lostConnection(client: pg.Client) {
+    if (this.client !== client) return;
+    this.client = null;
+    this.listening = null;
+    client.end().catch(() => {});
+    for (const name of this.emitter.eventNames()) this.emitter.emit(name, { resync: true } satisfies ChangeSignal);
+    if (this.subscribers > 0 && !this.reconnectTimer) {
+      this.reconnectTimer = setTimeout(() => {
+        this.reconnectTimer = null;
+        if (this.subscribers > 0 && !this.listening) this.listening = this.startListening();
+      }, RECONNECT_MS);
+      this.reconnectTimer.unref();
+    }
+  }
+
+  private async stopListening(): Promise<void> {
+    if (this.reconnectTimer) {
+      clearTimeout(this.reconnectTimer);
+      this.reconnectTimer = null;
+    }
+    const client = this.client;
+    const listening = this.listening;
+    this.client = null;
+    this.listening = null;
+    if (!client) return;
+    await listening?.catch(() => {});
+    // A subscriber may have arrived while we waited: it started its own connection already.
+    await client.end().catch(() => {});
+  }
+}
+
+const buses = new WeakMap<Db, ChangeBus>();
+
+/** The change bus of a database handle (created on first use). Pass the app's root Db, not a transaction. */
+export function changeBusFor(db: Db): ChangeBus {
+  let bus = buses.get(db);
+  if (!bus) {
+    bus = new ChangeBus(db, pgConnectionInfo(db));
+    buses.set(db, bus);
+  }
+  return bus;
+}
