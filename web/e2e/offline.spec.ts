@@ -1,0 +1,98 @@
+/**
+ * Local-first (issue 3) in the browser against the real server: the owner edits the weekly
+ * schedule while offline, the edit stays on the device as pending through a reload (service worker
+ * app shell + RxDB on IndexedDB + the cached session), and syncs when the network is back — the
+ * visitor's public page then shows it. Also: visitors' pages never load the device-database code.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { OWNER_ZONE, uniqueAccount } from './fixtures.ts';
+import { registerVerified } from './helpers.ts';
+
+/** Registers, verifies and onboards with the default Monday 09:00–17:00; ends on the dashboard. */
+async function onboardedOwner(page: Page, acct: { name: string; email: string; username: string }) {
+  await registerVerified(page, acct);
+  await page.getByRole('button', { name: 'Get Started' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { name: 'Set your weekly schedule' })).toBeVisible();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Username').fill(acct.username);
+  await expect(page.getByText('Username is available')).toBeVisible();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('button', { name: 'Go to Dashboard' }).click();
+  await expect(page).toHaveURL(/\/app\/dashboard$/);
+}
+
+test('a schedule edited offline stays pending through a reload and syncs when back online', async ({ page, context, browser, baseURL }) => {
+  const acct = uniqueAccount('offl');
+  await onboardedOwner(page, acct);
+  const status = page.getByTestId('sync-status');
+
+  await page.getByRole('link', { name: 'Availability' }).click();
+  await expect(page.getByTestId('availability-summary')).toContainText('1 slot across 1 day');
+  // The device database has synced with the server, and the service worker controls the page.
+  await expect(status).toHaveText('Online', { timeout: 30_000 });
+  await expect(status).toHaveAttribute('role', 'status');
+  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, { timeout: 15_000 });
+
+  await context.setOffline(true);
+  await expect(status).toHaveText('Offline');
+
+  // Edit: Monday ends at 12:00 and Wednesday 13:00–15:00 is added.
+  await page.getByRole('button', { name: 'Edit Schedule' }).click();
+  const modal = page.getByRole('dialog', { name: 'Edit Schedule' });
+  await modal.getByLabel('End').first().fill('12:00');
+  await modal.getByRole('button', { name: /Add Another Time Slot/ }).click();
+  await modal.getByLabel('Day').nth(1).selectOption('2');
+  await modal.getByLabel('Start').nth(1).fill('13:00');
+  await modal.getByLabel('End').nth(1).fill('15:00');
+  await modal.getByRole('button', { name: 'Save Schedule' }).click();
+  await expect(page.getByText('Availability updated successfully!')).toBeVisible();
+  await expect(page.getByTestId('availability-summary')).toContainText('2 slots across 2 days');
+  await expect(page.getByText('Changes pending sync')).toBeVisible();
+  await expect(page.getByText('1:00 PM - 3:00 PM')).toBeVisible();
+  await expect(status).toHaveText('Offline');
+
+  // A reload while offline: the shell comes from the service worker, the session from the
+  // device's last known user, the schedule and its pending state from IndexedDB.
+  await page.reload();
+  await expect(page).toHaveURL(/\/app\/availability$/);
+  await expect(page.getByTestId('availability-summary')).toContainText('2 slots across 2 days');
+  await expect(page.getByText('9:00 AM - 12:00 PM')).toBeVisible();
+  await expect(page.getByText('1:00 PM - 3:00 PM')).toBeVisible();
+  await expect(page.getByText('Changes pending sync')).toBeVisible();
+  await expect(status).toHaveText('Offline');
+
+  // Back online: the edit is pushed, nothing is pending and the header says so.
+  await context.setOffline(false);
+  await expect(status).toHaveText('Online', { timeout: 30_000 });
+  await expect(page.getByText('Changes pending sync')).toHaveCount(0);
+
+  // A visitor sees the new windows (next week: every day of it is in the future).
+  const visitor = await browser.newContext({ timezoneId: OWNER_ZONE, baseURL });
+  const pub = await visitor.newPage();
+  await pub.goto(`/${acct.username}`);
+  await expect(pub.getByRole('heading', { name: `${acct.name}'s Availability` })).toBeVisible();
+  await pub.getByRole('button', { name: 'Next week' }).click();
+  await expect(pub.getByRole('button', { name: 'Free Mon 09:00 – 12:00' })).toBeVisible();
+  await expect(pub.getByRole('button', { name: 'Free Wed 13:00 – 15:00' })).toBeVisible();
+  await expect(pub.getByRole('button', { name: 'Free Mon 09:00 – 17:00' })).toHaveCount(0);
+  await visitor.close();
+});
+
+test('the landing page and a public page never load the device database (RxDB/Dexie)', async ({ browser, baseURL }) => {
+  const visitor = await browser.newContext({ timezoneId: OWNER_ZONE, baseURL });
+  const page = await visitor.newPage();
+  const scripts: string[] = [];
+  page.on('request', (req) => {
+    if (req.resourceType() === 'script') scripts.push(new URL(req.url()).pathname);
+  });
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: /get started|sign up|create/i }).first()).toBeVisible();
+  await page.goto('/no-such-owner-here');
+  await expect(page.getByText(/not found/i).first()).toBeVisible();
+  await page.goto('/u/no-such-owner-here');
+  await expect(page.getByText(/not found/i).first()).toBeVisible();
+  expect(scripts.length).toBeGreaterThan(2);
+  expect(scripts.filter((s) => /local-db|rxdb|dexie/i.test(s))).toEqual([]);
+  await visitor.close();
+});
