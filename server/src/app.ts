@@ -18,12 +18,15 @@ import { dashboardRouter } from './modules/dashboard/dashboard.routes.ts';
 import { publicRouter } from './modules/public/public.routes.ts';
 // Calendars router: owned by the calendars engineer (modules/calendars).
 import { calendarsRouter } from './modules/calendars/calendars.routes.ts';
+import { replicationRouter, type ReplicationRouterOptions } from './modules/replication/replication.routes.ts';
 
 export type { AppDeps, Deps } from './http/deps.ts';
 
 export interface AppOptions {
   /** Override rate limits (tests). */
   rateLimits?: Partial<RateLimits>;
+  /** Replication endpoint options (tests shorten the stream heartbeat). */
+  replication?: ReplicationRouterOptions;
 }
 
 /** True for paths of public availability pages: `/u/:slug` and `/:slug` (slug not a reserved name). */
@@ -54,6 +57,8 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
     next();
   });
   app.use(requestLogger(deps.logger));
+  // A replication push carries up to PUSH_BATCH_MAX (500) documents with their assumed states.
+  app.use('/api/replication', express.json({ limit: '4mb' }));
   app.use('/api', express.json({ limit: '256kb' }));
   app.use('/api', (_req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -67,6 +72,8 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   app.use('/api', publicRouter(deps, limits));
   // Calendars (connections, events, Sync Now): modules/calendars.
   app.use('/api', calendarsRouter(deps));
+  // RxDB HTTP replication (pull, push, live stream): modules/replication.
+  app.use('/api', replicationRouter(deps, options.replication));
   app.use('/api', apiNotFound);
 
   const dist = deps.config.WEB_DIST_DIR;

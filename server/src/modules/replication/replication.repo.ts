@@ -1,0 +1,157 @@
+/**
+ * SQL of the replication endpoints: pages of one user's documents strictly after a checkpoint in
+ * (updated_at, id) order, the latest checkpoint of a collection, and the conflict log.
+ * Ids compare byte-wise on both dialects (PostgreSQL: COLLATE "C"), so the database order, the
+ * `>` filter and the merge of live rows with tombstones all agree.
+ */
+import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
+import type { WithDeleted } from 'rxdb';
+import type { Checkpoint, CollectionName, DocTypes } from '@avail/shared/rx/replication-protocol.ts';
+import type { Db } from '../../db/kysely.ts';
+import type { AvailabilityExceptionRow, AvailabilityRuleRow, CalendarConnectionRow, CalendarEventRow } from '../../db/schema.ts';
+import {
+  connectionDoc,
+  connectionTombstoneDoc,
+  eventDoc,
+  eventTombstoneDoc,
+  exceptionDoc,
+  profileDoc,
+  ruleDoc,
+} from './replication.presenter.ts';
+
+export type AnyDoc = WithDeleted<DocTypes[CollectionName]>;
+
+export interface Page {
+  documents: AnyDoc[];
+  /** Checkpoint of the last document, or the given one when the page is empty. */
+  checkpoint: Checkpoint | null;
+}
+
+function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+function idExpr(db: Db, column: string): RawBuilder<string> {
+  return isPostgres(db) ? sql<string>`${sql.ref(column)} collate "C"` : sql<string>`${sql.ref(column)}`;
+}
+
+/** Rows of `table` of `userId` after `cp`, ordered by (updated_at, id), at most `limit`. */
+async function pageRows<T>(db: Db, table: string, userId: string, cp: Checkpoint | null, limit: number, extra?: (q: any) => any): Promise<T[]> {
+  const id = idExpr(db, `${table}.id`);
+  let q = (db as unknown as Kysely<any>)
+    .selectFrom(table)
+    .selectAll()
+    .where(`${table}.user_id`, '=', userId);
+  if (extra) q = extra(q);
+  if (cp) {
+    q = q.where((eb: any) =>
+      eb.or([eb(`${table}.updated_at`, '>', cp.updated_at), eb.and([eb(`${table}.updated_at`, '=', cp.updated_at), eb(id, '>', cp.id)])]),
+    );
+  }
+  return (await q.orderBy(`${table}.updated_at`, 'asc').orderBy(id, 'asc').limit(limit).execute()) as T[];
+}
+
+function byCheckpoint(a: { id: string; updated_at: number }, b: { id: string; updated_at: number }): number {
+  if (a.updated_at !== b.updated_at) return a.updated_at - b.updated_at;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+async function tombstonePage(db: Db, userId: string, collection: CollectionName, cp: Checkpoint | null, limit: number) {
+  const rows = await pageRows<{ id: string; updated_at: number }>(db, 'replication_tombstones', userId, cp, limit, (q) =>
+    q.where('replication_tombstones.collection', '=', collection),
+  );
+  return rows.map((r) => ({ id: r.id, updated_at: Number(r.updated_at) }));
+}
+
+/** Merges live documents and tombstone documents (each already ordered) and keeps the first `limit`. */
+function mergePages(live: AnyDoc[], dead: AnyDoc[], limit: number): AnyDoc[] {
+  return [...live, ...dead].sort(byCheckpoint).slice(0, limit);
+}
+
+/**
+ * One page of `collection` for `userId`: documents with (updated_at, id) strictly after `cp`
+ * (null = from the beginning), in that order, at most `limit`, as wire documents (`_deleted` set;
+ * tombstones included for events and connections).
+ */
+export async function pullPage(db: Db, userId: string, collection: CollectionName, cp: Checkpoint | null, limit: number): Promise<Page> {
+  let documents: AnyDoc[];
+  switch (collection) {
+    case 'availability_rules':
+      documents = (await pageRows<AvailabilityRuleRow>(db, 'availability_rules', userId, cp, limit)).map(ruleDoc);
+      break;
+    case 'availability_exceptions':
+      documents = (await pageRows<AvailabilityExceptionRow>(db, 'availability_exceptions', userId, cp, limit)).map(exceptionDoc);
+      break;
+    case 'calendar_events': {
+      const live = (await pageRows<CalendarEventRow>(db, 'calendar_events', userId, cp, limit)).map(eventDoc);
+      const dead = (await tombstonePage(db, userId, collection, cp, limit)).map((t) => eventTombstoneDoc(t.id, t.updated_at));
+      documents = mergePages(live, dead, limit);
+      break;
+    }
+    case 'calendar_connections': {
+      const live = (await pageRows<CalendarConnectionRow>(db, 'calendar_connections', userId, cp, limit)).map(connectionDoc);
+      const dead = (await tombstonePage(db, userId, collection, cp, limit)).map((t) => connectionTombstoneDoc(t.id, t.updated_at));
+      documents = mergePages(live, dead, limit);
+      break;
+    }
+    case 'profile': {
+      const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+      const doc = user ? profileDoc(user) : null;
+      documents = doc && (!cp || byCheckpoint(doc, cp) > 0) && limit > 0 ? [doc] : [];
+      break;
+    }
+  }
+  const last = documents[documents.length - 1];
+  return { documents, checkpoint: last ? { id: last.id, updated_at: last.updated_at } : cp };
+}
+
+async function latestOf(db: Db, table: string, userId: string, collection?: CollectionName): Promise<Checkpoint | null> {
+  const id = idExpr(db, `${table}.id`);
+  let q = (db as unknown as Kysely<any>)
+    .selectFrom(table)
+    .select([`${table}.id as id`, `${table}.updated_at as updated_at`])
+    .where(`${table}.user_id`, '=', userId);
+  if (collection) q = q.where(`${table}.collection`, '=', collection);
+  const row = await q.orderBy(`${table}.updated_at`, 'desc').orderBy(id, 'desc').limit(1).executeTakeFirst();
+  return row ? { id: String(row.id), updated_at: Number(row.updated_at) } : null;
+}
+
+/** The checkpoint of the user's newest document of `collection` (tombstones included), or null. */
+export async function latestCheckpoint(db: Db, userId: string, collection: CollectionName): Promise<Checkpoint | null> {
+  switch (collection) {
+    case 'availability_rules':
+    case 'availability_exceptions':
+      return latestOf(db, collection, userId);
+    case 'calendar_events':
+    case 'calendar_connections': {
+      const candidates = [await latestOf(db, collection, userId), await latestOf(db, 'replication_tombstones', userId, collection)];
+      const present = candidates.filter((c): c is Checkpoint => c !== null);
+      return present.sort(byCheckpoint).pop() ?? null;
+    }
+    case 'profile': {
+      const user = await db.selectFrom('users').select(['id', 'updated_at']).where('id', '=', userId).executeTakeFirst();
+      return user ? { id: user.id, updated_at: Number(user.updated_at) } : null;
+    }
+  }
+}
+
+/** Appends one entry to the conflict log (the losing state is kept, never silently dropped). */
+export async function logConflict(
+  db: Db,
+  entry: { userId: string; collection: CollectionName; docId: string; winner: unknown; loser: unknown; reason: string; deviceId: string | null; now: number },
+): Promise<void> {
+  await db
+    .insertInto('replication_conflicts')
+    .values({
+      id: crypto.randomUUID(),
+      user_id: entry.userId,
+      collection: entry.collection,
+      doc_id: entry.docId,
+      winner_json: JSON.stringify(entry.winner),
+      loser_json: JSON.stringify(entry.loser),
+      reason: entry.reason,
+      device_id: entry.deviceId,
+      created_at: entry.now,
+    })
+    .execute();
+}

@@ -1,0 +1,160 @@
+/**
+ * Pull and push of the RxDB HTTP replication (https://rxdb.info/replication-http.html), contract
+ * in shared/src/rx/replication-protocol.ts. Units: `updated_at`, `edited_at` are UTC epoch ms.
+ */
+import type { WithDeleted } from 'rxdb';
+import { resolveConflict, sameRevision, type Editable } from '@avail/shared/rx/conflict-resolution.ts';
+import {
+  PULL_LIMIT_DEFAULT,
+  PULL_LIMIT_MAX,
+  PUSH_BATCH_MAX,
+  type Checkpoint,
+  type CollectionName,
+  type WritableCollectionName,
+} from '@avail/shared/rx/replication-protocol.ts';
+import type { Db } from '../../db/kysely.ts';
+import type { Deps } from '../../http/deps.ts';
+import { HttpError, badRequest, conflict } from '../../http/errors.ts';
+import * as availability from '../availability/availability.service.ts';
+import { findExceptionsByIds, findRulesByIds } from '../availability/availability.repo.ts';
+import { replicatedWrite, type Stamper } from './repl-clock.repo.ts';
+import { exceptionDoc, ruleDoc } from './replication.presenter.ts';
+import { logConflict, pullPage, type Page } from './replication.repo.ts';
+
+/** Parsed pull query: checkpoint (null = from the beginning) and page size. */
+export interface PullQuery {
+  checkpoint: Checkpoint | null;
+  limit: number;
+}
+
+const INT_RE = /^\d{1,16}$/;
+
+/**
+ * Parses `?id=&updated_at=&limit=`. `limit` 1..PULL_LIMIT_MAX (default PULL_LIMIT_DEFAULT);
+ * `id` and `updated_at` (epoch ms) come together or not at all.
+ * @throws 400 bad_request for anything else.
+ */
+export function parsePullQuery(query: Record<string, unknown>): PullQuery {
+  const one = (name: string): string | undefined => {
+    const v = query[name];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string') throw badRequest(`${name} must be given once`);
+    return v;
+  };
+  const limitRaw = one('limit');
+  let limit = PULL_LIMIT_DEFAULT;
+  if (limitRaw !== undefined) {
+    if (!INT_RE.test(limitRaw) || Number(limitRaw) < 1 || Number(limitRaw) > PULL_LIMIT_MAX) {
+      throw badRequest(`limit must be an integer from 1 to ${PULL_LIMIT_MAX}`);
+    }
+    limit = Number(limitRaw);
+  }
+  const id = one('id');
+  const updatedAt = one('updated_at');
+  if (id === undefined && updatedAt === undefined) return { checkpoint: null, limit };
+  if (id === undefined || updatedAt === undefined) throw badRequest('id and updated_at must be given together');
+  if (!INT_RE.test(updatedAt)) throw badRequest('updated_at must be epoch milliseconds');
+  if (id.length === 0 || id.length > 64) throw badRequest('id must be 1 to 64 characters');
+  return { checkpoint: { id, updated_at: Number(updatedAt) }, limit };
+}
+
+/**
+ * GET pull: the user's documents of `collection` strictly after the checkpoint, ordered by
+ * (updated_at, id), at most `limit`; `checkpoint` = the last one's, or the request's when empty.
+ */
+export function pull(db: Db, userId: string, collection: CollectionName, query: PullQuery): Promise<Page> {
+  return pullPage(db, userId, collection, query.checkpoint, query.limit);
+}
+
+type Doc = WithDeleted<Editable> & Record<string, unknown>;
+
+interface WritableOps {
+  validate(docs: unknown[]): Doc[];
+  findMasters(db: Db, ids: string[]): Promise<Array<{ user_id: string; doc: Doc }>>;
+  apply(db: Db, userId: string, docs: Doc[], stamp: Stamper, now: number): Promise<unknown>;
+}
+
+const OPS: Record<WritableCollectionName, WritableOps> = {
+  availability_rules: {
+    validate: (docs) => availability.validateRuleDocs(docs) as unknown as Doc[],
+    findMasters: async (db, ids) => (await findRulesByIds(db, ids)).map((r) => ({ user_id: r.user_id, doc: ruleDoc(r) as unknown as Doc })),
+    apply: (db, userId, docs, stamp, now) =>
+      availability.applyRuleWrites(db, userId, docs as unknown as availability.RuleWrite[], stamp, now),
+  },
+  availability_exceptions: {
+    validate: (docs) => availability.validateExceptionDocs(docs) as unknown as Doc[],
+    findMasters: async (db, ids) =>
+      (await findExceptionsByIds(db, ids)).map((r) => ({ user_id: r.user_id, doc: exceptionDoc(r) as unknown as Doc })),
+    apply: (db, userId, docs, stamp, now) =>
+      availability.applyExceptionWrites(db, userId, docs as unknown as availability.ExceptionWrite[], stamp, now),
+  },
+};
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * POST push of a writable collection: one transaction for the whole batch. For each row, with
+ * `master` the stored state:
+ * - no master, or master is the same revision as `assumedMasterState` → `newDocumentState` is
+ *   applied with a fresh stamp;
+ * - master already equals `newDocumentState` (a retried push) → nothing to do;
+ * - otherwise resolveConflict(master, new): the new state wins → applied, master logged as loser;
+ *   master wins → the new state is logged as loser and master returned.
+ * @returns the conflicting master documents (empty = everything applied).
+ * @throws 400 not an array / more than PUSH_BATCH_MAX rows / malformed row; 422 any invalid
+ *   document (nothing applied); 409 `id_taken` when a document id belongs to another user
+ *   (nothing applied, nothing revealed).
+ */
+export async function push(deps: Deps, userId: string, collection: WritableCollectionName, body: unknown): Promise<Doc[]> {
+  if (!Array.isArray(body)) throw badRequest('Push body must be an array of { assumedMasterState, newDocumentState }');
+  if (body.length > PUSH_BATCH_MAX) throw new HttpError(413, 'payload_too_large', `At most ${PUSH_BATCH_MAX} documents per push`);
+  const rows = body.map((row, i) => {
+    if (!isObject(row) || !isObject(row.newDocumentState)) throw badRequest(`Row ${i} has no newDocumentState`);
+    const assumed = row.assumedMasterState;
+    if (assumed !== undefined && assumed !== null && !isObject(assumed)) throw badRequest(`Row ${i} has an invalid assumedMasterState`);
+    return { assumed: (assumed ?? null) as Doc | null, raw: row.newDocumentState };
+  });
+  const ops = OPS[collection];
+  const incoming = ops.validate(rows.map((r) => r.raw));
+  if (incoming.length === 0) return [];
+
+  return replicatedWrite(deps, userId, async (trx, stamp, now) => {
+    const masters = new Map<string, Doc>();
+    for (const m of await ops.findMasters(trx, [...new Set(incoming.map((d) => d.id))])) {
+      if (m.user_id !== userId) throw conflict('This document id is already in use.', 'id_taken');
+      masters.set(m.doc.id, m.doc);
+    }
+    const toApply: Doc[] = [];
+    const conflicts = new Map<string, Doc>();
+    const logs: Array<Parameters<typeof logConflict>[1]> = [];
+    incoming.forEach((next, i) => {
+      const master = masters.get(next.id) ?? null;
+      const assumed = rows[i].assumed;
+      if (master && sameRevision(master, next)) return; // already stored (a retried push)
+      if (!master || (assumed && sameRevision(master, assumed))) {
+        toApply.push(next);
+        masters.set(next.id, next);
+        conflicts.delete(next.id);
+        return;
+      }
+      const { winner, loser, reason } = resolveConflict(master, next);
+      const entry = { userId, collection, docId: next.id, winner, loser, reason, deviceId: next.device_id, now };
+      logs.push(entry);
+      if (winner === next) {
+        toApply.push(next);
+        masters.set(next.id, next);
+        conflicts.delete(next.id);
+      } else {
+        conflicts.set(next.id, master);
+      }
+    });
+    await ops.apply(trx, userId, toApply, stamp, now);
+    for (const entry of logs) await logConflict(trx, entry);
+    // Masters as stored now (with their stamps).
+    if (conflicts.size === 0) return [];
+    const stored = new Map((await ops.findMasters(trx, [...conflicts.keys()])).map((m) => [m.doc.id, m.doc]));
+    return [...conflicts.keys()].map((id) => stored.get(id)!).filter(Boolean);
+  });
+}
