@@ -79,6 +79,34 @@ test('a schedule edited offline stays pending through a reload and syncs when ba
   await visitor.close();
 });
 
+test('a change made elsewhere shows up live; a session ended on the server signs the device out', async ({ page }) => {
+  const acct = uniqueAccount('live');
+  await onboardedOwner(page, acct);
+  await page.getByRole('link', { name: 'Availability' }).click();
+  await expect(page.getByTestId('sync-status')).toHaveText('Online', { timeout: 30_000 });
+  await expect(page.getByTestId('availability-summary')).toContainText('1 slot across 1 day');
+
+  // Another client (here: the REST API with the same token) replaces the schedule; the server's
+  // replication stream brings it to this page's device database and the screen re-renders.
+  const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+  expect(token).toBeTruthy();
+  const auth = { Authorization: `Bearer ${token}` };
+  const res = await page.request.post('/api/me/availability-rules', {
+    headers: auth,
+    data: { rules: [{ weekday: 4, start_time_local: '10:00', end_time_local: '11:30' }, { weekday: 5, start_time_local: '08:00', end_time_local: '09:00' }] },
+  });
+  expect(res.ok()).toBe(true);
+  await expect(page.getByTestId('availability-summary')).toContainText('2 slots across 2 days');
+  await expect(page.getByText('10:00 AM - 11:30 AM')).toBeVisible();
+
+  // The session ends on the server: the replication's next request gets 401 and the device signs
+  // out like any other 401 (to /login, token and local data gone).
+  expect((await page.request.post('/api/auth/logout', { headers: auth })).ok()).toBe(true);
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await expect(page).toHaveURL(/\/login$/, { timeout: 20_000 });
+  expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull();
+});
+
 test('the landing page and a public page never load the device database (RxDB/Dexie)', async ({ browser, baseURL }) => {
   const visitor = await browser.newContext({ timezoneId: OWNER_ZONE, baseURL });
   const page = await visitor.newPage();
