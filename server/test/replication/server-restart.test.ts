@@ -50,7 +50,7 @@ async function startServer(): Promise<void> {
   await waitFor(
     async () => {
       try {
-        return (await fetch(`http://127.0.0.1:${port}/api/auth/me`)).status === 401;
+        return (await fetch(`http://127.0.0.1:${port}/api/me`)).status === 401;
       } catch {
         return false;
       }

@@ -65,6 +65,13 @@ export interface RuleInput {
   end_time_local: string;
 }
 
+/** A soft delete stamped with the edit's time and device (RxDB replicates `_deleted`). */
+function markDeleted<T extends { edited_at: number; device_id: string; updated_at: number }>(data: T, now: number, deviceId: string): T {
+  const out = { ...data, edited_at: now, device_id: deviceId, updated_at: now } as T & { _deleted: boolean };
+  out._deleted = true;
+  return out;
+}
+
 /** Clock of local edits; a later edit on this device always gets a larger edited_at. */
 let lastEdit = 0;
 function editTime(): number {
@@ -102,13 +109,11 @@ export async function replaceRulesLocal(db: AvailDatabase, deviceId: string, rul
     });
   }
   const removed = current.filter((d) => !keep.has(d.id));
-  // Soft-delete with our edit stamp so the delete carries this device's edited_at to the server.
-  const deletes = removed.map((d) => ({ ...d.toMutableJSON(), edited_at: now, device_id: deviceId, updated_at: now }));
   if (writes.length) await db.availability_rules.bulkUpsert(writes);
-  if (deletes.length) {
-    await db.availability_rules.bulkUpsert(deletes);
-    await db.availability_rules.bulkRemove(deletes.map((d) => d.id));
-  }
+  // One revision per delete that carries this device's edit stamp (no intermediate live state
+  // that could reach the server on its own).
+  for (const d of removed) await d.incrementalModify((data) => markDeleted(data, now, deviceId));
+  const deletes = removed.map((d) => ({ id: d.id }));
   await markPending(db, [...writes, ...deletes].map((d) => ({ collection: 'availability_rules' as const, id: d.id, edited_at: now })));
 }
 
@@ -139,7 +144,6 @@ export async function deleteExceptionLocal(db: AvailDatabase, deviceId: string, 
   const cur = await db.availability_exceptions.findOne(id).exec();
   if (!cur) return;
   const now = editTime();
-  await db.availability_exceptions.upsert({ ...cur.toMutableJSON(), edited_at: now, device_id: deviceId, updated_at: now });
-  await db.availability_exceptions.bulkRemove([id]);
+  await cur.incrementalModify((data) => markDeleted(data, now, deviceId));
   await markPending(db, [{ collection: 'availability_exceptions', id, edited_at: now }]);
 }
