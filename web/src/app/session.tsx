@@ -147,11 +147,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('online', check);
   }, [offlineSession, authenticate]);
 
+  // The once-only preload waits while a cached session is offline (it would only fail) and runs
+  // when the network is back.
   useEffect(() => {
-    if (status === 'authenticated' && user?.email_verified_at) {
+    if (status === 'authenticated' && user?.email_verified_at && !offlineSession) {
       preloadOnce(dataAreas).catch(() => undefined);
     }
-  }, [status, user?.email_verified_at]);
+  }, [status, user?.email_verified_at, offlineSession]);
 
   const login = useCallback(
     async (email: string, password: string): Promise<ActionResult> => {
