@@ -65,6 +65,9 @@ export function isUnreachable(err: unknown): boolean {
   return err instanceof TypeError || (err instanceof Error && err.name === 'AbortError');
 }
 
+/** How often a session taken from the cache re-checks /me while the network seems up (ms). */
+const OFFLINE_SESSION_RECHECK_MS = 30_000;
+
 /** Closes and deletes a user's device database (logout); loads the RxDB chunk only then. */
 function removeLocalData(userId: string): void {
   import('./local-db.ts')
@@ -126,7 +129,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, [authenticate, dropSession]);
 
-  // A session taken from the cache is checked once the network is back.
+  // A session taken from the cache is checked once the network is back (then a 401 signs out).
   useEffect(() => {
     if (!offlineSession) return;
     const check = () => {
@@ -144,7 +147,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
     window.addEventListener('online', check);
     if (navigator.onLine) check();
-    return () => window.removeEventListener('online', check);
+    // The network may be up while the server was down: retry now and then too.
+    const retry = setInterval(() => navigator.onLine && check(), OFFLINE_SESSION_RECHECK_MS);
+    return () => {
+      window.removeEventListener('online', check);
+      clearInterval(retry);
+    };
   }, [offlineSession, authenticate]);
 
   // The once-only preload waits while a cached session is offline (it would only fail) and runs
