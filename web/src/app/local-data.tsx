@@ -128,14 +128,15 @@ function useOnline(): boolean {
 
 /**
  * The device's sync status for the header: the replication's own status, 'offline' whenever the
- * browser says so, and 'syncing' while the database opens.
+ * browser says so, 'syncing' while the database opens, 'online' when it cannot open (REST only).
  */
 export function useSyncStatus(): SyncStatus {
-  const { data } = useLocalData();
+  const { data, failed } = useLocalData();
   const online = useOnline();
   const status = useObservable<SyncStatus>(data?.replication.status$, 'syncing');
   if (status === 'outdated' || status === 'unauthorized') return status;
   if (!online) return 'offline';
+  if (failed) return 'online'; // no device database (IndexedDB unavailable): the screens read REST
   return data ? status : 'syncing';
 }
 
