@@ -31,7 +31,7 @@ export interface LocalData {
    * reload while offline reads local data at once). Until then screens fall back to REST.
    */
   synced$: BehaviorSubject<boolean>;
-  /** Stops the window listeners (focus/online/sync-completed → reconnect). */
+  /** Stops the window listeners (focus/online/sync-completed → reconnect) and subscriptions. */
   detach(): void;
 }
 
@@ -76,16 +76,25 @@ export function openLocalData(userId: string): Promise<LocalData> {
       onUnauthorized: () => onUnauthorized?.(),
     });
     const synced$ = new BehaviorSubject<boolean>(Boolean(await db.getLocal(SYNCED_LOCAL_ID)));
+    const markSynced = () => {
+      if (!synced$.value) synced$.next(true);
+    };
+    // The flag is set by whichever tab is the replication leader when the first pull completes.
+    const flag = db.getLocal$(SYNCED_LOCAL_ID).subscribe((d) => d && markSynced());
     if (!synced$.value) {
       void Promise.all(COLLECTION_NAMES.map((c) => replication.states[c].awaitInitialReplication()))
         .then(async () => {
           if (db.closed) return;
           await db.upsertLocal(SYNCED_LOCAL_ID, { at: Date.now() });
-          synced$.next(true);
+          markSynced();
         })
         .catch(() => undefined);
     }
-    const detach = attachReconnectTriggers(replication);
+    const detachTriggers = attachReconnectTriggers(replication);
+    const detach = () => {
+      detachTriggers();
+      flag.unsubscribe();
+    };
     return { userId, db, replication, deviceId, synced$, detach };
   })();
   current = { userId, promise };
