@@ -15,6 +15,7 @@ import type {
   UserRow,
 } from '../../db/schema.ts';
 
+/** availability_rules row → RuleDoc (`_deleted` from is_deleted; edited_at/updated_at epoch ms). */
 export function ruleDoc(r: AvailabilityRuleRow): WithDeleted<RuleDoc> {
   return {
     id: r.id,
@@ -28,6 +29,7 @@ export function ruleDoc(r: AvailabilityRuleRow): WithDeleted<RuleDoc> {
   };
 }
 
+/** availability_exceptions row → ExceptionDoc (times null = day off; `_deleted` from is_deleted). */
 export function exceptionDoc(e: AvailabilityExceptionRow): WithDeleted<ExceptionDoc> {
   return {
     id: e.id,
@@ -41,8 +43,10 @@ export function exceptionDoc(e: AvailabilityExceptionRow): WithDeleted<Exception
   };
 }
 
+/** The calendar_events columns an EventDoc is built from. */
 export type EventDocRow = Pick<CalendarEventRow, 'id' | 'connection_id' | 'title' | 'start_ms' | 'end_ms' | 'all_day' | 'is_busy' | 'updated_at'>;
 
+/** calendar_events row → EventDoc (all_day/is_busy 0/1 → booleans; start/end UTC epoch ms); never deleted (deletes are tombstones). */
 export function eventDoc(e: EventDocRow): WithDeleted<EventDoc> {
   return {
     id: e.id,
@@ -57,6 +61,7 @@ export function eventDoc(e: EventDocRow): WithDeleted<EventDoc> {
   };
 }
 
+/** A deleted EventDoc for a tombstone: id and stamp real, other fields neutral placeholders. */
 export function eventTombstoneDoc(id: string, updatedAt: number): WithDeleted<EventDoc> {
   return { id, connection_id: '', title: '', start_ms: 0, end_ms: 0, all_day: false, is_busy: false, updated_at: Number(updatedAt), _deleted: true };
 }
@@ -71,7 +76,7 @@ function warningsOf(json: string | null): string[] {
   }
 }
 
-/** Never carries secrets, config or sync state: the same fields as the REST ConnectionView, instants as epoch ms. */
+/** calendar_connections row → ConnectionDoc. Never carries secrets, config or sync state: the same fields as the REST ConnectionView, instants as epoch ms. */
 export function connectionDoc(c: CalendarConnectionRow): WithDeleted<ConnectionDoc> {
   return {
     id: c.id,
@@ -90,6 +95,7 @@ export function connectionDoc(c: CalendarConnectionRow): WithDeleted<ConnectionD
   };
 }
 
+/** A deleted ConnectionDoc for a tombstone: id and stamp real, other fields neutral placeholders. */
 export function connectionTombstoneDoc(id: string, updatedAt: number): WithDeleted<ConnectionDoc> {
   return {
     id,
@@ -108,6 +114,7 @@ export function connectionTombstoneDoc(id: string, updatedAt: number): WithDelet
   };
 }
 
+/** users row → ProfileDoc (id = user id; updated_at = the profile's replication stamp). Never password or token data. */
 export function profileDoc(u: UserRow): WithDeleted<ProfileDoc> {
   return {
     id: u.id,
