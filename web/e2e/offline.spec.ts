@@ -79,7 +79,7 @@ test('a schedule edited offline stays pending through a reload and syncs when ba
   await visitor.close();
 });
 
-test('a change made elsewhere shows up live; a session ended on the server signs the device out', async ({ page }) => {
+test('a change made elsewhere shows up live, tabs share the device data; a session ended on the server signs the device out', async ({ page }) => {
   const acct = uniqueAccount('live');
   await onboardedOwner(page, acct);
   await page.getByRole('link', { name: 'Availability' }).click();
@@ -98,6 +98,16 @@ test('a change made elsewhere shows up live; a session ended on the server signs
   expect(res.ok()).toBe(true);
   await expect(page.getByTestId('availability-summary')).toContainText('2 slots across 2 days');
   await expect(page.getByText('10:00 AM - 11:30 AM')).toBeVisible();
+
+  // A second tab shares the device database: an edit saved in one shows in the other.
+  const tab2 = await page.context().newPage();
+  await tab2.goto('/app/availability');
+  await expect(tab2.getByTestId('availability-summary')).toContainText('2 slots across 2 days');
+  await page.getByRole('button', { name: 'Edit Schedule' }).click();
+  await page.getByRole('dialog', { name: 'Edit Schedule' }).getByLabel('End').first().fill('12:00');
+  await page.getByRole('dialog', { name: 'Edit Schedule' }).getByRole('button', { name: 'Save Schedule' }).click();
+  await expect(tab2.getByText('10:00 AM - 12:00 PM')).toBeVisible();
+  await tab2.close();
 
   // The session ends on the server: the replication's next request gets 401 and the device signs
   // out like any other 401 (to /login, token and local data gone).
