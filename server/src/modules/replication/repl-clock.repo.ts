@@ -32,9 +32,9 @@ export async function nextStamp(trx: Q, userId: string, now: number): Promise<nu
 }
 
 /**
- * The stamp of the current write for rows of `collection` (one stamp per transaction, taken on
- * first use; rows written together tie on updated_at and are ordered by id). Naming the collection
- * marks it changed, so the change bus is told after commit.
+ * The stamp of the current write for rows of `collection` (one stamp per transaction; rows written
+ * together tie on updated_at and are ordered by id). Naming the collection marks it changed, so the
+ * change bus is told after commit.
  */
 export type Stamper = (collection: CollectionName) => Promise<number>;
 
@@ -42,6 +42,9 @@ export type Stamper = (collection: CollectionName) => Promise<number>;
  * Runs `fn` in one transaction with a Stamper for `userId`; after commit, publishes the collections
  * that took a stamp on the change bus (so the SSE stream sees REST, push, sync-job and profile
  * writes alike). `now` is the deps clock at the start (epoch ms). Errors roll back and publish nothing.
+ * The stamp is taken first thing, so every replicated write locks the user row before any other
+ * row (one lock order: no deadlocks between a user's concurrent writes on PostgreSQL).
+ * @throws Error when the user does not exist; whatever `fn` throws.
  */
 export async function replicatedWrite<T>(
   deps: { db: Db; now: () => number },
@@ -51,11 +54,10 @@ export async function replicatedWrite<T>(
   const touched = new Set<CollectionName>();
   const now = deps.now();
   const result = await deps.db.transaction().execute(async (trx) => {
-    let stampOnce: Promise<number> | null = null;
-    const stamp: Stamper = (collection) => {
+    const value = await nextStamp(trx, userId, now);
+    const stamp: Stamper = async (collection) => {
       touched.add(collection);
-      stampOnce ??= nextStamp(trx, userId, now);
-      return stampOnce;
+      return value;
     };
     return fn(trx, stamp, now);
   });

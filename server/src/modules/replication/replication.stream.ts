@@ -69,7 +69,7 @@ export async function serveStream(
     clearInterval(heartbeat);
     unsubscribe();
   };
-  req.on('close', cleanup);
+  // res 'close' = the connection went away (req 'close' may fire once the request is read).
   res.on('close', cleanup);
 
   async function initCheckpoints() {
@@ -86,6 +86,7 @@ export async function serveStream(
     }
   }
 
+  let failures = 0;
   async function pump() {
     while (!closed && (resync || dirty.size > 0)) {
       try {
@@ -99,10 +100,18 @@ export async function serveStream(
         const [collection] = dirty;
         dirty.delete(collection);
         await flush(collection);
+        failures = 0;
       } catch (err) {
         deps.logger.warn({ err, userId }, 'replication stream: read failed, asking the client to resync');
+        if (++failures >= 3) {
+          // The database keeps failing: end the stream; the client reconnects with back-off and pulls.
+          send({ resync: true });
+          cleanup();
+          res.end();
+          return;
+        }
         resync = true;
-        await new Promise((r) => setTimeout(r, 200));
+        await new Promise((r) => setTimeout(r, 200 * failures));
       }
     }
   }
