@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../../test/test-db.ts';
 import { buildUser } from '../../test/factories.ts';
-import { migrateToLatest } from './migrate.ts';
+import { Migrator, type Kysely } from 'kysely';
+import { migrateToLatest, migrations } from './migrate.ts';
 
 let t: TestDb;
 beforeAll(async () => {
@@ -20,6 +21,37 @@ describe(`database layer (${process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite
       expect(await t.db.selectFrom('users').select('id').where('id', '=', user.id).execute()).toEqual([]);
     } finally {
       await other.destroy();
+    }
+  });
+
+  it('0002_replication keeps existing data (edited_at = updated_at, device "server", repl_clock past every stamp) and migrates down', async () => {
+    const d = await createTestDb();
+    try {
+      const migrator = new Migrator({
+        db: d.db,
+        provider: { getMigrations: async () => migrations },
+        ...(d.dialect === 'postgres' ? { migrationTableSchema: d.location } : {}),
+      });
+      const down = await migrator.migrateTo('0001_initial');
+      expect(down.error).toBeUndefined();
+      const db = d.db as unknown as Kysely<any>;
+      const now = 1_800_000_000_000;
+      await db.insertInto('users').values({ id: 'u1', name: 'A', email: 'a@example.com', password_hash: 'h', created_at: now, updated_at: now }).execute();
+      await db.insertInto('availability_rules').values({ id: 'r1', user_id: 'u1', weekday: 0, start_time_local: '09:00', end_time_local: '17:00', created_at: now, updated_at: now + 5 }).execute();
+      await db.insertInto('calendar_connections').values({ id: 'c1', user_id: 'u1', provider: 'ics', name: 'x', status: 'active', connected_at: now, updated_at: now + 9 }).execute();
+      await db.insertInto('calendar_events').values({ id: 'e1', user_id: 'u1', connection_id: 'c1', uid: 'x', title: 't', start_ms: now, end_ms: now + 1, all_day: 0, is_busy: 1, depends_on_owner_zone: 0 }).execute();
+
+      expect(await migrateToLatest(d.db)).toEqual(['0002_replication']);
+      expect(await d.db.selectFrom('users').select('repl_clock').where('id', '=', 'u1').executeTakeFirstOrThrow()).toEqual({ repl_clock: now + 9 });
+      expect(await d.db.selectFrom('availability_rules').select(['edited_at', 'device_id', 'updated_at']).executeTakeFirstOrThrow()).toEqual({
+        edited_at: now + 5,
+        device_id: 'server',
+        updated_at: now + 5,
+      });
+      expect(await d.db.selectFrom('calendar_events').select('updated_at').executeTakeFirstOrThrow()).toEqual({ updated_at: 0 });
+      expect(await d.db.selectFrom('replication_tombstones').selectAll().execute()).toEqual([]);
+    } finally {
+      await d.destroy();
     }
   });
 
