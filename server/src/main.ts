@@ -11,6 +11,7 @@ const { createDb, dialectOf } = await import('./db/kysely.ts');
 const { migrateToLatest } = await import('./db/migrate.ts');
 const { createApp } = await import('./app.ts');
 const { createMailer } = await import('./mail/mailer.ts');
+const { closeAllStreams } = await import('./modules/replication/replication.stream.ts');
 
 let config: import('./config.ts').Config;
 try {
@@ -54,7 +55,12 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     await (jobs as { stop?: () => unknown } | undefined)?.stop?.();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Open replication streams never finish on their own: end them so close() can complete.
+    closeAllStreams();
+    // Their sockets are idle keep-alive connections once the ends are flushed.
+    setTimeout(() => server.closeIdleConnections(), 100).unref();
+    await serverClosed;
     await db.destroy();
   } catch (err) {
     logger.error({ err }, 'error during shutdown');

@@ -17,6 +17,17 @@ import type { Db } from '../../db/kysely.ts';
 import { changeBusFor, type ChangeSignal } from './change-bus.ts';
 import { latestCheckpoint, pullPage } from './replication.repo.ts';
 
+/** Enders of the streams open in this process (closeAllStreams). */
+const openStreams = new Set<() => void>();
+
+/**
+ * Ends every open stream (graceful shutdown: http.Server.close() would otherwise wait for them).
+ * Clients reconnect to another instance, or to this one after the restart, and resync.
+ */
+export function closeAllStreams(): void {
+  for (const end of [...openStreams]) end();
+}
+
 export interface StreamOptions {
   /** Heartbeat comment interval (ms); default STREAM_HEARTBEAT_MS. */
   heartbeatMs?: number;
@@ -68,7 +79,13 @@ export async function serveStream(
     closed = true;
     clearInterval(heartbeat);
     unsubscribe();
+    openStreams.delete(end);
   };
+  const end = () => {
+    cleanup();
+    if (!res.writableEnded) res.end();
+  };
+  openStreams.add(end);
   // res 'close' = the connection went away (req 'close' may fire once the request is read).
   res.on('close', cleanup);
 
@@ -106,8 +123,7 @@ export async function serveStream(
         if (++failures >= 3) {
           // The database keeps failing: end the stream; the client reconnects with back-off and pulls.
           send({ resync: true });
-          cleanup();
-          res.end();
+          end();
           return;
         }
         resync = true;
@@ -130,8 +146,7 @@ export async function serveStream(
     await initCheckpoints();
   } catch (err) {
     deps.logger.warn({ err, userId }, 'replication stream: set-up failed');
-    cleanup();
-    res.end();
+    end();
     return;
   }
   running = false;
