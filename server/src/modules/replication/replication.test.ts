@@ -196,6 +196,35 @@ describe('pull', () => {
   });
 });
 
+describe('concurrent writes of one user', () => {
+  it('get distinct, increasing stamps and a checkpoint pull that started early still sees every row', async () => {
+    const u = await buildUser(t);
+    const first = await pullReq(u, 'availability_rules').expect(200);
+    const writes = Array.from({ length: 12 }, (_, i) =>
+      i % 2
+        ? request(t.app).post('/api/me/availability-rules').set(u.auth).send({ weekday: i % 7, start_time_local: '09:00', end_time_local: '10:00' }).expect(201)
+        : pushReq(u, 'availability_rules', [{ newDocumentState: rule(crypto.randomUUID(), { weekday: i % 7 }) }]).expect(200, []),
+    );
+    // A device pulling page by page while the writes land.
+    const seen = new Map<string, number>();
+    let cp = first.body.checkpoint as { id: string; updated_at: number } | null;
+    const pulling = (async () => {
+      for (let round = 0; round < 200 && seen.size < 12; round++) {
+        const res: request.Response = await pullReq(u, 'availability_rules', cp ? { limit: 3, id: cp.id, updated_at: cp.updated_at } : { limit: 3 });
+        for (const d of res.body.documents) seen.set(d.id, d.updated_at);
+        cp = res.body.checkpoint;
+        if (res.body.documents.length === 0) await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    await Promise.all(writes);
+    await pulling;
+    const all = await pullAll(u, 'availability_rules');
+    expect(all).toHaveLength(12);
+    expect(new Set(all.map((d) => d.updated_at)).size).toBe(12); // one stamp per transaction, all distinct
+    expect([...seen.keys()].sort()).toEqual(all.map((d) => d.id).sort());
+  });
+});
+
 describe('push', () => {
   it('applies new documents and edits made on the current revision; a retried push is a no-op', async () => {
     const u = await buildUser(t);
