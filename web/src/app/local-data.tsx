@@ -128,16 +128,19 @@ function useOnline(): boolean {
 
 /**
  * The device's sync status for the header: the replication's own status, 'offline' whenever the
- * browser says so, 'syncing' while the database opens, 'online' when it cannot open (REST only).
+ * browser says so, 'syncing' while the database opens and until its first full pull, 'online'
+ * when it cannot open (REST only).
  */
 export function useSyncStatus(): SyncStatus {
-  const { data, failed } = useLocalData();
+  const { data, synced, failed } = useLocalData();
   const online = useOnline();
   const status = useObservable<SyncStatus>(data?.replication.status$, 'syncing');
   if (status === 'outdated' || status === 'unauthorized') return status;
   if (!online) return 'offline';
   if (failed) return 'online'; // no device database (IndexedDB unavailable): the screens read REST
-  return data ? status : 'syncing';
+  // Until the first full pull the replication may not even have started (leader election), so
+  // its own 'online' would be premature.
+  return data && synced ? status : 'syncing';
 }
 
 /** Label of a sync status, as shown in the header. */
