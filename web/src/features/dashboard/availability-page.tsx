@@ -112,7 +112,7 @@ export default function AvailabilityPage() {
       {editing && (
         <EditScheduleModal
           initial={list.map((r) => mk(r))}
-          local={useDevice ? local.data : null}
+          local={fromDevice ? local.data : null}
           onClose={() => setEditing(false)}
           onSaved={() => {
             setEditing(false);
