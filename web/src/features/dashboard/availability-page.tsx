@@ -117,7 +117,7 @@ export default function AvailabilityPage() {
           onSaved={() => {
             setEditing(false);
             invalidate('dashboard');
-            if (useDevice) invalidate('availability');
+            if (fromDevice) invalidate('availability');
             else void rest.reload(true);
             alert.show('success', 'Availability updated successfully!');
           }}
