@@ -5,8 +5,9 @@
  * a local write, or a change the server pushed on the replication stream.
  *
  * Until the database has finished its first full pull (`synced`), or when it cannot open (no
- * IndexedDB), screens read the REST areas instead (`source: 'rest'`), so a fresh sign-in never
- * flashes an empty schedule and the app works against a server without replication.
+ * IndexedDB), screens read the REST areas instead (the hooks return `undefined` and the screens
+ * keep their `useStore` reads), so a fresh sign-in never flashes an empty schedule and the app
+ * works against a server without replication.
  *
  * This module imports RxDB types only; it must stay free of run-time RxDB imports.
  */
@@ -67,7 +68,7 @@ export function useLocalData(): { data: LocalData | null; synced: boolean; faile
   const s = useSyncExternalStore(subscribe, () => state);
   const data = s.userId === userId ? s.data : null;
   const synced = useBehavior(data?.synced$, false);
-  return { data, synced, failed: Boolean(s.error) };
+  return { data, synced, failed: s.userId === userId && Boolean(s.error) };
 }
 
 interface Subscribable<T> {
