@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['shared/**/*.test.ts', 'server/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
-    exclude: ['**/node_modules/**', 'web/e2e/**'],
+    // PostgreSQL-only tests (several instances on one database) run only when TEST_POSTGRES_URL is set.
+    exclude: ['**/node_modules/**', 'web/e2e/**', ...(process.env.TEST_POSTGRES_URL ? [] : ['**/*.postgres.test.ts'])],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
