@@ -22,6 +22,13 @@ const booleanish = z
     return z.NEVER;
   });
 
+/** An optional setting: unset or blank = undefined. */
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -44,6 +51,18 @@ const envSchema = z.object({
   ALLOW_PRIVATE_CALENDAR_HOSTS: booleanish.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).default('web/dist'),
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  GOOGLE_AUTH_URL: z.string().trim().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: z.string().trim().url().default('https://oauth2.googleapis.com/token'),
+  GOOGLE_REVOKE_URL: z.string().trim().url().default('https://oauth2.googleapis.com/revoke'),
+  GOOGLE_API_BASE_URL: z.string().trim().url().default('https://www.googleapis.com'),
+  MICROSOFT_CLIENT_ID: optionalText,
+  MICROSOFT_CLIENT_SECRET: optionalText,
+  MICROSOFT_TENANT: z.string().trim().min(1).default('common'),
+  MICROSOFT_LOGIN_BASE_URL: z.string().trim().url().default('https://login.microsoftonline.com'),
+  MICROSOFT_GRAPH_BASE_URL: z.string().trim().url().default('https://graph.microsoft.com/v1.0'),
+  WEBHOOK_BASE_URL: z.string().trim().url().optional().or(z.literal('').transform(() => undefined)),
 });
 
 export interface Config {
@@ -65,6 +84,26 @@ export interface Config {
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Absolute path. */
   WEB_DIST_DIR: string;
+  /** Google OAuth client (https://console.cloud.google.com/apis/credentials); unset = Google unavailable. */
+  GOOGLE_CLIENT_ID: string | undefined;
+  GOOGLE_CLIENT_SECRET: string | undefined;
+  /** Google endpoints; overridable so tests point them at local fakes. */
+  GOOGLE_AUTH_URL: string;
+  GOOGLE_TOKEN_URL: string;
+  GOOGLE_REVOKE_URL: string;
+  /** Calendar API origin; requests go to `${GOOGLE_API_BASE_URL}/calendar/v3/...`. */
+  GOOGLE_API_BASE_URL: string;
+  /** Microsoft identity platform app (Entra ID app registration); unset = Microsoft unavailable. */
+  MICROSOFT_CLIENT_ID: string | undefined;
+  MICROSOFT_CLIENT_SECRET: string | undefined;
+  /** 'common' (work + personal accounts), 'organizations', 'consumers' or a tenant id. */
+  MICROSOFT_TENANT: string;
+  /** Token/authorize at `${MICROSOFT_LOGIN_BASE_URL}/${MICROSOFT_TENANT}/oauth2/v2.0/...`. */
+  MICROSOFT_LOGIN_BASE_URL: string;
+  /** Graph root incl. version, e.g. https://graph.microsoft.com/v1.0. */
+  MICROSOFT_GRAPH_BASE_URL: string;
+  /** Public HTTPS origin providers send webhooks to (default PUBLIC_BASE_URL), without a trailing slash. */
+  WEBHOOK_BASE_URL: string;
 }
 
 export class ConfigError extends Error {
@@ -133,5 +172,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, baseDir: string
     ALLOW_PRIVATE_CALENDAR_HOSTS: e.ALLOW_PRIVATE_CALENDAR_HOSTS,
     LOG_LEVEL: e.LOG_LEVEL,
     WEB_DIST_DIR: path.resolve(baseDir, e.WEB_DIST_DIR),
+    GOOGLE_CLIENT_ID: e.GOOGLE_CLIENT_ID,
+    GOOGLE_CLIENT_SECRET: e.GOOGLE_CLIENT_SECRET,
+    GOOGLE_AUTH_URL: e.GOOGLE_AUTH_URL,
+    GOOGLE_TOKEN_URL: e.GOOGLE_TOKEN_URL,
+    GOOGLE_REVOKE_URL: e.GOOGLE_REVOKE_URL,
+    GOOGLE_API_BASE_URL: e.GOOGLE_API_BASE_URL.replace(/\/+$/, ''),
+    MICROSOFT_CLIENT_ID: e.MICROSOFT_CLIENT_ID,
+    MICROSOFT_CLIENT_SECRET: e.MICROSOFT_CLIENT_SECRET,
+    MICROSOFT_TENANT: e.MICROSOFT_TENANT,
+    MICROSOFT_LOGIN_BASE_URL: e.MICROSOFT_LOGIN_BASE_URL.replace(/\/+$/, ''),
+    MICROSOFT_GRAPH_BASE_URL: e.MICROSOFT_GRAPH_BASE_URL.replace(/\/+$/, ''),
+    WEBHOOK_BASE_URL: (e.WEBHOOK_BASE_URL ?? e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
   };
 }
