@@ -24,6 +24,24 @@ export function nextWeekWednesday(zone: string): string {
   return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
 }
 
+/** Monday of next week (Monday-first weeks) in the zone. */
+export function nextWeekMonday(zone: string): string {
+  const [y, m, d] = nextWeekWednesday(zone).split('-').map(Number);
+  const t = new Date(Date.UTC(y, m - 1, d - 2));
+  return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
+}
+
+/** 'YYYY-MM-DDTHH:MM:00+01:00': a wall time on `date` in `zone` with the zone's UTC offset then (RFC 3339). */
+export function zonedDateTime(date: string, hhmm: string, zone: string): string {
+  const [y, m, d] = date.split('-').map(Number);
+  const [hh, mm] = hhmm.split(':').map(Number);
+  // The offset at (roughly) that instant; fine away from a DST switch hour.
+  const guess = new Date(Date.UTC(y, m - 1, d, hh, mm));
+  const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(guess).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+  const off = name === 'GMT' ? '+00:00' : name.replace('GMT', '');
+  return `${date}T${pad(hh)}:${pad(mm)}:00${off}`;
+}
+
 /** An ICS feed with one busy event on `date` 11:00–12:00 Europe/Brussels, with a guest and details. */
 export function buildIcsFeed(date: string): string {
   const d = date.replace(/-/g, '');

@@ -1,9 +1,13 @@
 /**
  * Starts, for the whole run: an SMTP server capturing mail to files, a tiny HTTP server serving an
  * ICS feed with one busy event ('Secret Board Meeting', next week, 11:00–12:00 Europe/Brussels),
- * and the real Avail server (`npx tsx server/src/main.ts`) on a free port with a temp DATA_DIR.
- * Tests read E2E_BASE_URL, E2E_MAIL_DIR, E2E_ICS_URL and E2E_EVENT_DATE from the environment.
- * Returns the teardown.
+ * the local fakes of Google Calendar and Microsoft Graph (server/test/fakes) whose env the server
+ * gets, and the real Avail server (`npx tsx server/src/main.ts`) on a free port with a temp
+ * DATA_DIR and WEBHOOK_BASE_URL = its own URL.
+ *
+ * Tests read E2E_BASE_URL, E2E_MAIL_DIR, E2E_ICS_URL and E2E_EVENT_DATE from the environment, and
+ * E2E_FAKES_URL: the fakes live in this process, not in the test workers, so a small control
+ * server drives them (see fakes-control.ts). Returns the teardown.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
 import { buildIcsFeed, nextWeekWednesday, OWNER_ZONE } from './fixtures.ts';
+import { startFakes } from './fakes-control.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -83,7 +88,10 @@ export default async function globalSetup() {
   const icsPort = await freePort();
   await new Promise<void>((resolve) => icsServer.listen(icsPort, '127.0.0.1', resolve));
 
-  // 3. The real server.
+  // 3. The Google and Microsoft fakes, and their control server.
+  const fakes = await startFakes();
+
+  // 4. The real server.
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const logs: string[] = [];
@@ -99,6 +107,8 @@ export default async function globalSetup() {
       ALLOW_PRIVATE_CALENDAR_HOSTS: 'true',
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      ...fakes.env,
+      WEBHOOK_BASE_URL: baseUrl,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -129,6 +139,7 @@ export default async function globalSetup() {
     }
     await new Promise<void>((r) => smtp.close(() => r()));
     await new Promise<void>((r) => icsServer.close(() => r()));
+    await fakes.close();
     rmSync(tmp, { recursive: true, force: true });
   };
   try {
@@ -142,5 +153,7 @@ export default async function globalSetup() {
   process.env.E2E_MAIL_DIR = mailDir;
   process.env.E2E_ICS_URL = `http://127.0.0.1:${icsPort}/calendar.ics`;
   process.env.E2E_EVENT_DATE = eventDate;
+  process.env.E2E_FAKES_URL = fakes.controlUrl;
+  if (fakes.missing.length) console.warn(`[e2e] provider fakes not found, not started: ${fakes.missing.join(', ')}`);
   return stop;
 }

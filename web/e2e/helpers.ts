@@ -16,3 +16,17 @@ export async function registerVerified(page: Page, acct: { name: string; email: 
   await page.getByRole('button', { name: 'Verify Email' }).click();
   await expect(page).toHaveURL(/\/app\/onboarding$/, { timeout: 10_000 });
 }
+
+/** Registers, verifies and onboards with the default Monday 09:00–17:00 schedule; ends on the dashboard. */
+export async function onboardedOwner(page: Page, acct: { name: string; email: string; username: string }) {
+  await registerVerified(page, acct);
+  await page.getByRole('button', { name: 'Get Started' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { name: 'Set your weekly schedule' })).toBeVisible();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Username').fill(acct.username);
+  await expect(page.getByText('Username is available')).toBeVisible();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('button', { name: 'Go to Dashboard' }).click();
+  await expect(page).toHaveURL(/\/app\/dashboard$/);
+}

@@ -45,8 +45,10 @@ test('a verified user without a schedule: empty states, settings sections, calen
   await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Notifications' })).toContainText('Coming soon');
   await expect(page.getByRole('region', { name: 'Privacy & Security' })).toContainText('Coming soon');
-  await expect(page.locator('.provider-card', { hasText: 'Google Calendar' }).getByRole('button', { name: 'Connect' })).toBeDisabled();
-  await expect(page.getByRole('button', { name: 'Coming Soon' })).toBeDisabled();
+  // Google and Microsoft are configured in this run (global-setup's fakes): both can connect.
+  await expect(page.locator('.provider-card', { hasText: 'Google Calendar' }).getByRole('button', { name: 'Connect Google Calendar' })).toBeEnabled();
+  await expect(page.locator('.provider-card', { hasText: 'Microsoft Outlook' }).getByRole('button', { name: 'Connect Microsoft Outlook' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Coming Soon' })).toHaveCount(0);
 
   // Apple: both fields required; the help modal has six steps.
   await page.locator('.provider-card', { hasText: 'Apple iCloud' }).getByRole('button', { name: 'Connect' }).click();

@@ -182,13 +182,17 @@ export function useLocalExceptions(data: LocalData | null, synced: boolean): Exc
   return docs ? [...docs].sort((a, b) => a.date.localeCompare(b.date)) : undefined;
 }
 
+/** A connection as the screens show it: the REST shape plus the provider account (e-mail, user name or host). */
+export type ConnectionView = CalendarConnection & { account?: string | null };
+
 /** A connection document in the REST shape (`*_at` as ISO strings). */
-export function connectionFromDoc(d: ConnectionDoc): CalendarConnection {
+export function connectionFromDoc(d: ConnectionDoc): ConnectionView {
   return {
     id: d.id,
     provider: d.provider as CalendarProvider,
     name: d.name,
     status: d.status,
+    account: d.account,
     connected_at: new Date(d.connected_at).toISOString(),
     calendars_count: d.calendars_count,
     included_calendars_count: d.included_calendars_count,
@@ -199,7 +203,7 @@ export function connectionFromDoc(d: ConnectionDoc): CalendarConnection {
 }
 
 /** The calendar connections from the device, oldest first (undefined while loading). */
-export function useLocalConnections(data: LocalData | null, synced: boolean): CalendarConnection[] | undefined {
+export function useLocalConnections(data: LocalData | null, synced: boolean): ConnectionView[] | undefined {
   const docs = useRxQuery<ConnectionDoc>(data?.db, (db) => (synced ? db.calendar_connections.find() : null), [synced]);
   return docs ? [...docs].sort((a, b) => a.connected_at - b.connected_at || a.id.localeCompare(b.id)).map(connectionFromDoc) : undefined;
 }

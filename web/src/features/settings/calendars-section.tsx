@@ -1,17 +1,30 @@
 /**
  * Settings → My Calendars (spec §2 Settings, §4 connection status / Sync Now, §8 calendar messages).
- * Connections of every provider, Sync Now, Disconnect with confirmation, and connect forms for an
- * ICS feed, CalDAV and Apple iCloud. Google and Microsoft are not configured on this server.
+ * Connections of every provider, Sync Now, Disconnect with confirmation, Google and Microsoft
+ * connect through an OAuth popup (oauth-popup.ts), and connect forms for an ICS feed, CalDAV and
+ * Apple iCloud. A provider the server reports unavailable (`GET /me/calendar/providers`) shows the
+ * server's reason and a disabled Connect.
  */
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { api, ApiError, serverMessage, type CalendarConnection } from '@avail/shared/api/api-client.ts';
+import { api, ApiError, serverMessage } from '@avail/shared/api/api-client.ts';
 import { appleConnectSchema, caldavConnectSchema, icsConnectSchema, APPLE_ERROR_ALERT_MS, APPLE_SUCCESS_ALERT_MS, SYNC_COMPLETE_MS } from '@avail/shared';
 import { invalidate, SYNC_COMPLETED_EVENT } from '../../app/data-store.ts';
-import { useLocalConnections, useLocalData } from '../../app/local-data.tsx';
+import { useLocalConnections, useLocalData, type ConnectionView } from '../../app/local-data.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { appleError, PROVIDER_LABEL, statusText } from './connection-status.ts';
+import {
+  connectFailureText,
+  fetchProviders,
+  OAUTH_LABEL,
+  POPUP_BLOCKED_TEXT,
+  startOAuthConnect,
+  type OAuthFlow,
+  type OAuthProvider,
+  type ProvidersReport,
+  type ReportedProvider,
+} from './oauth-popup.ts';
 
 function formatWhen(iso: string | null): string {
   if (!iso) return 'Never';
@@ -27,11 +40,15 @@ export function CalendarsSection() {
   const localConns = useLocalConnections(local.data, local.synced);
   const fromDevice = Boolean(local.data && local.synced && localConns);
   const replication = local.data?.replication;
-  const [restConnections, setConnections] = useState<CalendarConnection[] | null>(null);
+  const [restConnections, setConnections] = useState<ConnectionView[] | null>(null);
+  const [providers, setProviders] = useState<ProvidersReport>({});
+  const [oauthPending, setOauthPending] = useState<OAuthProvider | null>(null);
+  const oauthFlow = useRef<OAuthFlow | null>(null);
+  useEffect(() => () => oauthFlow.current?.cancel(), []);
   const connections = fromDevice ? (localConns ?? null) : restConnections;
   const [loadError, setLoadError] = useState('');
   const [syncState, setSyncState] = useState<'idle' | 'loading' | 'done'>('idle');
-  const [toDisconnect, setToDisconnect] = useState<CalendarConnection | null>(null);
+  const [toDisconnect, setToDisconnect] = useState<ConnectionView | null>(null);
   const [connectOpen, setConnectOpen] = useState<null | 'ics' | 'caldav' | 'apple'>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const alert = useAlert();
@@ -54,12 +71,58 @@ export function CalendarsSection() {
       setLoadError(serverMessage(e) ?? 'Failed to load calendar connections');
     }
   }, [fromDevice, replication]);
+  const refreshRef = useRef(refresh);
+  refreshRef.current = refresh;
   const loadedOnce = useRef(false);
   useEffect(() => {
     if (fromDevice || loadedOnce.current) return;
     loadedOnce.current = true;
     void refresh();
   }, [refresh, fromDevice]);
+
+  // Which providers this server can connect (Google/Microsoft need OAuth credentials). A server
+  // without the endpoint, or a failed call, leaves every provider available.
+  useEffect(() => {
+    let live = true;
+    fetchProviders().then(
+      (p) => live && setProviders(p),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  const unavailable = (p: ReportedProvider): string | null => {
+    const v = providers[p];
+    return v && !v.available ? (v.reason ?? 'Not available on this server.') : null;
+  };
+
+  /** Click handler of Google/Microsoft Connect: the popup opens in this very call (popup blockers). */
+  function connectOAuth(provider: OAuthProvider) {
+    if (oauthFlow.current && oauthPending) {
+      oauthFlow.current.focus();
+      return;
+    }
+    alert.clear();
+    setOauthPending(provider);
+    oauthFlow.current = startOAuthConnect(provider, (outcome) => {
+      oauthFlow.current = null;
+      setOauthPending(null);
+      if (outcome.kind === 'closed') {
+        // The callback page closed itself (or the user closed the window) 1 s ago: refetch the
+        // connections (a pull of the device database, or REST before it has synced).
+        void refreshRef.current();
+      } else if (outcome.kind === 'blocked') {
+        alert.show('error', POPUP_BLOCKED_TEXT);
+      } else {
+        if (outcome.unavailableReason) {
+          const reason = outcome.unavailableReason;
+          setProviders((p) => ({ ...p, [provider]: { available: false, reason } }));
+        }
+        alert.show('error', connectFailureText(provider));
+      }
+    });
+  }
 
   async function syncNow() {
     setSyncState('loading');
@@ -76,7 +139,7 @@ export function CalendarsSection() {
     }
   }
 
-  async function disconnect(c: CalendarConnection) {
+  async function disconnect(c: ConnectionView) {
     try {
       await api.disconnect(c.id);
       alert.show('success', `${PROVIDER_LABEL[c.provider] ?? c.provider} disconnected.`);
@@ -135,7 +198,9 @@ export function CalendarsSection() {
                     </span>
                   </p>
                   <p className="muted small">
-                    {PROVIDER_LABEL[c.provider] ?? c.provider} · {c.included_calendars_count} of {c.calendars_count} calendars included · Last synced:{' '}
+                    {PROVIDER_LABEL[c.provider] ?? c.provider}
+                    {c.account && c.account !== c.name ? <> · <span className="connection-account">{c.account}</span></> : null} · {c.included_calendars_count} of{' '}
+                    {c.calendars_count} calendars included · Last synced:{' '}
                     {formatWhen(c.last_synced_at)}
                   </p>
                   {c.last_error && <p className="field-error small">Last error: {c.last_error}</p>}
@@ -159,21 +224,24 @@ export function CalendarsSection() {
 
       <h3 className="subhead">Connect a calendar</h3>
       <ul className="provider-grid">
-        <ProviderCard kind="google" name="Google Calendar" description="Not configured on this server.">
-          <button type="button" className="btn btn-secondary btn-sm" disabled>
-            Connect
-          </button>
-        </ProviderCard>
-        <ProviderCard kind="microsoft" name="Microsoft Outlook" description="Outlook and Microsoft 365.">
-          <button type="button" className="btn btn-secondary btn-sm" disabled>
-            Coming Soon
-          </button>
-        </ProviderCard>
+        {(['google', 'microsoft'] as const).map((p) => (
+          <OAuthProviderCard
+            key={p}
+            provider={p}
+            connection={list.find((c) => c.provider === p) ?? null}
+            unavailableReason={unavailable(p)}
+            pending={oauthPending === p}
+            busy={oauthPending !== null && oauthPending !== p}
+            onConnect={() => connectOAuth(p)}
+          />
+        ))}
         <ProviderCard
           kind="apple"
           name="Apple iCloud"
+          descriptionId="provider-apple-note"
           description={
             <>
+              {unavailable('apple') ? <span className="provider-unavailable">Unavailable: {unavailable('apple')} </span> : null}
               {has('apple') ? 'Connected. ' : ''}
               <button type="button" className="btn btn-link small" onClick={() => setHelpOpen(true)}>
                 How do I get an app-specific password?
@@ -181,7 +249,7 @@ export function CalendarsSection() {
             </>
           }
         >
-          <ConnectButton onClick={() => setConnectOpen('apple')} />
+          <ConnectButton onClick={() => setConnectOpen('apple')} unavailableReason={unavailable('apple')} describedBy="provider-apple-note" />
         </ProviderCard>
         <ProviderCard kind="caldav" name="CalDAV" description="Fastmail, Nextcloud, Radicale and other CalDAV servers.">
           <ConnectButton onClick={() => setConnectOpen('caldav')} />
@@ -385,25 +453,100 @@ function AppleHelp({ open, onOpenChange }: { open: boolean; onOpenChange: (o: bo
 const PROVIDER_LETTER = { google: 'G', microsoft: 'M', apple: 'A', caldav: 'C', ics: 'I' } as const;
 
 /** One card of "Connect a calendar": provider mark, name, one line of help, and its action. */
-function ProviderCard({ kind, name, description, children }: { kind: keyof typeof PROVIDER_LETTER; name: string; description: ReactNode; children: ReactNode }) {
+function ProviderCard({
+  kind,
+  name,
+  description,
+  descriptionId,
+  children,
+}: {
+  kind: keyof typeof PROVIDER_LETTER;
+  name: string;
+  description: ReactNode;
+  descriptionId?: string;
+  children: ReactNode;
+}) {
   return (
-    <li className="provider-card">
+    <li className="provider-card" data-provider={kind}>
       <span className={`provider-icon provider-${kind}`} aria-hidden="true">
         {PROVIDER_LETTER[kind]}
       </span>
       <div>
         <p className="provider-name">{name}</p>
-        <p className="muted small">{description}</p>
+        <p className="muted small" id={descriptionId}>
+          {description}
+        </p>
       </div>
       {children}
     </li>
   );
 }
 
-function ConnectButton({ onClick }: { onClick: () => void }) {
+function ConnectButton({ onClick, unavailableReason, describedBy }: { onClick: () => void; unavailableReason?: string | null; describedBy?: string }) {
   return (
-    <button type="button" className="btn btn-primary btn-sm" onClick={onClick}>
+    <button
+      type="button"
+      className="btn btn-primary btn-sm"
+      onClick={onClick}
+      disabled={Boolean(unavailableReason)}
+      aria-describedby={unavailableReason ? describedBy : undefined}
+    >
       Connect
     </button>
+  );
+}
+
+/**
+ * Google / Microsoft: Connect opens the provider's consent page in a popup. Unavailable on this
+ * server → the server's reason and a disabled Connect; connected → the account; expired or in
+ * error → Reconnect (the same flow).
+ */
+function OAuthProviderCard({
+  provider,
+  connection,
+  unavailableReason,
+  pending,
+  busy,
+  onConnect,
+}: {
+  provider: OAuthProvider;
+  connection: ConnectionView | null;
+  unavailableReason: string | null;
+  pending: boolean;
+  busy: boolean;
+  onConnect: () => void;
+}) {
+  const noteId = `provider-${provider}-note`;
+  const name = PROVIDER_LABEL[provider] ?? provider;
+  let note: ReactNode;
+  if (pending) note = <span role="status">Finish signing in to {OAUTH_LABEL[provider]} in the pop-up window…</span>;
+  else if (connection?.status === 'active') note = <>Connected{connection.account ? <> as <strong>{connection.account}</strong></> : null}.</>;
+  else if (unavailableReason) note = <span className="provider-unavailable">Unavailable: {unavailableReason}</span>;
+  else if (connection) note = <>{statusText(connection.status)}{connection.account ? ` (${connection.account})` : ''}: reconnect to resume syncing.</>;
+  else note = provider === 'google' ? 'Read-only access to your Google calendars.' : 'Outlook.com and Microsoft 365 calendars, read-only.';
+  const label = pending ? 'Connecting...' : connection && connection.status !== 'active' ? 'Reconnect' : 'Connect';
+  return (
+    <ProviderCard kind={provider} name={name} description={note} descriptionId={noteId}>
+      {connection?.status === 'active' ? (
+        <span className="status status-ok">{statusText(connection.status)}</span>
+      ) : (
+        <button
+          type="button"
+          className="btn btn-primary btn-sm"
+          onClick={onConnect}
+          disabled={pending || busy || Boolean(unavailableReason)}
+          aria-describedby={noteId}
+          aria-label={`${label} ${name}`}
+        >
+          {pending ? (
+            <>
+              <Spinner size={14} /> Connecting...
+            </>
+          ) : (
+            label
+          )}
+        </button>
+      )}
+    </ProviderCard>
   );
 }

@@ -1,0 +1,192 @@
+/**
+ * Google and Microsoft connect (spec §4 "Calendar connection status"): the server answers
+ * `POST /me/calendar/{provider}/connect` with an `auth_url`, opened in a popup window that is
+ * polled until closed; the connections are then refetched after 1 second. The callback page the
+ * popup lands on (`/api/oauth/{provider}/callback`) closes itself.
+ *
+ * The window is opened synchronously in the click handler (a blank page saying "Connecting…") and
+ * only pointed at `auth_url` once the POST resolves: popup blockers allow a window opened by the
+ * user's gesture, not one opened after an await. Browser-only side effects go through `env`
+ * so the flow is unit-tested without a DOM.
+ */
+import { ApiError, get, post } from '@avail/shared/api/api-client.ts';
+
+export type OAuthProvider = 'google' | 'microsoft';
+/** Providers the server reports on (`GET /me/calendar/providers`). */
+export type ReportedProvider = OAuthProvider | 'apple';
+
+export const OAUTH_WINDOW_NAME = 'avail-oauth';
+export const OAUTH_WINDOW_FEATURES = 'width=500,height=650';
+/** How often the popup's `closed` flag is polled. */
+export const OAUTH_POLL_MS = 500;
+/** Delay between the popup closing and the connections refetch (spec §4). */
+export const OAUTH_REFETCH_DELAY_MS = 1_000;
+
+export const OAUTH_LABEL: Record<OAuthProvider, string> = { google: 'Google', microsoft: 'Microsoft' };
+
+/** Spec §8: 'Failed to connect Google Calendar. Please try again.' and the Microsoft equivalent. */
+export function connectFailureText(provider: OAuthProvider): string {
+  return `Failed to connect ${OAUTH_LABEL[provider]} Calendar. Please try again.`;
+}
+
+export const POPUP_BLOCKED_TEXT = 'Your browser blocked the sign-in window. Allow pop-ups for this site and try again.';
+
+export interface ProviderAvailability {
+  available: boolean;
+  reason: string | null;
+}
+export type ProvidersReport = Partial<Record<ReportedProvider, ProviderAvailability>>;
+
+/**
+ * `GET /me/calendar/providers` → `{ providers: { google: { available, reason }, … } }`, normalised.
+ * Providers the server does not mention are left out (callers treat them as available).
+ */
+export async function fetchProviders(): Promise<ProvidersReport> {
+  const body = await get<{ providers?: Record<string, { available?: unknown; reason?: unknown } | null> }>('/me/calendar/providers');
+  const out: ProvidersReport = {};
+  for (const p of ['google', 'microsoft', 'apple'] as const) {
+    const v = body.providers?.[p];
+    if (!v || typeof v !== 'object') continue;
+    out[p] = { available: v.available !== false, reason: typeof v.reason === 'string' && v.reason.trim() ? v.reason : null };
+  }
+  return out;
+}
+
+/** `POST /me/calendar/{provider}/connect` → the consent URL. @throws ApiError (503 `provider_unavailable`). */
+export async function requestAuthUrl(provider: OAuthProvider): Promise<string> {
+  const body = await post<{ auth_url?: unknown }>(`/me/calendar/${provider}/connect`);
+  if (typeof body.auth_url !== 'string' || !/^https?:\/\//i.test(body.auth_url)) {
+    throw new ApiError('The server sent no sign-in address', 200, body);
+  }
+  return body.auth_url;
+}
+
+/** The server's reason when a connect was refused because the provider is not configured. */
+export function unavailableReasonOf(e: unknown): string | null {
+  if (!(e instanceof ApiError) || (e.status !== 503 && e.code !== 'provider_unavailable')) return null;
+  const b = e.body as { error?: unknown } | null;
+  return b && typeof b.error === 'string' && b.error.trim() ? b.error : 'Not available on this server.';
+}
+
+/** What the flow needs from the browser (a real `window` in the app, fakes in unit tests). */
+export interface PopupEnv {
+  open(url: string, name: string, features: string): PopupWindow | null;
+  setInterval(fn: () => void, ms: number): unknown;
+  clearInterval(id: unknown): void;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(id: unknown): void;
+}
+export interface PopupWindow {
+  readonly closed: boolean;
+  location: { href: string };
+  close(): void;
+  focus?(): void;
+  document?: { title: string; body: { textContent: string | null } | null } | null;
+}
+
+export const browserPopupEnv: PopupEnv = {
+  open: (url, name, features) => window.open(url, name, features) as PopupWindow | null,
+  setInterval: (fn, ms) => window.setInterval(fn, ms),
+  clearInterval: (id) => window.clearInterval(id as number),
+  setTimeout: (fn, ms) => window.setTimeout(fn, ms),
+  clearTimeout: (id) => window.clearTimeout(id as number),
+};
+
+export type OAuthOutcome =
+  /** The popup was closed (by the callback page or by the user) and 1 s has passed: refetch now. */
+  | { kind: 'closed' }
+  /** The connect call failed; the popup was closed. `unavailableReason` for a 503 provider_unavailable. */
+  | { kind: 'failed'; error: unknown; unavailableReason: string | null }
+  /** The browser refused to open the window. */
+  | { kind: 'blocked' };
+
+export interface OAuthFlow {
+  /** Stops polling and pending timers (unmount); the popup is left as it is. */
+  cancel(): void;
+  /** Brings the popup to the front, when it is still open. */
+  focus(): void;
+}
+
+/**
+ * Runs one connect: must be called from the click handler itself (the window opens before any
+ * await). `onDone` is called exactly once, unless cancelled first.
+ */
+export function startOAuthConnect(
+  provider: OAuthProvider,
+  onDone: (outcome: OAuthOutcome) => void,
+  env: PopupEnv = browserPopupEnv,
+  getAuthUrl: (p: OAuthProvider) => Promise<string> = requestAuthUrl,
+): OAuthFlow {
+  let cancelled = false;
+  let poll: unknown = null;
+  let later: unknown = null;
+  const finish = (o: OAuthOutcome) => {
+    if (cancelled) return;
+    cancelled = true;
+    if (poll !== null) env.clearInterval(poll);
+    onDone(o);
+  };
+
+  let popup: PopupWindow | null = null;
+  try {
+    popup = env.open('', OAUTH_WINDOW_NAME, OAUTH_WINDOW_FEATURES);
+  } catch {
+    popup = null;
+  }
+  if (!popup) {
+    // Reported after the caller's state update, like every other outcome.
+    later = env.setTimeout(() => finish({ kind: 'blocked' }), 0);
+    return { cancel: () => { cancelled = true; env.clearTimeout(later); }, focus: () => undefined };
+  }
+  const win = popup;
+  try {
+    // The blank window says what it is waiting for (same origin until it navigates).
+    if (win.document) {
+      win.document.title = `Connecting to ${OAUTH_LABEL[provider]}…`;
+      if (win.document.body) win.document.body.textContent = `Connecting to ${OAUTH_LABEL[provider]}…`;
+    }
+  } catch {
+    /* not scriptable: fine */
+  }
+
+  getAuthUrl(provider).then(
+    (url) => {
+      if (cancelled) return;
+      if (win.closed) {
+        // Closed by the user before the address arrived.
+        later = env.setTimeout(() => finish({ kind: 'closed' }), OAUTH_REFETCH_DELAY_MS);
+        return;
+      }
+      win.location.href = url;
+      poll = env.setInterval(() => {
+        if (!win.closed) return;
+        env.clearInterval(poll);
+        poll = null;
+        later = env.setTimeout(() => finish({ kind: 'closed' }), OAUTH_REFETCH_DELAY_MS);
+      }, OAUTH_POLL_MS);
+    },
+    (error: unknown) => {
+      try {
+        win.close();
+      } catch {
+        /* already gone */
+      }
+      finish({ kind: 'failed', error, unavailableReason: unavailableReasonOf(error) });
+    },
+  );
+
+  return {
+    cancel() {
+      cancelled = true;
+      if (poll !== null) env.clearInterval(poll);
+      if (later !== null) env.clearTimeout(later);
+    },
+    focus() {
+      try {
+        if (!win.closed) win.focus?.();
+      } catch {
+        /* ignore */
+      }
+    },
+  };
+}
