@@ -23,7 +23,7 @@ export const MICROSOFT_ACCOUNT = 'olivia.outlook@example.com';
 const fakesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'server', 'test', 'fakes');
 const MODULES: Record<FakeName, { file: string; options: Record<string, unknown> }> = {
   google: { file: 'google-calendar-fake.ts', options: { account: GOOGLE_ACCOUNT } },
-  microsoft: { file: 'microsoft-graph-fake.ts', options: { account: MICROSOFT_ACCOUNT } },
+  microsoft: { file: 'microsoft-graph-fake.ts', options: { account: { email: MICROSOFT_ACCOUNT, name: 'Olivia Owner' } } },
 };
 
 interface RunningFake {

@@ -132,12 +132,14 @@ test('Microsoft: connect in a popup, the event is busy on the public page', asyn
   test.skip(!(await fakeRunning('microsoft')), 'the Microsoft fake (server/test/fakes/microsoft-graph-fake.ts) is not there');
   const monday = nextWeekMonday(OWNER_ZONE);
   const title = 'Secret Outlook Review';
-  await fakeCall('microsoft', 'putEvent', {
+  // The Graph fake starts without calendars: this run's owner gets one.
+  const calendarId = await fakeCall<string>('microsoft', 'addCalendar', 'Calendar');
+  await fakeCall('microsoft', 'putEvent', calendarId, {
     id: 'e2emicrosoft1',
     subject: title,
     showAs: 'busy',
-    start: { dateTime: `${monday}T13:00:00.0000000`, timeZone: 'W. Europe Standard Time' },
-    end: { dateTime: `${monday}T14:30:00.0000000`, timeZone: 'W. Europe Standard Time' },
+    start: zonedDateTime(monday, '13:00', OWNER_ZONE),
+    end: zonedDateTime(monday, '14:30', OWNER_ZONE),
   });
 
   const acct = uniqueAccount('msft');
@@ -168,6 +170,31 @@ test('Microsoft: connect in a popup, the event is busy on the public page', asyn
   await expect(pub.getByRole('button', { name: 'Free Mon 09:00 – 13:00' })).toBeVisible();
   await expect(pub.getByRole('button', { name: 'Free Mon 14:30 – 17:00' })).toBeVisible();
   await expectNoSecrets(pub, [title]);
+
+  // Push: a new event in the fake, Graph's change notification on the server's subscription →
+  // the public page shows it within 3 s (reloading).
+  let subscription: string | undefined;
+  await expect
+    .poll(async () => (subscription = (await fakeState('microsoft')).subscriptions?.at(-1)?.id as string | undefined), {
+      message: 'the server created a Graph subscription',
+      timeout: 15_000,
+    })
+    .toBeTruthy();
+  const second = await fakeCall<string>('microsoft', 'putEvent', calendarId, {
+    id: 'e2emicrosoft2',
+    subject: 'Secret Outlook Offsite',
+    showAs: 'oof',
+    start: zonedDateTime(monday, '15:00', OWNER_ZONE),
+    end: zonedDateTime(monday, '16:00', OWNER_ZONE),
+  });
+  expect(await fakeCall<number>('microsoft', 'notify', subscription!, { changeType: 'created', eventId: second })).toBeLessThan(300);
+  await expect(async () => {
+    await pub.reload();
+    await pub.getByRole('button', { name: 'Next week' }).click();
+    await expect(pub.getByRole('button', { name: 'Free Mon 14:30 – 15:00' })).toBeVisible({ timeout: 500 });
+  }).toPass({ timeout: 3_000, intervals: [100, 250, 250, 500] });
+  await expect(pub.getByRole('button', { name: 'Free Mon 16:00 – 17:00' })).toBeVisible();
+  await expectNoSecrets(pub, [title, 'Secret Outlook Offsite']);
   await visitor.close();
 
   // Disconnect: the spec's confirmation; the row goes, the card offers Connect again.

@@ -112,6 +112,7 @@ export function CalendarsSection() {
         // The callback page closed itself (or the user closed the window) 1 s ago: refetch the
         // connections (a pull of the device database, or REST before it has synced).
         void refreshRef.current();
+        if (outcome.ok === false) alert.show('error', connectFailureText(provider));
       } else if (outcome.kind === 'blocked') {
         alert.show('error', POPUP_BLOCKED_TEXT);
       } else {

@@ -26,9 +26,15 @@ function fakePopup() {
   return w;
 }
 
-function env(popup: PopupWindow | null): PopupEnv & { open: ReturnType<typeof vi.fn> } {
+function env(popup: PopupWindow | null): PopupEnv & { open: ReturnType<typeof vi.fn>; post(data: unknown, source: unknown): void } {
+  const listeners = new Set<(data: unknown, source: unknown) => void>();
   return {
     open: vi.fn(() => popup),
+    onMessage: (fn) => {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+    post: (data, source) => listeners.forEach((fn) => fn(data, source)),
     setInterval: (fn, ms) => setInterval(fn, ms),
     clearInterval: (id) => clearInterval(id as ReturnType<typeof setInterval>),
     setTimeout: (fn, ms) => setTimeout(fn, ms),
@@ -67,6 +73,20 @@ describe('OAuth popup flow', () => {
     expect(done).toEqual([{ kind: 'closed' }]);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(done).toHaveLength(1);
+  });
+
+  it("the callback page's posted result (from the popup only) comes with the outcome", async () => {
+    const popup = fakePopup();
+    const e = env(popup);
+    const done: OAuthOutcome[] = [];
+    startOAuthConnect('google', (o) => done.push(o), e, () => Promise.resolve('https://x.example/'));
+    await vi.advanceTimersByTimeAsync(0);
+    e.post({ type: 'avail-oauth', provider: 'google', ok: true }, {}); // another window: ignored
+    e.post({ type: 'avail-oauth', provider: 'microsoft', ok: true }, popup); // another provider: ignored
+    e.post({ type: 'avail-oauth', provider: 'google', ok: false }, popup);
+    popup.closed = true;
+    await vi.advanceTimersByTimeAsync(OAUTH_POLL_MS + OAUTH_REFETCH_DELAY_MS);
+    expect(done).toEqual([{ kind: 'closed', ok: false }]);
   });
 
   it('a failed connect closes the window and reports the failure (503 with the reason)', async () => {

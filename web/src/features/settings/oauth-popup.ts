@@ -71,6 +71,8 @@ export function unavailableReasonOf(e: unknown): string | null {
 /** What the flow needs from the browser (a real `window` in the app, fakes in unit tests). */
 export interface PopupEnv {
   open(url: string, name: string, features: string): PopupWindow | null;
+  /** Subscribes to same-origin `message` events (data and source window); returns the unsubscribe. */
+  onMessage(fn: (data: unknown, source: unknown) => void): () => void;
   setInterval(fn: () => void, ms: number): unknown;
   clearInterval(id: unknown): void;
   setTimeout(fn: () => void, ms: number): unknown;
@@ -86,15 +88,39 @@ export interface PopupWindow {
 
 export const browserPopupEnv: PopupEnv = {
   open: (url, name, features) => window.open(url, name, features) as PopupWindow | null,
+  onMessage: (fn) => {
+    const listener = (e: MessageEvent) => {
+      if (e.origin === window.location.origin) fn(e.data, e.source);
+    };
+    window.addEventListener('message', listener);
+    return () => window.removeEventListener('message', listener);
+  },
   setInterval: (fn, ms) => window.setInterval(fn, ms),
   clearInterval: (id) => window.clearInterval(id as number),
   setTimeout: (fn, ms) => window.setTimeout(fn, ms),
   clearTimeout: (id) => window.clearTimeout(id as number),
 };
 
+/**
+ * What the callback page may post to its opener before closing itself (same origin only):
+ * `{ type: 'avail-oauth', provider, ok }`. Optional: without it the flow just refetches.
+ */
+export interface OAuthResultMessage {
+  type: 'avail-oauth';
+  provider: OAuthProvider;
+  ok: boolean;
+}
+function isResultMessage(d: unknown, provider: OAuthProvider): d is OAuthResultMessage {
+  const m = d as Partial<OAuthResultMessage> | null;
+  return Boolean(m && typeof m === 'object' && m.type === 'avail-oauth' && m.provider === provider && typeof m.ok === 'boolean');
+}
+
 export type OAuthOutcome =
-  /** The popup was closed (by the callback page or by the user) and 1 s has passed: refetch now. */
-  | { kind: 'closed' }
+  /**
+   * The popup was closed (by the callback page or by the user) and 1 s has passed: refetch now.
+   * `ok` when the callback page reported its result, else undefined.
+   */
+  | { kind: 'closed'; ok?: boolean }
   /** The connect call failed; the popup was closed. `unavailableReason` for a 503 provider_unavailable. */
   | { kind: 'failed'; error: unknown; unavailableReason: string | null }
   /** The browser refused to open the window. */
@@ -120,11 +146,14 @@ export function startOAuthConnect(
   let cancelled = false;
   let poll: unknown = null;
   let later: unknown = null;
+  let reported: boolean | undefined;
+  let unlisten: () => void = () => undefined;
   const finish = (o: OAuthOutcome) => {
     if (cancelled) return;
     cancelled = true;
     if (poll !== null) env.clearInterval(poll);
-    onDone(o);
+    unlisten();
+    onDone(o.kind === 'closed' && reported !== undefined ? { kind: 'closed', ok: reported } : o);
   };
 
   let popup: PopupWindow | null = null;
@@ -139,6 +168,9 @@ export function startOAuthConnect(
     return { cancel: () => { cancelled = true; env.clearTimeout(later); }, focus: () => undefined };
   }
   const win = popup;
+  unlisten = env.onMessage((data, source) => {
+    if (source === win && isResultMessage(data, provider)) reported = data.ok;
+  });
   try {
     // The blank window says what it is waiting for (same origin until it navigates).
     if (win.document) {
@@ -178,6 +210,7 @@ export function startOAuthConnect(
   return {
     cancel() {
       cancelled = true;
+      unlisten();
       if (poll !== null) env.clearInterval(poll);
       if (later !== null) env.clearTimeout(later);
     },
