@@ -105,6 +105,8 @@ export interface MicrosoftProviderOptions {
   fetch?: typeof fetch;
   /** Per-request timeout (default CALENDAR_FETCH_TIMEOUT_MS). */
   timeoutMs?: number;
+  /** `Prefer: odata.maxpagesize` of delta requests (default DELTA_PAGE_SIZE). */
+  pageSize?: number;
 }
 
 /** The refreshed token JSON attached to an error thrown after a refresh, or undefined. */
@@ -373,7 +375,6 @@ async function listCalendars(s: MicrosoftSession): Promise<string[]> {
   return [...new Set(ids)];
 }
 
-const deltaHeaders = { prefer: `outlook.timezone="UTC", odata.maxpagesize=${DELTA_PAGE_SIZE}` };
 
 /**
  * One delta round from `url` (an initial calendarView/delta URL or a stored deltaLink): follows
@@ -386,7 +387,7 @@ async function deltaRound(s: MicrosoftSession, url: string): Promise<{ items: Ma
   let next: string | undefined = url;
   for (let pages = 0; next; pages++) {
     if (pages > 5_000) throw new ProviderError('Microsoft Graph returned too many pages for one calendar.');
-    const page: GraphPage<GraphEvent> = await s.getJson(next, deltaHeaders);
+    const page: GraphPage<GraphEvent> = await s.getJson(next, { prefer: `outlook.timezone="UTC", odata.maxpagesize=${s.opts.pageSize}` });
     for (const ev of page.value ?? []) if (ev && typeof ev.id === 'string' && ev.id) items.set(ev.id, ev);
     if (page['@odata.nextLink']) {
       next = page['@odata.nextLink'];
@@ -445,6 +446,7 @@ export function createMicrosoftProvider(options: MicrosoftProviderOptions = {}):
     now: options.now ?? Date.now,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     timeoutMs: options.timeoutMs ?? CALENDAR_FETCH_TIMEOUT_MS,
+    pageSize: options.pageSize ?? DELTA_PAGE_SIZE,
   };
   const session = (config: Config, secret: string | null) => new MicrosoftSession(config, opts, parseTokens(secret));
 
