@@ -102,7 +102,7 @@ describe('Microsoft provider against the Graph fake', () => {
   describe('sign-in', () => {
     it('builds the v2.0 authorize URL with the tenant, read-only scope, PKCE S256 and state', () => {
       expect(microsoftProvider.unavailableReason(config)).toBeNull();
-      expect(microsoftProvider.unavailableReason({ ...config, MICROSOFT_CLIENT_SECRET: undefined })).toBe('Outlook Calendar is not configured on this server.');
+      expect(microsoftProvider.unavailableReason({ ...config, MICROSOFT_CLIENT_SECRET: undefined })).toBe('Microsoft Outlook Calendar is not configured on this server.');
       const url = new URL(microsoftProvider.authorizationUrl(config, { state: 'abc', codeChallenge: 'x'.repeat(43), redirectUri: REDIRECT }));
       expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/common/oauth2/v2.0/authorize`);
       const q = url.searchParams;
@@ -195,6 +195,7 @@ describe('Microsoft provider against the Graph fake', () => {
       expect(r.newSecret).toBeUndefined();
       const state = r.newState as MicrosoftSyncState;
       expect(Object.keys(state.calendars).sort()).toEqual([work, home].sort());
+      expect(state.calendarIds.sort()).toEqual([work, home].sort());
       expect(state.calendars[work]!.deltaLink).toContain('$deltatoken=');
       expect(state.calendars[work]!.windowStart).toBeGreaterThanOrEqual(now - 30 * DAY - 1000);
       expect(state.calendars[work]!.windowEnd).toBeLessThanOrEqual(Date.now() + 400 * DAY);
@@ -446,9 +447,11 @@ describe('Microsoft provider against the Graph fake', () => {
 
       const later = Date.now() + 20 * 60_000; // Graph caps the expiry at 4230 min from ITS clock
       const renewer = createMicrosoftProvider({ now: () => later });
-      const old = { ...channels[0]! };
+      // The server keeps only a hash of the token and passes '' (oauth-provider.ts renewPush).
+      const old = { ...channels[0]!, token: '' };
       const { channel } = await renewer.renewPush(config, { secret, webhookUrl: hookUrl, channel: old });
       expect(channel.channel_id).toBe(old.channel_id);
+      expect(channel.token).toBe(''); // PATCH keeps the subscription and its clientState
       expect(channel.expires_at).toBeGreaterThan(old.expires_at);
       expect(Date.parse(fake.subscriptions.find((s) => s.id === old.channel_id)!.expirationDateTime)).toBe(channel.expires_at);
 
@@ -460,6 +463,8 @@ describe('Microsoft provider against the Graph fake', () => {
       const { channel: replaced } = await microsoftProvider.renewPush(config, { secret, webhookUrl: hookUrl, channel: old });
       expect(replaced.channel_id).not.toBe(old.channel_id);
       expect(replaced.calendar_id).toBe(old.calendar_id);
+      expect(replaced.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(fake.subscriptions[0]!.clientState).toBe(replaced.token);
       expect(fake.subscriptions.map((s) => s.id)).toEqual([replaced.channel_id]);
       await microsoftProvider.stopPush(config, { secret, channels: [replaced] });
     });

@@ -57,7 +57,8 @@ const DAY_MS = 86_400_000;
 /** Delegated scopes: read-only calendars, a refresh token, and the account e-mail in the id_token. */
 export const MICROSOFT_SCOPE = 'openid email offline_access Calendars.Read';
 export const MICROSOFT_AUTH_ERROR = 'Microsoft refused the saved authorization. Please reconnect Outlook Calendar.';
-export const MICROSOFT_NOT_CONFIGURED = 'Outlook Calendar is not configured on this server.';
+/** Same wording as oauth-registry's notConfiguredReason('microsoft'). */
+export const MICROSOFT_NOT_CONFIGURED = 'Microsoft Outlook Calendar is not configured on this server.';
 const MICROSOFT_SIGNIN_FAILED = 'Microsoft did not accept the sign-in. Please try connecting Outlook Calendar again.';
 const MICROSOFT_APP_REFUSED = 'Microsoft refused this server’s Outlook Calendar app credentials. Please contact the server administrator.';
 const MICROSOFT_UNREACHABLE = 'Could not reach Microsoft. Sync will retry later.';
@@ -95,6 +96,8 @@ interface CalendarDeltaState {
 export interface MicrosoftSyncState {
   v: 1;
   account: string | null;
+  /** Every calendar listed by the last sync (also empty ones): the calendars push channels watch. */
+  calendarIds: string[];
   calendars: Record<string, CalendarDeltaState>;
 }
 
@@ -596,7 +599,7 @@ export function createMicrosoftProvider(options: MicrosoftProviderOptions = {}):
         if (prev && Object.keys(prev.calendars).length !== listed.size) changed = true;
 
         const finalAccount = s.tokens.account ?? account;
-        const newState: MicrosoftSyncState = { v: 1, account: finalAccount ?? null, calendars: nextCalendars };
+        const newState: MicrosoftSyncState = { v: 1, account: finalAccount ?? null, calendarIds: [...listed], calendars: nextCalendars };
         return {
           notModified: !changed,
           upserts,
