@@ -10,8 +10,9 @@
  *   `dateTime` alone → UTC from its offset; no offset and no zone → floating.
  * - `recurrence`: its RRULE / EXRULE / RDATE / EXDATE lines, verbatim (single lines only).
  * - `recurringEventId` + `originalStartTime` → `RECURRENCE-ID` in the same forms as `start`.
- * - `status` → STATUS (CANCELLED / TENTATIVE / CONFIRMED); `transparency: transparent` →
- *   `TRANSP:TRANSPARENT`; the attendee with `self: true` → its own `ATTENDEE;PARTSTAT=…` line
+ * - `status` → STATUS (CANCELLED / TENTATIVE / CONFIRMED); `transparency: transparent` (and
+ *   `eventType: workingLocation`, which only says where the owner works) → `TRANSP:TRANSPARENT`;
+ *   `outOfOffice` / `focusTime` follow their own transparency (opaque = busy); the attendee with `self: true` → its own `ATTENDEE;PARTSTAT=…` line
  *   (other attendees are not kept: they do not decide busy time).
  * - `summary` → SUMMARY (owner-only data); `sequence` → SEQUENCE.
  */
@@ -39,6 +40,8 @@ export interface GoogleEvent {
   recurringEventId?: string;
   originalStartTime?: GoogleDateTime;
   transparency?: string;
+  /** 'default', 'outOfOffice', 'focusTime', 'workingLocation', 'birthday', 'fromGmail'. */
+  eventType?: string;
   iCalUID?: string;
   sequence?: number;
   /** Only the attendee with `self: true` is kept. */
@@ -69,6 +72,7 @@ export function compactEvent(raw: Record<string, unknown>): GoogleEvent {
   const ost = pickTime(e.originalStartTime);
   if (ost) out.originalStartTime = ost;
   if (typeof e.transparency === 'string') out.transparency = e.transparency;
+  if (typeof e.eventType === 'string' && e.eventType !== 'default') out.eventType = e.eventType;
   if (typeof e.iCalUID === 'string') out.iCalUID = e.iCalUID;
   if (typeof e.sequence === 'number') out.sequence = e.sequence;
   const self = Array.isArray(e.attendees) ? e.attendees.find((a) => a && a.self === true && typeof a.email === 'string') : undefined;
@@ -186,7 +190,8 @@ function veventLines(e: GoogleEvent, uid: string, asOverride: boolean): string[]
   if (e.sequence !== undefined && Number.isInteger(e.sequence)) lines.push(`SEQUENCE:${e.sequence}`);
   const status = e.status === 'cancelled' ? 'CANCELLED' : e.status === 'tentative' ? 'TENTATIVE' : 'CONFIRMED';
   lines.push(`STATUS:${status}`);
-  if (e.transparency === 'transparent') lines.push('TRANSP:TRANSPARENT');
+  // A working location ("Office today") says where, not that the owner is occupied.
+  if (e.transparency === 'transparent' || e.eventType === 'workingLocation') lines.push('TRANSP:TRANSPARENT');
   const email = selfEmailOf(e);
   if (email && !/[\r\n:;"]/.test(email)) {
     const partstat = PARTSTAT[e.attendees?.find((a) => a.self)?.responseStatus ?? ''] ?? 'NEEDS-ACTION';

@@ -351,7 +351,12 @@ async function listEvents(session: GoogleSession, calendarId: string, syncToken:
       body = (await session.call('GET', path, { query })) as typeof body;
     } catch (err) {
       if (err instanceof GoogleHttpError && err.status === 410) return { kind: 'gone' };
-      if (err instanceof GoogleHttpError && (err.status === 404 || err.status === 403)) return { kind: 'inaccessible' };
+      if (
+        err instanceof GoogleHttpError &&
+        (err.status === 404 || (err.status === 403 && !err.reasons.includes('insufficientPermissions')))
+      ) {
+        return { kind: 'inaccessible' };
+      }
       toProviderError(err, 'read a calendar');
     }
     for (const it of body?.items ?? []) {
@@ -695,9 +700,8 @@ export const googleProvider: OAuthCalendarProvider = {
   async renewPush(config, p) {
     const session = new GoogleSession(config, p.secret);
     const channel = await watch(session, p.webhookUrl, p.channel.calendar_id);
-    await stopChannel(session, p.channel).catch((err) => {
-      if (err instanceof ProviderAuthError) throw err;
-    });
+    // Never fail once the new channel exists: the caller must learn about it.
+    await stopChannel(session, p.channel).catch(() => undefined);
     const newSecret = session.newSecret;
     return newSecret ? { channel, newSecret } : { channel };
   },
