@@ -33,6 +33,7 @@
  * - A single (non-recurring) event that ended more than SYNC_HORIZON_PAST_DAYS + 2 days ago is not
  *   stored (it can never give busy time again: the horizon only moves forward); a held copy of such
  *   an event is removed.
+ * - calendarIds (result and newState): the readable calendars, for push channels.
  * - ownerEmails: the primary calendar's id (the account e-mail) and every `self` attendee address
  *   seen, so the engine finds the owner's own declined invitations.
  *
@@ -93,6 +94,8 @@ export interface GoogleSyncState {
   v: 1;
   /** The account e-mail (primary calendar id), or null when no primary calendar was listed. */
   account: string | null;
+  /** Calendars to watch with push channels: every listed calendar whose events we can read. */
+  calendarIds: string[];
   calendars: Record<string, CalendarSyncState>;
 }
 
@@ -659,7 +662,8 @@ export const googleProvider: OAuthCalendarProvider = {
     if (account) ownerEmails.add(account);
     for (const c of Object.values(nextCalendars)) for (const e of c.selfEmails) ownerEmails.add(e);
 
-    const newState: GoogleSyncState = { v: 1, account, calendars: nextCalendars };
+    const calendarIds = calendars.map((c) => c.id).filter((id) => nextCalendars[id] !== undefined);
+    const newState: GoogleSyncState = { v: 1, account, calendarIds, calendars: nextCalendars };
     const result: OAuthSyncResult = {
       notModified: upserts.length === 0 && removals.length === 0 && removedCalendars.size === 0,
       upserts,
@@ -669,6 +673,8 @@ export const googleProvider: OAuthCalendarProvider = {
       newState,
       ownerEmails: [...ownerEmails],
     };
+    // `calendarIds` on the result (newer interface) and in newState (the server's fallback).
+    (result as OAuthSyncResult & { calendarIds?: string[] }).calendarIds = calendarIds;
     const newSecret = session.newSecret;
     if (newSecret) result.newSecret = newSecret;
     return result;
@@ -693,8 +699,8 @@ export const googleProvider: OAuthCalendarProvider = {
   },
 
   /**
-   * Google channels cannot be extended: opens a new watch on the same calendar, then stops the
-   * old channel (a failure to stop it is ignored: it expires by itself and its notifications
+   * Google channels cannot be extended: opens a new watch on the same calendar (new id and new
+   * token, returned), then stops the old channel (`channel.token` is not needed and may be '') (a failure to stop it is ignored: it expires by itself and its notifications
    * name an unknown channel id).
    */
   async renewPush(config, p) {
