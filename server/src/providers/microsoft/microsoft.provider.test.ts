@@ -371,6 +371,26 @@ describe('Microsoft provider against the Graph fake', () => {
       expect((err2 as ProviderRateLimitError).retryAfterMs).toBeLessThanOrEqual(120_000);
     });
 
+    it('never sends the token to a nextLink on another host', async () => {
+      const seen: string[] = [];
+      const provider = createMicrosoftProvider({
+        pageSize: 1,
+        fetch: async (input, init) => {
+          const url = String(input);
+          seen.push(new URL(url).host);
+          const res = await fetch(input, init);
+          if (!url.includes('/calendarView/delta')) return res;
+          const body = (await res.json()) as Record<string, unknown>;
+          body['@odata.nextLink'] = 'https://evil.example/v1.0/me/calendarView/delta?$skiptoken=x';
+          delete body['@odata.deltaLink'];
+          return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+        },
+      });
+      const err = await provider.sync(config, { config: {}, secret, state: null, known: [] }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ProviderError);
+      expect(seen).not.toContain('evil.example');
+    });
+
     it('an error after a refresh still carries the refreshed secret', async () => {
       const t = JSON.parse(secret) as MicrosoftTokens;
       fake.failNext(429, { 'Retry-After': '1' });

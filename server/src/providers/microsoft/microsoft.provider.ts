@@ -269,8 +269,13 @@ class MicrosoftSession {
    * other status (callers check it). Only URLs on the Graph origin are ever sent the token.
    */
   async graph(method: string, url: string, p: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
-    const base = new URL(this.config.MICROSOFT_GRAPH_BASE_URL);
-    if (new URL(url).origin !== base.origin) throw new ProviderError('Microsoft Graph returned a link to another host; sync stopped.');
+    let sameOrigin = false;
+    try {
+      sameOrigin = new URL(url).origin === new URL(this.config.MICROSOFT_GRAPH_BASE_URL).origin;
+    } catch {
+      sameOrigin = false;
+    }
+    if (!sameOrigin) throw new ProviderError('Microsoft Graph returned a link this server does not follow; sync stopped.');
     for (let attempt = 0; ; attempt++) {
       const token = await this.accessToken(attempt > 0);
       const res = await this.fetch(url, {
