@@ -19,6 +19,8 @@ import { publicRouter } from './modules/public/public.routes.ts';
 // Calendars router: owned by the calendars engineer (modules/calendars).
 import { calendarsRouter } from './modules/calendars/calendars.routes.ts';
 import { replicationRouter, type ReplicationRouterOptions } from './modules/replication/replication.routes.ts';
+import { oauthRouter } from './modules/oauth/oauth.routes.ts';
+import { webhooksRouter } from './modules/webhooks/webhooks.routes.ts';
 
 export type { AppDeps, Deps } from './http/deps.ts';
 
@@ -72,6 +74,9 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   app.use('/api', publicRouter(deps, limits));
   // Calendars (connections, events, Sync Now): modules/calendars.
   app.use('/api', calendarsRouter(deps));
+  // Google / Microsoft: connect, OAuth callback, providers; their webhooks (no auth).
+  app.use('/api', oauthRouter(deps));
+  app.use('/api', webhooksRouter(deps));
   // RxDB HTTP replication (pull, push, live stream): modules/replication.
   app.use('/api', replicationRouter(deps, options.replication));
   app.use('/api', apiNotFound);

@@ -38,7 +38,7 @@ const mailer = createMailer(config, logger);
 const deps = { db, config, logger, mailer, now: Date.now };
 const app = createApp(deps);
 
-// ── Background jobs: the 15-minute backup calendar sync. ──
+// ── Background jobs: the backup calendar sync (each connection every 15 minutes) and push-channel upkeep. ──
 const { startJobs } = await import('./jobs/scheduler.ts');
 const jobs: { stop?: () => unknown } | undefined = startJobs(deps);
 
@@ -55,6 +55,9 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     await (jobs as { stop?: () => unknown } | undefined)?.stop?.();
+    // Webhook-scheduled syncs: pending timers dropped (the backup sync covers them), running ones awaited.
+    const { closeSyncQueue } = await import('./modules/sync/sync-queue.ts');
+    await closeSyncQueue(db);
     const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
     // Open replication streams never finish on their own: end them so close() can complete.
     closeAllStreams();

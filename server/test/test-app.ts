@@ -15,6 +15,8 @@ import { createApp, type AppOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import type { Deps } from '../src/http/deps.ts';
 import { createOutboxMailer, type MailMessage } from '../src/mail/mailer.ts';
+import { closeSyncQueue } from '../src/modules/sync/sync-queue.ts';
+import type { OAuthCalendarProvider, OAuthProviderId } from '../src/providers/oauth-provider.ts';
 import { createTestDb, type TestDb } from './test-db.ts';
 
 /** A clock tests can stop and move. Until `set`/`advance` is called it follows Date.now(). */
@@ -52,13 +54,15 @@ export interface TestApp {
   /** Every e-mail the app sent, oldest first. */
   outbox: MailMessage[];
   clock: TestClock;
-  /** Destroys the database (drops the PostgreSQL schema). */
+  /** Stops scheduled syncs, then destroys the database (drops the PostgreSQL schema). */
   close(): Promise<void>;
 }
 
 export interface TestAppOptions extends AppOptions {
   /** Extra environment for loadConfig (e.g. { ALLOW_PRIVATE_CALENDAR_HOSTS: 'true' }). */
   env?: Record<string, string>;
+  /** OAuth adapters replacing the registry's (a test adapter); default: the real adapters. */
+  oauthProviders?: Partial<Record<OAuthProviderId, OAuthCalendarProvider>>;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -78,7 +82,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const mailer = createOutboxMailer();
   const clock = createTestClock();
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const deps: Deps = { db: testDb.db, config, logger, mailer, now: clock.now };
+  const deps: Deps = {
+    db: testDb.db,
+    config,
+    logger,
+    mailer,
+    now: clock.now,
+    ...(options.oauthProviders ? { oauthProviders: options.oauthProviders } : {}),
+  };
   const app = createApp(deps, options);
   return {
     app,
@@ -88,7 +99,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     testDb,
     outbox: mailer.outbox,
     clock,
-    close: () => testDb.destroy(),
+    close: async () => {
+      await closeSyncQueue(testDb.db);
+      await testDb.destroy();
+    },
   };
 }
 

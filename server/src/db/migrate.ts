@@ -5,10 +5,12 @@
 import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as m0001 from './migrations/0001_initial.ts';
 import * as m0002 from './migrations/0002_replication.ts';
+import * as m0003 from './migrations/0003_oauth_push.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_replication': m0002,
+  '0003_oauth_push': m0003,
 };
 
 const provider: MigrationProvider = {

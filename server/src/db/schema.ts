@@ -98,6 +98,14 @@ export interface CalendarConnectionsTable {
   last_synced_at: number | null;
   connected_at: number;
   updated_at: number;
+  /** Back-off: no scheduled/backup sync before this instant (UTC epoch ms); null = no back-off. Not replicated. */
+  next_sync_at: number | null;
+  /** Consecutive failed syncs (0 after a success); drives the exponential back-off. */
+  failure_count: Generated<number>;
+  /** Sync lease (compare-and-set): a sync runs only while it holds an unexpired lease (UTC epoch ms). */
+  sync_lease_until: number | null;
+  /** Instance that holds the lease (random id per process). */
+  sync_lease_owner: string | null;
 }
 
 /** Raw ICS per calendar object; owner-only; used to re-derive busy time. */
@@ -171,6 +179,34 @@ export interface ReplicationConflictsTable {
   created_at: number;
 }
 
+/** A started OAuth consent (10 minutes, single use). The state is stored only as its sha256. */
+export interface OAuthStatesTable {
+  /** sha256 hex of the `state` parameter. */
+  state_hash: string;
+  user_id: string;
+  provider: 'google' | 'microsoft';
+  /** PKCE code verifier, AES-256-GCM encrypted (lib/crypto.ts). */
+  code_verifier_enc: string;
+  created_at: number;
+}
+
+/** A push channel (Google watch channel / Graph subscription) of an OAuth connection. */
+export interface PushChannelsTable {
+  id: string;
+  user_id: string;
+  connection_id: string;
+  provider: 'google' | 'microsoft';
+  /** Google channel id / Graph subscription id; unique. */
+  channel_id: string;
+  /** Google resourceId (for channels.stop); null for Graph. */
+  resource_id: string | null;
+  calendar_id: string;
+  /** sha256 hex of our channel token (X-Goog-Channel-Token / clientState). */
+  token_hash: string;
+  expires_at: number;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -184,6 +220,8 @@ export interface Database {
   page_views: PageViewsTable;
   replication_tombstones: ReplicationTombstonesTable;
   replication_conflicts: ReplicationConflictsTable;
+  oauth_states: OAuthStatesTable;
+  push_channels: PushChannelsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -194,3 +232,5 @@ export type AvailabilityExceptionRow = Selectable<AvailabilityExceptionsTable>;
 export type CalendarConnectionRow = Selectable<CalendarConnectionsTable>;
 export type CalendarEventRow = Selectable<CalendarEventsTable>;
 export type BusyIntervalRow = Selectable<BusyIntervalsTable>;
+export type PushChannelRow = Selectable<PushChannelsTable>;
+export type OAuthStateRow = Selectable<OAuthStatesTable>;

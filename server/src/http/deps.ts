@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/kysely.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { OAuthCalendarProvider, OAuthProviderId } from '../providers/oauth-provider.ts';
 
 export interface AppDeps {
   db: Db;
@@ -11,6 +12,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Clock in epoch ms (tests inject one). Defaults to Date.now. */
   now?: () => number;
+  /** Replaces OAuth adapters of the registry (tests); see providers/oauth-registry.ts. */
+  oauthProviders?: Partial<Record<OAuthProviderId, OAuthCalendarProvider>>;
 }
 
 /** AppDeps with the clock filled in; what createApp hands to routers. */

@@ -72,6 +72,7 @@ describe('backup sync job', () => {
     srv.set('/j0.ics', { ics: feed('20300107T120000Z', '20300107T130000Z') });
     srv.set('/j1.ics', { status: 500 });
     const before = srv.requests.length;
+    t.clock.advance(15 * 60_000); // every connection's backup slot has come up once since it synced
     const counts = await backupSyncJob().run(t.deps, { isStopping: () => false });
     expect(counts).toEqual({ total: 6, synced: 1, unchanged: 4, failed: 1 }); // j0 changed; j1 fails; j6 answers 304 and recovers
     const paths = srv.requests.slice(before).map((r) => r.path).sort();
@@ -88,6 +89,7 @@ describe('backup sync job', () => {
     srv.set('/live.ics', { ics: feed('20300108T090000Z', '20300108T100000Z') });
     const res = await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: srv.url('/live.ics') }).expect(201);
     srv.set('/live.ics', { ics: feed('20300108T140000Z', '20300108T150000Z') });
+    t.clock.advance(15 * 60_000); // its backup slot comes up
     const jobs = startJobs(t.deps, { intervals: { 'backup-sync': 100 } });
     try {
       const deadline = Date.now() + 5_000;

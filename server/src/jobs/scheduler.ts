@@ -5,6 +5,7 @@
  */
 import type { SyncDeps } from '../modules/sync/sync.service.ts';
 import { backupSyncJob } from './backup-sync.job.ts';
+import { pushChannelsJob } from './push-channels.job.ts';
 
 export type JobDeps = SyncDeps;
 
@@ -81,9 +82,9 @@ export interface StartJobsOptions {
   intervals?: Record<string, number>;
 }
 
-/** The server's jobs: the 15-minute backup calendar sync. */
+/** The server's jobs: the backup calendar sync (every minute, each connection every 15 minutes) and push-channel upkeep (hourly). */
 export function startJobs(deps: JobDeps, options: StartJobsOptions = {}): { stop(): Promise<void>; runNow(name: string): Promise<void> } {
-  const jobs = [backupSyncJob()].map((j) => ({ ...j, intervalMs: options.intervals?.[j.name] ?? j.intervalMs }));
+  const jobs = [backupSyncJob(), pushChannelsJob()].map((j) => ({ ...j, intervalMs: options.intervals?.[j.name] ?? j.intervalMs }));
   const scheduler = startScheduler(deps, jobs);
   deps.logger.info({ jobs: jobs.map((j) => ({ name: j.name, intervalMs: j.intervalMs })) }, 'jobs started');
   return scheduler;

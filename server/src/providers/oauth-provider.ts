@@ -39,6 +39,12 @@ export interface OAuthTokens {
 export interface OAuthSyncResult extends ProviderSyncResult {
   /** JSON of the refreshed OAuthTokens to store encrypted, when they changed. */
   newSecret?: string;
+  /**
+   * Ids of the calendars to watch with push channels (every event calendar, also empty ones).
+   * Optional: without it the server uses `newState.calendarIds` when that is a string array, else
+   * the distinct `calendarUrl` of the stored sources.
+   */
+  calendarIds?: string[];
 }
 
 /**
@@ -71,7 +77,12 @@ export interface OAuthCalendarProvider {
   sync(config: Config, input: ProviderSyncInput<Record<string, unknown>>): Promise<OAuthSyncResult>;
   /** Opens push channels for every calendar in `calendarIds` (from the sync state). */
   startPush(config: Config, p: { secret: string; webhookUrl: string; calendarIds: string[] }): Promise<{ channels: PushChannel[]; newSecret?: string }>;
-  /** Renews a channel before it expires (Google: a new watch + stop of the old; Graph: PATCH expirationDateTime). */
+  /**
+   * Renews a channel before it expires (Google: a new watch + stop of the old; Graph: PATCH expirationDateTime).
+   * The server keeps only a hash of each channel token, so `channel.token` given to renewPush and
+   * stopPush is '' : a renewal that opens a new channel must choose a new token and return it; one
+   * that keeps the channel (Graph PATCH) returns token '' (or the same) and the stored hash stays.
+   */
   renewPush(config: Config, p: { secret: string; webhookUrl: string; channel: PushChannel }): Promise<{ channel: PushChannel; newSecret?: string }>;
   /** Stops channels; never throws for channels the provider no longer knows. */
   stopPush(config: Config, p: { secret: string; channels: PushChannel[] }): Promise<void>;

@@ -357,12 +357,13 @@ describe('ICS feed connections (API)', () => {
     expect(await busyOf(t, owner.user.id)).toEqual([{ start: '2030-01-07T08:00:00.000Z', end: '2030-01-07T09:00:00.000Z', zoned: true }]);
   });
 
-  it('answers 501 for unconfigured OAuth providers and 404 for disconnecting what is not there', async () => {
+  it('answers 503 provider_unavailable for unconfigured OAuth providers and 404 for disconnecting what is not there', async () => {
     const g = await request(t.app).post('/api/me/calendar/google/connect').set(owner.auth);
-    expect(g.status).toBe(501);
-    expect(g.body.error).toBe('Google Calendar is not configured on this server.');
+    expect(g.status).toBe(503);
+    expect(g.body).toEqual({ error: 'Google Calendar is not configured on this server.', code: 'provider_unavailable' });
     const m = await request(t.app).post('/api/me/calendar/microsoft/connect').set(owner.auth);
-    expect(m.status).toBe(501);
+    expect(m.status).toBe(503);
+    expect(m.body.code).toBe('provider_unavailable');
     for (const p of ['google', 'microsoft', 'apple']) {
       await request(t.app).delete(`/api/me/calendar/${p}/disconnect`).set(owner.auth).expect(404);
     }

@@ -70,14 +70,19 @@ export async function deleteConnectionCascade(db: Q, conn: { id: string; user_id
   await db.deleteFrom('calendar_connections').where('id', '=', conn.id).execute();
 }
 
-/** Connections the backup sync should visit: pull providers whose status is active or error. */
-export async function listBackupSyncCandidates(db: Q): Promise<Array<{ id: string }>> {
+/**
+ * Connections the backup sync may visit: every provider, status active or error (expired ones wait
+ * for the owner), least recently synced first. The job decides which are due (jobs/backup-sync.job.ts).
+ */
+export async function listBackupSyncCandidates(
+  db: Q,
+): Promise<Array<{ id: string; last_synced_at: number | null; next_sync_at: number | null }>> {
   return db
     .selectFrom('calendar_connections')
-    .select('id')
+    .select(['id', 'last_synced_at', 'next_sync_at'])
     .where('status', 'in', ['active', 'error'])
-    .where('provider', 'in', ['ics', 'caldav', 'apple'])
     .orderBy('last_synced_at', 'asc')
+    .orderBy('id', 'asc')
     .execute();
 }
 

@@ -5,16 +5,9 @@ import { Router, type Request, type Response } from 'express';
 import { appleConnectSchema, caldavConnectSchema, eventsQuerySchema, icsConnectSchema } from '@avail/shared/schemas/calendar.schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { authenticate, currentUser, requireVerified } from '../../http/authenticate.ts';
-import { HttpError } from '../../http/errors.ts';
 import { parse } from '../../http/validate.ts';
 import type { SyncDeps } from '../sync/sync.service.ts';
 import * as service from './calendars.service.ts';
-
-/** OAuth providers arrive in a later issue; until their credentials are configured they answer 501. */
-const OAUTH_NOT_CONFIGURED = {
-  google: 'Google Calendar is not configured on this server.',
-  microsoft: 'Microsoft Outlook Calendar is not configured on this server.',
-} as const;
 
 export function calendarsRouter(deps: Deps & Pick<SyncDeps, 'calendarFetch'>) {
   const router = Router();
@@ -39,11 +32,7 @@ export function calendarsRouter(deps: Deps & Pick<SyncDeps, 'calendarFetch'>) {
     res.status(201).json({ connection: await service.connectApple(deps, currentUser(req), body) });
   });
 
-  for (const provider of ['google', 'microsoft'] as const) {
-    router.post(`/me/calendar/${provider}/connect`, ...auth, () => {
-      throw new HttpError(501, 'provider_not_configured', OAUTH_NOT_CONFIGURED[provider]);
-    });
-  }
+  // POST /me/calendar/{google|microsoft}/connect: modules/oauth/oauth.routes.ts.
 
   for (const provider of ['google', 'microsoft', 'apple'] as const) {
     router.delete(`/me/calendar/${provider}/disconnect`, ...auth, async (req: Request, res: Response) => {

@@ -18,11 +18,18 @@ import {
   type SyncDeps,
 } from '../sync/sync.service.ts';
 import { replicatedWrite } from '../replication/repl-clock.repo.ts';
+import { deleteChannelsOfConnection } from '../oauth/oauth.repo.ts';
+import { stopChannelsAndRevoke } from '../oauth/push.service.ts';
+import { isOAuthProvider } from '../../providers/oauth-registry.ts';
+import { cancelScheduledSync } from '../sync/sync-queue.ts';
 import * as repo from './calendars.repo.ts';
 
 const DAY_MS = 86_400_000;
 /** Longest range the events call answers (the dashboard asks for a week ± 3 days). */
 const EVENTS_MAX_RANGE_DAYS = 100;
+
+/** Internal sync-health columns (migration 0003): never presented. */
+type SyncHealthColumn = 'next_sync_at' | 'failure_count' | 'sync_lease_until' | 'sync_lease_owner';
 
 export interface ConnectionView {
   id: string;
@@ -40,7 +47,7 @@ export interface ConnectionView {
 }
 
 /** What leaves the server about a connection: never secrets, sync state or feed URLs. */
-export function presentConnection(c: CalendarConnectionRow): ConnectionView {
+export function presentConnection(c: Omit<CalendarConnectionRow, SyncHealthColumn>): ConnectionView {
   let warnings: string[] = [];
   if (c.warnings_json) {
     try {
@@ -270,20 +277,43 @@ export async function connectApple(deps: SyncDeps, user: UserRow, input: { apple
   });
 }
 
+/**
+ * Removes connections of one owner. OAuth ones first stop their push channels and revoke the grant
+ * at the provider (best effort, push.service.ts) and lose any pending scheduled sync; then, in one
+ * replicated write, their push_channels rows and the connection cascade (sources, events with
+ * tombstones, busy intervals) go.
+ */
+async function removeConnections(deps: SyncDeps, userId: string, conns: CalendarConnectionRow[]): Promise<void> {
+  for (const c of conns) {
+    if (isOAuthProvider(c.provider)) {
+      cancelScheduledSync(deps.db, c.id);
+      await stopChannelsAndRevoke(deps, c);
+    }
+  }
+  await replicatedWrite(deps, userId, async (trx, stamp) => {
+    for (const c of conns) {
+      await deleteChannelsOfConnection(trx, c.id);
+      await repo.deleteConnectionCascade(trx, c, stamp);
+    }
+  });
+  for (const c of conns) {
+    cancelScheduledSync(deps.db, c.id);
+    deps.logger.info({ connectionId: c.id, provider: c.provider }, 'calendar disconnected');
+  }
+}
+
+/** DELETE /me/calendar/connections/:id — 404 'Calendar connection not found' for another owner's or an unknown id. */
 export async function deleteConnection(deps: SyncDeps, userId: string, id: string): Promise<void> {
   const conn = await repo.findConnection(deps.db, userId, id);
   if (!conn) throw notFound('Calendar connection not found');
-  await replicatedWrite(deps, userId, (trx, stamp) => repo.deleteConnectionCascade(trx, conn, stamp));
-  deps.logger.info({ connectionId: conn.id, provider: conn.provider }, 'calendar disconnected');
+  await removeConnections(deps, userId, [conn]);
 }
 
 /** DELETE /me/calendar/{provider}/disconnect: removes that provider's connections; 404 when none. */
 export async function disconnectProvider(deps: SyncDeps, userId: string, provider: 'google' | 'microsoft' | 'apple') {
   const conns = await repo.findConnectionsByProvider(deps.db, userId, provider);
   if (conns.length === 0) throw notFound('No such calendar connection');
-  await replicatedWrite(deps, userId, async (trx, stamp) => {
-    for (const c of conns) await repo.deleteConnectionCascade(trx, c, stamp);
-  });
+  await removeConnections(deps, userId, conns);
 }
 
 export async function syncNow(deps: SyncDeps, userId: string) {

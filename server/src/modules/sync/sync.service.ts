@@ -9,7 +9,15 @@
  *   message; the owner never looks fully free or fully booked because a provider failed.
  * - rederiveZoneDependentBusy: after the owner's zone changes, re-derives every connection of the
  *   user from the stored sources with the new zone (no network).
- * - syncUser: every pull connection of a user (Sync Now).
+ * - syncUser: every connection of a user (Sync Now).
+ *
+ * OAuth connections (Google, Microsoft) run through the same pipeline: the adapter's
+ * `sync(config, input)` gets the decrypted token JSON, and a refreshed `newSecret` is re-encrypted
+ * in the same transaction as the result. Every failed sync sets a back-off (`next_sync_at`,
+ * `failure_count`): the provider's Retry-After for ProviderRateLimitError, otherwise 1, 2, 4 … up
+ * to 15 minutes; ProviderAuthError marks the connection 'expired' and it is not retried until the
+ * owner reconnects. A sync runs only while it holds the connection's DB lease (sync-lease.repo.ts)
+ * and, in this process, at most once at a time (in-flight map).
  *
  * Never logs titles, feed URLs or secrets: only ids, provider, counts and error codes.
  */
@@ -18,10 +26,13 @@ import { mergeIntervals } from '@avail/shared/domain/intervals.ts';
 import { ExpansionLimitError, IcsParseError, expandBusy, parseCalendar } from '@avail/shared/ical/calendar.ts';
 import type { CalendarConnectionRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
-import { decryptSecret } from '../../lib/crypto.ts';
+import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
 import { createSafeFetch, type SafeFetch } from '../../lib/safe-fetch.ts';
 import { isPullProvider, pullProviders } from '../../providers/index.ts';
+import { ProviderRateLimitError, type OAuthSyncResult } from '../../providers/oauth-provider.ts';
+import { isOAuthProvider, notConfiguredReason, oauthProviderFor } from '../../providers/oauth-registry.ts';
 import { ProviderAuthError, ProviderError, type ProviderSyncResult } from '../../providers/provider.ts';
+import { acquireSyncLease, releaseSyncLease } from './sync-lease.repo.ts';
 import * as repo from '../calendars/calendars.repo.ts';
 import { replicatedWrite } from '../replication/repl-clock.repo.ts';
 import type { DerivedRows } from '../calendars/calendars.repo.ts';
@@ -32,13 +43,15 @@ const REDERIVE_UNCHANGED_AFTER_MS = DAY_MS;
 const MAX_WARNINGS = 20;
 
 /** Deps of the sync code; `calendarFetch` lets tests inject a guarded fetch (e.g. a short timeout). */
-export type SyncDeps = Pick<Deps, 'db' | 'config' | 'logger' | 'now'> & { calendarFetch?: SafeFetch };
+export type SyncDeps = Pick<Deps, 'db' | 'config' | 'logger' | 'now' | 'oauthProviders'> & { calendarFetch?: SafeFetch };
 
 /** What we keep in calendar_connections.sync_state_json. */
-interface StoredSyncState {
+export interface StoredSyncState {
   provider: unknown;
   ownerEmails: string[];
   derivedAt: number;
+  /** OAuth connections: calendars to watch with push channels. */
+  calendarIds?: string[];
 }
 
 export interface SyncOutcome {
@@ -47,6 +60,27 @@ export interface SyncOutcome {
   /** True when the provider reported no change. */
   notModified: boolean;
   error?: string;
+  /** True when another sync of this connection held the lease (nothing was done). */
+  busy?: boolean;
+  /** After a failure: the earliest next attempt (UTC epoch ms), null when not retried (expired). */
+  nextSyncAt?: number | null;
+}
+
+/** Back-off after the first failure; doubles per consecutive failure. */
+export const SYNC_BACKOFF_BASE_MS = 60_000;
+/** Longest back-off: the backup-sync period. */
+export const SYNC_BACKOFF_MAX_MS = 15 * 60_000;
+
+/**
+ * Delay (ms) before the next attempt after a failed sync: ProviderRateLimitError → its
+ * `retryAfterMs` (at least 1 s); anything else → 1 min × 2^(previous consecutive failures), at
+ * most 15 min; ProviderAuthError → null (not retried until the owner reconnects).
+ */
+export function backoffDelayMs(err: unknown, previousFailures: number): number | null {
+  if (err instanceof ProviderAuthError) return null;
+  if (err instanceof ProviderRateLimitError) return Math.max(1_000, Math.round(err.retryAfterMs));
+  const n = Math.max(0, Math.min(previousFailures, 20));
+  return Math.min(SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_BASE_MS * 2 ** n);
 }
 
 /** A failure to turn stored calendar data into busy time (bad ICS, recurrence cap). */
@@ -109,7 +143,8 @@ export function deriveBusy(
   return { events, intervals, warnings: [...warnings].slice(0, MAX_WARNINGS) };
 }
 
-function readState(conn: CalendarConnectionRow): StoredSyncState | null {
+/** The connection's stored sync state, or null (never synced, unreadable). */
+export function readState(conn: Pick<CalendarConnectionRow, 'sync_state_json'>): StoredSyncState | null {
   if (!conn.sync_state_json) return null;
   try {
     const s = JSON.parse(conn.sync_state_json) as StoredSyncState;
@@ -129,8 +164,8 @@ export function ownerEmailsFor(userEmail: string, providerEmails: readonly strin
   return [...new Set([userEmail, ...providerEmails].map((e) => e.trim().toLowerCase()).filter(Boolean))];
 }
 
-/** Decrypted secret of a connection, or null; an unreadable secret means: reconnect. */
-function secretOf(deps: SyncDeps, conn: CalendarConnectionRow): string | null {
+/** Decrypted secret of a connection, or null; an unreadable secret means: reconnect (ProviderAuthError). */
+export function secretOf(deps: Pick<SyncDeps, 'config'>, conn: Pick<CalendarConnectionRow, 'secret_enc'>): string | null {
   if (!conn.secret_enc) return null;
   try {
     return decryptSecret(conn.secret_enc, deps.config.AVAIL_SECRET_KEY);
@@ -154,24 +189,78 @@ export function mergeSources(
 
 const inFlight = new Map<string, Promise<SyncOutcome>>();
 
+/** The sync of `connectionId` running in this process, if any (the sync queue waits for it). */
+export function syncInFlight(connectionId: string): Promise<SyncOutcome> | undefined {
+  return inFlight.get(connectionId);
+}
+
 /**
- * Syncs one connection now. Concurrent calls for the same connection share one run (Sync Now
- * during a backup sync does not fetch twice). Never throws for provider or data problems: they
- * end up on the connection (status + last_error) and in the outcome.
+ * Syncs one connection now (any provider). Concurrent calls for the same connection share one run
+ * (Sync Now during a backup sync does not fetch twice); across instances the DB lease decides and
+ * the loser returns `{ ok: true, notModified: true, busy: true }` without fetching. Never throws
+ * for provider or data problems: they end up on the connection (status, last_error, next_sync_at
+ * back-off) and in the outcome.
  */
 export function syncConnection(deps: SyncDeps, connectionId: string): Promise<SyncOutcome> {
   const running = inFlight.get(connectionId);
   if (running) return running;
-  const run = syncConnectionOnce(deps, connectionId).finally(() => inFlight.delete(connectionId));
+  const run = syncConnectionLeased(deps, connectionId).finally(() => inFlight.delete(connectionId));
   inFlight.set(connectionId, run);
   return run;
+}
+
+async function syncConnectionLeased(deps: SyncDeps, connectionId: string): Promise<SyncOutcome> {
+  const leased = await acquireSyncLease(deps.db, connectionId, deps.now());
+  if (!leased) {
+    const exists = await repo.findConnectionById(deps.db, connectionId);
+    if (!exists) return { connectionId, ok: false, notModified: false, error: 'Connection not found' };
+    deps.logger.debug({ connectionId }, 'calendar sync skipped: lease held elsewhere');
+    return { connectionId, ok: true, notModified: true, busy: true };
+  }
+  try {
+    return await syncConnectionOnce(deps, connectionId);
+  } finally {
+    await releaseSyncLease(deps.db, connectionId).catch((err) =>
+      deps.logger.warn({ connectionId, errName: (err as Error)?.name }, 'sync lease release failed'),
+    );
+  }
+}
+
+/** Calendars to watch: the adapter's list, else `newState.calendarIds`, else the sources' calendars. */
+function calendarIdsOf(result: OAuthSyncResult, sources: ReadonlyArray<{ calendarUrl: string }>): string[] {
+  if (Array.isArray(result.calendarIds)) return result.calendarIds.filter((c): c is string => typeof c === 'string');
+  const st = result.newState as { calendarIds?: unknown } | null;
+  if (st && typeof st === 'object' && Array.isArray(st.calendarIds)) return st.calendarIds.filter((c): c is string => typeof c === 'string');
+  return [...new Set(sources.map((s) => s.calendarUrl))];
+}
+
+/** Runs the provider of `conn` (pull adapter or OAuth adapter) with its decrypted secret. */
+async function fetchChanges(
+  deps: SyncDeps,
+  conn: CalendarConnectionRow,
+  state: unknown,
+  known: Array<{ calendarUrl: string; href: string; etag: string | null }>,
+): Promise<OAuthSyncResult> {
+  const config = JSON.parse(conn.config_json || '{}');
+  if (isPullProvider(conn.provider)) {
+    return pullProviders[conn.provider].sync(
+      { config, secret: secretOf(deps, conn), state, known },
+      { fetch: calendarFetchFor(deps) },
+    );
+  }
+  if (isOAuthProvider(conn.provider)) {
+    const adapter = oauthProviderFor(deps, conn.provider);
+    if (!adapter) throw new ProviderError(notConfiguredReason(conn.provider));
+    const reason = adapter.unavailableReason(deps.config);
+    if (reason) throw new ProviderError(reason);
+    return adapter.sync(deps.config, { config, secret: secretOf(deps, conn), state, known });
+  }
+  throw new ProviderError('Unknown calendar provider.');
 }
 
 async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise<SyncOutcome> {
   const conn = await repo.findConnectionById(deps.db, connectionId);
   if (!conn) return { connectionId, ok: false, notModified: false, error: 'Connection not found' };
-  if (!isPullProvider(conn.provider)) return { connectionId, ok: true, notModified: true };
-  const provider = pullProviders[conn.provider];
   const started = Date.now();
   const stored = readState(conn);
   const held = (await repo.listSources(deps.db, conn.id)).map((s) => ({
@@ -180,6 +269,7 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
     etag: s.etag,
     icsText: s.ics_text,
   }));
+  let newSecret: string | undefined;
 
   const fail = async (err: unknown): Promise<SyncOutcome> => {
     const expired = err instanceof ProviderAuthError;
@@ -188,27 +278,47 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
     if (!(err instanceof ProviderError || err instanceof DeriveError)) {
       deps.logger.error({ connectionId: conn.id, provider: conn.provider, errName: (err as Error)?.name }, 'calendar sync crashed');
     }
+    const failures = Number(conn.failure_count ?? 0);
+    const delay = backoffDelayMs(err, failures);
+    const nextSyncAt = delay == null ? null : deps.now() + delay;
     await replicatedWrite(deps, conn.user_id, (trx, stamp) =>
-      repo.updateConnection(trx, conn, { status: expired ? 'expired' : 'error', last_error: message }, stamp),
+      repo.updateConnection(
+        trx,
+        conn,
+        {
+          status: expired ? 'expired' : 'error',
+          last_error: message,
+          failure_count: failures + 1,
+          next_sync_at: nextSyncAt,
+          ...(newSecret ? { secret_enc: encryptSecret(newSecret, deps.config.AVAIL_SECRET_KEY) } : {}),
+        },
+        stamp,
+      ),
     );
     deps.logger.warn(
-      { connectionId: conn.id, provider: conn.provider, status: expired ? 'expired' : 'error', ms: Date.now() - started },
+      {
+        connectionId: conn.id,
+        provider: conn.provider,
+        status: expired ? 'expired' : 'error',
+        errName: (err as Error)?.name,
+        retryInMs: delay,
+        failures: failures + 1,
+        ms: Date.now() - started,
+      },
       'calendar sync failed',
     );
-    return { connectionId: conn.id, ok: false, notModified: false, error: message };
+    return { connectionId: conn.id, ok: false, notModified: false, error: message, nextSyncAt };
   };
 
-  let result: ProviderSyncResult;
+  let result: OAuthSyncResult;
   try {
-    result = await provider.sync(
-      {
-        config: JSON.parse(conn.config_json || '{}'),
-        secret: secretOf(deps, conn),
-        state: stored?.provider ?? null,
-        known: held.map(({ calendarUrl, href, etag }) => ({ calendarUrl, href, etag })),
-      },
-      { fetch: calendarFetchFor(deps) },
+    result = await fetchChanges(
+      deps,
+      conn,
+      stored?.provider ?? null,
+      held.map(({ calendarUrl, href, etag }) => ({ calendarUrl, href, etag })),
     );
+    newSecret = result.newSecret;
   } catch (err) {
     return fail(err);
   }
@@ -227,6 +337,7 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
       provider: result.newState,
       ownerEmails: providerEmails,
       derivedAt: derived ? now : stored!.derivedAt,
+      ...(isOAuthProvider(conn.provider) ? { calendarIds: calendarIdsOf(result, sources) } : {}),
     };
     await replicatedWrite(deps, conn.user_id, async (trx, stamp) => {
       if (!result.notModified) await repo.applySourceChanges(trx, conn, result, now);
@@ -235,10 +346,13 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
         status: 'active',
         last_error: null,
         last_synced_at: now,
+        failure_count: 0,
+        next_sync_at: null,
         sync_state_json: JSON.stringify(nextState),
         calendars_count: result.calendarsCount,
         included_calendars_count: result.calendarsCount,
         ...(derived ? { warnings_json: derived.warnings.length ? JSON.stringify(derived.warnings) : null } : {}),
+        ...(result.newSecret ? { secret_enc: encryptSecret(result.newSecret, deps.config.AVAIL_SECRET_KEY) } : {}),
       }, stamp);
     });
     deps.logger.info(
@@ -302,16 +416,19 @@ export async function rederiveZoneDependentBusy(deps: SyncDeps, userId: string):
   const conns = await repo.listConnections(deps.db, userId);
   const out: SyncOutcome[] = [];
   for (const conn of conns) {
-    if (!isPullProvider(conn.provider)) continue;
+    if (!isPullProvider(conn.provider) && !isOAuthProvider(conn.provider)) continue;
     out.push(await rederiveConnection(deps, conn));
   }
   return out;
 }
 
-/** Syncs every pull connection of a user (Sync Now). */
+/**
+ * Syncs every connection of a user (Sync Now), pull and OAuth alike, in parallel. Expired
+ * connections are tried too: Sync Now is the owner's explicit request.
+ */
 export async function syncUser(deps: SyncDeps, userId: string): Promise<SyncOutcome[]> {
   const conns = await repo.listConnections(deps.db, userId);
-  const pull = conns.filter((c) => isPullProvider(c.provider));
+  const pull = conns.filter((c) => isPullProvider(c.provider) || isOAuthProvider(c.provider));
   const settled = await Promise.allSettled(pull.map((c) => syncConnection(deps, c.id)));
   return settled.map((s, i) =>
     s.status === 'fulfilled' ? s.value : { connectionId: pull[i]!.id, ok: false, notModified: false, error: 'Calendar sync failed.' },

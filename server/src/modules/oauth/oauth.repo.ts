@@ -1,0 +1,134 @@
+/**
+ * SQL of OAuth consents (oauth_states) and push channels (push_channels). Secrets never reach
+ * these tables in clear: states and channel tokens are stored as sha256 hex, PKCE verifiers
+ * AES-256-GCM encrypted by the caller.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, OAuthStateRow, PushChannelRow } from '../../db/schema.ts';
+import type { OAuthProviderId, PushChannel } from '../../providers/oauth-provider.ts';
+
+type Q = Kysely<Database> | Transaction<Database>;
+
+/** A consent must come back within 10 minutes (ms). */
+export const OAUTH_STATE_TTL_MS = 10 * 60_000;
+
+/** sha256 (hex) of a state or channel token. */
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** Constant-time check of a presented token against a stored sha256 hex (false for a missing token). */
+export function tokenMatches(presented: string | undefined | null, storedHash: string): boolean {
+  if (typeof presented !== 'string' || presented.length === 0) return false;
+  const a = Buffer.from(sha256Hex(presented), 'hex');
+  const b = Buffer.from(storedHash, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Stores a started consent; also drops consents older than the TTL (housekeeping). */
+export async function insertState(
+  db: Q,
+  row: { state: string; userId: string; provider: OAuthProviderId; codeVerifierEnc: string; now: number },
+): Promise<void> {
+  await db.deleteFrom('oauth_states').where('created_at', '<', row.now - OAUTH_STATE_TTL_MS).execute();
+  await db
+    .insertInto('oauth_states')
+    .values({
+      state_hash: sha256Hex(row.state),
+      user_id: row.userId,
+      provider: row.provider,
+      code_verifier_enc: row.codeVerifierEnc,
+      created_at: row.now,
+    })
+    .execute();
+}
+
+/**
+ * Takes (deletes and returns) the consent of `state` for `provider`: single use, even when two
+ * callbacks race (one DELETE … RETURNING wins). Undefined when unknown, of another provider, or
+ * older than 10 minutes (an expired row is deleted too).
+ */
+export async function consumeState(db: Q, provider: OAuthProviderId, state: string, now: number): Promise<OAuthStateRow | undefined> {
+  const row = await db
+    .deleteFrom('oauth_states')
+    .where('state_hash', '=', sha256Hex(state))
+    .where('provider', '=', provider)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) return undefined;
+  if (Number(row.created_at) < now - OAUTH_STATE_TTL_MS) return undefined;
+  return row;
+}
+
+export async function listChannelsOfConnection(db: Q, connectionId: string): Promise<PushChannelRow[]> {
+  return db.selectFrom('push_channels').selectAll().where('connection_id', '=', connectionId).orderBy('calendar_id').execute();
+}
+
+export async function findChannel(db: Q, provider: OAuthProviderId, channelId: string): Promise<PushChannelRow | undefined> {
+  return db.selectFrom('push_channels').selectAll().where('provider', '=', provider).where('channel_id', '=', channelId).executeTakeFirst();
+}
+
+/** Channels expiring before `before` (UTC epoch ms), soonest first. */
+export async function listChannelsExpiringBefore(db: Q, before: number): Promise<PushChannelRow[]> {
+  return db.selectFrom('push_channels').selectAll().where('expires_at', '<', before).orderBy('expires_at').execute();
+}
+
+export async function insertChannels(
+  db: Q,
+  conn: { id: string; user_id: string; provider: OAuthProviderId },
+  channels: PushChannel[],
+  now: number,
+): Promise<void> {
+  for (const ch of channels) {
+    await db
+      .insertInto('push_channels')
+      .values({
+        id: crypto.randomUUID(),
+        user_id: conn.user_id,
+        connection_id: conn.id,
+        provider: conn.provider,
+        channel_id: ch.channel_id,
+        resource_id: ch.resource_id,
+        calendar_id: ch.calendar_id,
+        token_hash: sha256Hex(ch.token),
+        expires_at: ch.expires_at,
+        created_at: now,
+      })
+      .execute();
+  }
+}
+
+/** Writes a renewed channel over row `id`; an empty token keeps the stored hash (same channel). */
+export async function updateChannel(db: Q, id: string, ch: PushChannel): Promise<void> {
+  await db
+    .updateTable('push_channels')
+    .set({
+      channel_id: ch.channel_id,
+      resource_id: ch.resource_id,
+      calendar_id: ch.calendar_id,
+      expires_at: ch.expires_at,
+      ...(ch.token ? { token_hash: sha256Hex(ch.token) } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteChannels(db: Q, ids: string[]): Promise<void> {
+  if (ids.length) await db.deleteFrom('push_channels').where('id', 'in', ids).execute();
+}
+
+export async function deleteChannelsOfConnection(db: Q, connectionId: string): Promise<void> {
+  await db.deleteFrom('push_channels').where('connection_id', '=', connectionId).execute();
+}
+
+/** A stored channel as the adapter sees it; the token is not kept, so it is ''. */
+export function toPushChannel(row: PushChannelRow): PushChannel {
+  return {
+    channel_id: row.channel_id,
+    resource_id: row.resource_id,
+    calendar_id: row.calendar_id,
+    token: '',
+    expires_at: Number(row.expires_at),
+  };
+}

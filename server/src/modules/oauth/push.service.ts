@@ -1,0 +1,181 @@
+/**
+ * Push channels of OAuth connections: Google Calendar `events.watch` channels
+ * (https://developers.google.com/calendar/api/guides/push) and Microsoft Graph subscriptions
+ * (https://learn.microsoft.com/graph/change-notifications-delivery-webhooks). One channel per
+ * watched calendar, all pointing at `${WEBHOOK_BASE_URL}/api/webhooks/{provider}`.
+ *
+ * Push is an accelerator, never a requirement: every failure here is logged (ids, provider, error
+ * name; never tokens) and swallowed — the 15-minute backup sync keeps the calendar current, and the
+ * channel-renewal job re-creates missing channels. A refreshed token set (`newSecret`) is stored
+ * encrypted in the same transaction as the channel rows.
+ */
+import type { Transaction } from 'kysely';
+import type { CalendarConnectionRow, Database } from '../../db/schema.ts';
+import { encryptSecret } from '../../lib/crypto.ts';
+import type { OAuthCalendarProvider, OAuthProviderId } from '../../providers/oauth-provider.ts';
+import { isOAuthProvider, oauthProviderFor } from '../../providers/oauth-registry.ts';
+import * as calendarsRepo from '../calendars/calendars.repo.ts';
+import { readState, secretOf, type SyncDeps } from '../sync/sync.service.ts';
+import * as repo from './oauth.repo.ts';
+
+/** Channels expiring within this window are renewed (ms). */
+export const PUSH_RENEW_BEFORE_MS = 24 * 60 * 60_000;
+/** Longest we wait for a provider during stop/revoke on disconnect (ms). */
+export const BEST_EFFORT_TIMEOUT_MS = 10_000;
+
+/** `${WEBHOOK_BASE_URL}/api/webhooks/{provider}`: where providers send notifications. */
+export function webhookUrlFor(deps: Pick<SyncDeps, 'config'>, provider: OAuthProviderId): string {
+  return `${deps.config.WEBHOOK_BASE_URL}/api/webhooks/${provider}`;
+}
+
+function usable(deps: SyncDeps, conn: CalendarConnectionRow): { adapter: OAuthCalendarProvider; secret: string } | null {
+  if (!isOAuthProvider(conn.provider)) return null;
+  const adapter = oauthProviderFor(deps, conn.provider);
+  if (!adapter || adapter.unavailableReason(deps.config)) return null;
+  try {
+    const secret = secretOf(deps, conn);
+    return secret ? { adapter, secret } : null;
+  } catch {
+    return null;
+  }
+}
+
+async function storeNewSecret(deps: SyncDeps, trx: Transaction<Database>, conn: { id: string }, newSecret: string | undefined) {
+  if (!newSecret) return;
+  await trx
+    .updateTable('calendar_connections')
+    .set({ secret_enc: encryptSecret(newSecret, deps.config.AVAIL_SECRET_KEY) })
+    .where('id', '=', conn.id)
+    .execute();
+}
+
+/**
+ * Opens channels for the connection's calendars (`sync_state_json.calendarIds`) that have none yet.
+ * @returns how many channels were opened (0 on any failure, which is logged).
+ */
+export async function openMissingChannels(deps: SyncDeps, connectionId: string): Promise<number> {
+  const conn = await calendarsRepo.findConnectionById(deps.db, connectionId);
+  if (!conn || conn.status === 'expired') return 0;
+  const u = usable(deps, conn);
+  if (!u) return 0;
+  const calendarIds = readState(conn)?.calendarIds ?? [];
+  const have = new Set((await repo.listChannelsOfConnection(deps.db, conn.id)).map((c) => c.calendar_id));
+  const missing = calendarIds.filter((c) => !have.has(c));
+  if (missing.length === 0) return 0;
+  const provider = conn.provider as OAuthProviderId;
+  try {
+    const { channels, newSecret } = await u.adapter.startPush(deps.config, {
+      secret: u.secret,
+      webhookUrl: webhookUrlFor(deps, provider),
+      calendarIds: missing,
+    });
+    const now = deps.now();
+    await deps.db.transaction().execute(async (trx) => {
+      const still = await trx.selectFrom('calendar_connections').select('id').where('id', '=', conn.id).executeTakeFirst();
+      if (!still) return; // disconnected meanwhile: the channels die with their expiry
+      await repo.insertChannels(trx, { id: conn.id, user_id: conn.user_id, provider }, channels, now);
+      await storeNewSecret(deps, trx, conn, newSecret);
+    });
+    deps.logger.info({ connectionId: conn.id, provider, opened: channels.length }, 'push channels opened');
+    return channels.length;
+  } catch (err) {
+    deps.logger.warn(
+      { connectionId: conn.id, provider, errName: (err as Error)?.name, errMessage: (err as Error)?.message },
+      'push channels could not be opened; the backup sync covers this connection',
+    );
+    return 0;
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timed out')), ms);
+      timer.unref();
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Disconnect of an OAuth connection, the provider side: stops its channels and revokes the grant
+ * (both best effort, each at most 10 s). The caller deletes the rows (push_channels, connection).
+ * Never throws.
+ */
+export async function stopChannelsAndRevoke(deps: SyncDeps, conn: CalendarConnectionRow, opts: { revoke: boolean } = { revoke: true }): Promise<void> {
+  if (!isOAuthProvider(conn.provider)) return;
+  const rows = await repo.listChannelsOfConnection(deps.db, conn.id);
+  const u = usable(deps, conn);
+  if (!u) return;
+  if (rows.length) {
+    try {
+      await withTimeout(u.adapter.stopPush(deps.config, { secret: u.secret, channels: rows.map(repo.toPushChannel) }), BEST_EFFORT_TIMEOUT_MS);
+    } catch (err) {
+      deps.logger.warn({ connectionId: conn.id, provider: conn.provider, errName: (err as Error)?.name }, 'push channels could not be stopped');
+    }
+  }
+  if (opts.revoke) {
+    try {
+      await withTimeout(u.adapter.revoke(deps.config, { secret: u.secret }), BEST_EFFORT_TIMEOUT_MS);
+    } catch (err) {
+      deps.logger.warn({ connectionId: conn.id, provider: conn.provider, errName: (err as Error)?.name }, 'grant could not be revoked');
+    }
+  }
+}
+
+export interface RenewalCounts {
+  renewed: number;
+  failed: number;
+  /** Expired channels whose renewal failed: deleted, to be re-created. */
+  dropped: number;
+  /** Channels opened for calendars without one. */
+  opened: number;
+}
+
+/**
+ * Channel upkeep (the push-channels job): renews every channel expiring within 24 h, then opens
+ * channels for active OAuth connections' calendars that have none (first connect failed, a channel
+ * expired, a calendar was added). Expired connections are left alone. Never throws per channel.
+ */
+export async function renewPushChannels(deps: SyncDeps, isStopping: () => boolean = () => false): Promise<RenewalCounts> {
+  const counts: RenewalCounts = { renewed: 0, failed: 0, dropped: 0, opened: 0 };
+  const now = deps.now();
+  for (const row of await repo.listChannelsExpiringBefore(deps.db, now + PUSH_RENEW_BEFORE_MS)) {
+    if (isStopping()) return counts;
+    const conn = await calendarsRepo.findConnectionById(deps.db, row.connection_id);
+    const u = conn && conn.status !== 'expired' ? usable(deps, conn) : null;
+    try {
+      if (!conn || !u) throw new Error('connection not usable');
+      const { channel, newSecret } = await u.adapter.renewPush(deps.config, {
+        secret: u.secret,
+        webhookUrl: webhookUrlFor(deps, row.provider),
+        channel: repo.toPushChannel(row),
+      });
+      await deps.db.transaction().execute(async (trx) => {
+        await repo.updateChannel(trx, row.id, channel);
+        await storeNewSecret(deps, trx, conn, newSecret);
+      });
+      counts.renewed++;
+    } catch (err) {
+      counts.failed++;
+      deps.logger.warn({ connectionId: row.connection_id, provider: row.provider, errName: (err as Error)?.name }, 'push channel renewal failed');
+      if (Number(row.expires_at) <= deps.now()) {
+        await repo.deleteChannels(deps.db, [row.id]);
+        counts.dropped++;
+      }
+    }
+  }
+  const active = await deps.db
+    .selectFrom('calendar_connections')
+    .select('id')
+    .where('provider', 'in', ['google', 'microsoft'])
+    .where('status', 'in', ['active', 'error'])
+    .execute();
+  for (const c of active) {
+    if (isStopping()) break;
+    counts.opened += await openMissingChannels(deps, c.id);
+  }
+  return counts;
+}
+

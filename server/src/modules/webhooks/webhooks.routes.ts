@@ -1,0 +1,83 @@
+/**
+ * Provider webhooks (no authentication; the channel token is the proof). They only SCHEDULE a
+ * sync (debounced 500 ms per connection, sync-queue.ts) and answer at once; a sync never runs
+ * inside the request. Never logged: tokens, clientState, bodies, titles — only counts and ids.
+ *
+ * - `POST /api/webhooks/google` (https://developers.google.com/calendar/api/guides/push#receiving-notifications):
+ *   headers X-Goog-Channel-ID, X-Goog-Channel-Token, X-Goog-Resource-State. Unknown channel → 200
+ *   (nothing else happens); token mismatch (sha256 + crypto.timingSafeEqual) → 401, nothing
+ *   scheduled; state `sync` (the channel's first message) → 200 no-op; otherwise a sync of the
+ *   channel's connection is scheduled → 200.
+ * - `POST /api/webhooks/microsoft` (https://learn.microsoft.com/graph/change-notifications-delivery-webhooks):
+ *   `?validationToken=…` → 200 text/plain with exactly the token (subscription validation);
+ *   notifications `{ value: [{ subscriptionId, clientState, … }] }` → each known subscription with
+ *   a matching clientState (constant time) schedules its connection's sync; bad entries are
+ *   ignored and counted in the log → 202.
+ */
+import { Router, type Request, type Response } from 'express';
+import type { Deps } from '../../http/deps.ts';
+import { findChannel, tokenMatches } from '../oauth/oauth.repo.ts';
+import { scheduleSync } from '../sync/sync-queue.ts';
+
+export function webhooksRouter(deps: Deps) {
+  const router = Router();
+
+  router.post('/webhooks/google', async (req: Request, res: Response) => {
+    const channelId = req.get('X-Goog-Channel-ID');
+    const token = req.get('X-Goog-Channel-Token');
+    const state = req.get('X-Goog-Resource-State');
+    const channel = channelId ? await findChannel(deps.db, 'google', channelId) : undefined;
+    if (!channel) {
+      deps.logger.info({ provider: 'google', known: false }, 'webhook for an unknown channel');
+      res.status(200).end();
+      return;
+    }
+    if (!tokenMatches(token, channel.token_hash)) {
+      deps.logger.warn({ provider: 'google', connectionId: channel.connection_id }, 'webhook with a bad channel token');
+      res.status(401).json({ error: 'Invalid channel token', code: 'invalid_channel_token' });
+      return;
+    }
+    if (state === 'sync') {
+      res.status(200).end();
+      return;
+    }
+    scheduleSync(deps, channel.connection_id);
+    deps.logger.debug({ provider: 'google', connectionId: channel.connection_id, state }, 'webhook: sync scheduled');
+    res.status(200).end();
+  });
+
+  router.post('/webhooks/microsoft', async (req: Request, res: Response) => {
+    const validationToken = req.query.validationToken;
+    if (typeof validationToken === 'string') {
+      res.status(200).type('text/plain').send(validationToken);
+      return;
+    }
+    const value: unknown[] = Array.isArray((req.body as { value?: unknown })?.value) ? (req.body as { value: unknown[] }).value : [];
+    const counts = { received: value.length, scheduled: 0, unknown: 0, badClientState: 0, malformed: 0 };
+    const connections = new Set<string>();
+    for (const item of value.slice(0, 1000)) {
+      const n = item as { subscriptionId?: unknown; clientState?: unknown };
+      if (!n || typeof n.subscriptionId !== 'string') {
+        counts.malformed++;
+        continue;
+      }
+      const channel = await findChannel(deps.db, 'microsoft', n.subscriptionId);
+      if (!channel) {
+        counts.unknown++;
+        continue;
+      }
+      if (!tokenMatches(typeof n.clientState === 'string' ? n.clientState : undefined, channel.token_hash)) {
+        counts.badClientState++;
+        continue;
+      }
+      connections.add(channel.connection_id);
+    }
+    for (const id of connections) scheduleSync(deps, id);
+    counts.scheduled = connections.size;
+    const level = counts.badClientState || counts.malformed ? 'warn' : 'debug';
+    deps.logger[level]({ provider: 'microsoft', ...counts }, 'webhook notifications');
+    res.status(202).end();
+  });
+
+  return router;
+}
