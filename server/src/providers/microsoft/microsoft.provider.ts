@@ -408,7 +408,9 @@ async function deltaRound(s: MicrosoftSession, url: string): Promise<{ items: Ma
 }
 
 function initialDeltaUrl(config: Config, calendarId: string, windowStart: number, windowEnd: number): string {
-  const q = new URLSearchParams({ startDateTime: new Date(windowStart).toISOString(), endDateTime: new Date(windowEnd).toISOString() });
+  // Whole seconds, as in Microsoft's examples (`2016-12-01T00:00:00Z`).
+  const at = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const q = new URLSearchParams({ startDateTime: at(windowStart), endDateTime: at(windowEnd) });
   return `${config.MICROSOFT_GRAPH_BASE_URL}/me/calendars/${encodeURIComponent(calendarId)}/calendarView/delta?${q}`;
 }
 
