@@ -561,6 +561,7 @@ export function createMicrosoftProvider(options: MicrosoftProviderOptions = {}):
               round = await deltaRound(s, stored.deltaLink);
               full = false;
             } catch (err) {
+              if (err instanceof GraphStatusError && err.status === 404) continue; // calendar deleted meanwhile
               if (!(err instanceof DeltaResyncNeeded)) throw err;
             }
           }
