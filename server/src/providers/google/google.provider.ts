@@ -394,11 +394,6 @@ function etagOf(ics: string): string {
   return `"${createHash('sha256').update(ics, 'utf8').digest('base64url').slice(0, 27)}"`;
 }
 
-function findExceptionOwner(series: Record<string, SeriesState>, eventId: string): string | null {
-  for (const [sid, s] of Object.entries(series)) if (s.o[eventId]) return sid;
-  return null;
-}
-
 interface CalendarSyncOutput {
   state: CalendarSyncState;
   upserts: SourceUpsert[];
@@ -422,24 +417,28 @@ export function applyListing(p: {
   const selfEmails = new Set(p.full || !p.previous ? [] : p.previous.selfEmails);
   type Outcome = { kind: 'series' } | { kind: 'single'; event: GoogleEvent } | { kind: 'gone' };
   const outcome = new Map<string, Outcome>();
+  /** Exception id → its series id (for deletions that come back with the id only). */
+  const exceptionOwner = new Map<string, string>();
+  for (const [sid, s] of Object.entries(series)) for (const xid of Object.keys(s.o)) exceptionOwner.set(xid, sid);
 
   for (const raw of p.items) {
     const e = compactEvent(raw);
     const self = selfEmailOf(e);
     if (self) selfEmails.add(self);
+    const owner = exceptionOwner.get(e.id);
     if (e.recurringEventId) {
       const s = (series[e.recurringEventId] ??= { o: {} });
       s.o[e.id] = e;
+      exceptionOwner.set(e.id, e.recurringEventId);
       outcome.set(e.recurringEventId, { kind: 'series' });
     } else if (e.status === 'cancelled') {
-      if (series[e.id]?.m || !findExceptionOwner(series, e.id)) {
-        delete series[e.id];
-        outcome.set(e.id, { kind: 'gone' });
-      } else {
+      if (owner && series[owner]?.o[e.id] && !series[e.id]) {
         // A deleted exception that came back with its id only: cancel that instance.
-        const owner = findExceptionOwner(series, e.id)!;
         series[owner]!.o[e.id] = { ...series[owner]!.o[e.id]!, status: 'cancelled' };
         outcome.set(owner, { kind: 'series' });
+      } else {
+        delete series[e.id];
+        outcome.set(e.id, { kind: 'gone' });
       }
     } else if (isRecurringMaster(e)) {
       const s = (series[e.id] ??= { o: {} });
