@@ -5,10 +5,15 @@
  * never import an adapter directly: they call `oauthProviderFor(deps, id)`.
  */
 import type { Config } from '../config.ts';
+import { googleProvider } from './google/google.provider.ts';
+import { microsoftProvider } from './microsoft/microsoft.provider.ts';
 import type { OAuthCalendarProvider, OAuthProviderId } from './oauth-provider.ts';
 
-/** The adapters shipped with the server (filled in as they land). */
-export const oauthProviders: Partial<Record<OAuthProviderId, OAuthCalendarProvider>> = {};
+/** The adapters shipped with the server. */
+export const oauthProviders: Record<OAuthProviderId, OAuthCalendarProvider> = {
+  google: googleProvider,
+  microsoft: microsoftProvider,
+};
 
 /** Override of the registry carried by deps (tests). */
 export interface OAuthProviderDeps {
