@@ -553,7 +553,12 @@ export async function start(options: GoogleFakeOptions = {}): Promise<GoogleCale
         since = st.seq;
       }
       const items = [...c.events.values()]
-        .filter((s) => (since === null ? !s.purged && (showDeleted || s.event.status !== 'cancelled') : s.seq > since))
+        // Without showDeleted, cancelled exceptions of a series are still listed (events.list doc).
+        .filter((s) =>
+          since === null
+            ? !s.purged && (showDeleted || s.event.status !== 'cancelled' || s.event.recurringEventId !== undefined)
+            : s.seq > since,
+        )
         .sort((a, b) => a.seq - b.seq)
         .map((s) => structuredClone(s.event));
       const nextSyncToken = `CP${b64url(randomBytes(12))}`;
