@@ -196,6 +196,7 @@ describe('Microsoft provider against the Graph fake', () => {
       const state = r.newState as MicrosoftSyncState;
       expect(Object.keys(state.calendars).sort()).toEqual([work, home].sort());
       expect(state.calendarIds.sort()).toEqual([work, home].sort());
+      expect(r.calendarIds!.sort()).toEqual([work, home].sort());
       expect(state.calendars[work]!.deltaLink).toContain('$deltatoken=');
       expect(state.calendars[work]!.windowStart).toBeGreaterThanOrEqual(now - 30 * DAY - 1000);
       expect(state.calendars[work]!.windowEnd).toBeLessThanOrEqual(Date.now() + 400 * DAY);

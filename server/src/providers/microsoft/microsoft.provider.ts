@@ -614,6 +614,7 @@ export function createMicrosoftProvider(options: MicrosoftProviderOptions = {}):
           removals,
           removedCalendars,
           calendarsCount: listed.size,
+          calendarIds: [...listed],
           newState,
           ownerEmails: finalAccount ? [finalAccount, MICROSOFT_SELF_ADDRESS] : [MICROSOFT_SELF_ADDRESS],
           ...(s.newSecret() ? { newSecret: s.newSecret() } : {}),
