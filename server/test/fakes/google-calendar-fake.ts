@@ -95,6 +95,8 @@ export interface GoogleFakeOptions {
   redirectUris?: string[];
   /** Access token lifetime in seconds (Google: 3599). */
   accessTokenTtlSec?: number;
+  /** Scopes the user grants (granular consent lets them untick some); default: all requested. */
+  grantedScope?: string;
   /** Send the `sync` notification after each events.watch. Default true. */
   syncMessageOnWatch?: boolean;
 }
@@ -327,10 +329,11 @@ export async function start(options: GoogleFakeOptions = {}): Promise<GoogleCale
     const target = new URL(ar.redirectUri);
     if (allow) {
       const code = `4/0${b64url(randomBytes(30))}`;
-      codes.set(code, { redirectUri: ar.redirectUri, challenge: ar.challenge, scope: ar.scope, used: false });
+      const scope = options.grantedScope ?? ar.scope;
+      codes.set(code, { redirectUri: ar.redirectUri, challenge: ar.challenge, scope, used: false });
       codeList.push(code);
       target.searchParams.set('code', code);
-      target.searchParams.set('scope', ar.scope);
+      target.searchParams.set('scope', scope);
     } else {
       target.searchParams.set('error', 'access_denied');
     }

@@ -136,6 +136,16 @@ describe('Google provider: OAuth', () => {
     );
   });
 
+  it('refuses a grant without the calendar permission (granular consent)', async () => {
+    const partial = await start({ grantedScope: 'openid email' });
+    try {
+      const cfg = configFor(partial);
+      await expect(connect(partial, cfg)).rejects.toThrow('Avail needs permission to see your calendars');
+    } finally {
+      await partial.close();
+    }
+  });
+
   it('revoke posts the refresh token; afterwards a refresh gets invalid_grant → ProviderAuthError', async () => {
     const { tokens } = await connect(fake, config);
     await googleProvider.revoke(config, { secret: JSON.stringify(tokens) });
