@@ -422,7 +422,7 @@ describe('Google provider: sync', () => {
     secret = r.newSecret!;
   });
 
-  it('429 with Retry-After → ProviderRateLimitError with that delay; 503 and 403 userRateLimitExceeded too', async () => {
+  it('429 with Retry-After → ProviderRateLimitError with that delay; 503, 403 userRateLimitExceeded and a slow token endpoint too', async () => {
     fake.failNext(429, { 'Retry-After': '7' });
     const e1 = await googleProvider.sync(config, { config: {}, secret, state, known: knownOf(held) }).catch((e: unknown) => e);
     expect(e1).toBeInstanceOf(ProviderRateLimitError);
@@ -438,6 +438,16 @@ describe('Google provider: sync', () => {
     const e3 = (await googleProvider.sync(config, { config: {}, secret, state, known: knownOf(held) }).catch((e: unknown) => e)) as ProviderRateLimitError;
     expect(e3).toBeInstanceOf(ProviderRateLimitError);
     expect(e3.retryAfterMs).toBe(60_000);
+
+    // The token endpoint slowing down while refreshing counts as a rate limit too.
+    fake.expireAccessTokens();
+    fake.failNext(503, { 'Retry-After': '3' }, { where: 'token' });
+    const e5 = (await googleProvider.sync(config, { config: {}, secret, state, known: knownOf(held) }).catch((e: unknown) => e)) as ProviderRateLimitError;
+    expect(e5).toBeInstanceOf(ProviderRateLimitError);
+    expect(e5.retryAfterMs).toBe(3000);
+    const again = await googleProvider.sync(config, { config: {}, secret, state, known: knownOf(held) });
+    expect(again.newSecret).toBeTruthy();
+    secret = again.newSecret!;
 
     fake.failNext(500);
     const e4 = await googleProvider.sync(config, { config: {}, secret, state, known: knownOf(held) }).catch((e: unknown) => e);
