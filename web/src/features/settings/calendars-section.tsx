@@ -521,16 +521,20 @@ function OAuthProviderCard({
   const name = PROVIDER_LABEL[provider] ?? provider;
   let note: ReactNode;
   if (pending) note = <span role="status">Finish signing in to {OAUTH_LABEL[provider]} in the pop-up window…</span>;
-  else if (connection?.status === 'active') note = <>Connected{connection.account ? <> as <strong>{connection.account}</strong></> : null}.</>;
+  else if (connection?.status === 'active') {
+    note = (
+      <span className="provider-connected">
+        Connected{connection.account ? <> as <strong className="provider-account">{connection.account}</strong></> : null}
+      </span>
+    );
+  }
   else if (unavailableReason) note = <span className="provider-unavailable">Unavailable: {unavailableReason}</span>;
   else if (connection) note = <>{statusText(connection.status)}{connection.account ? ` (${connection.account})` : ''}: reconnect to resume syncing.</>;
   else note = provider === 'google' ? 'Read-only access to your Google calendars.' : 'Outlook.com and Microsoft 365 calendars, read-only.';
   const label = pending ? 'Connecting...' : connection && connection.status !== 'active' ? 'Reconnect' : 'Connect';
   return (
     <ProviderCard kind={provider} name={name} description={note} descriptionId={noteId}>
-      {connection?.status === 'active' ? (
-        <span className="status status-ok">{statusText(connection.status)}</span>
-      ) : (
+      {connection?.status === 'active' ? null : (
         <button
           type="button"
           className="btn btn-primary btn-sm"
