@@ -41,7 +41,7 @@ describe(`database layer (${process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite
       await db.insertInto('calendar_connections').values({ id: 'c1', user_id: 'u1', provider: 'ics', name: 'x', status: 'active', connected_at: now, updated_at: now + 9 }).execute();
       await db.insertInto('calendar_events').values({ id: 'e1', user_id: 'u1', connection_id: 'c1', uid: 'x', title: 't', start_ms: now, end_ms: now + 1, all_day: 0, is_busy: 1, depends_on_owner_zone: 0 }).execute();
 
-      expect(await migrateToLatest(d.db)).toEqual(['0002_replication']);
+      expect(await migrateToLatest(d.db)).toEqual(['0002_replication', '0003_oauth_push']);
       expect(await d.db.selectFrom('users').select('repl_clock').where('id', '=', 'u1').executeTakeFirstOrThrow()).toEqual({ repl_clock: now + 9 });
       expect(await d.db.selectFrom('availability_rules').select(['edited_at', 'device_id', 'updated_at']).executeTakeFirstOrThrow()).toEqual({
         edited_at: now + 5,
@@ -50,6 +50,37 @@ describe(`database layer (${process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite
       });
       expect(await d.db.selectFrom('calendar_events').select('updated_at').executeTakeFirstOrThrow()).toEqual({ updated_at: 0 });
       expect(await d.db.selectFrom('replication_tombstones').selectAll().execute()).toEqual([]);
+    } finally {
+      await d.destroy();
+    }
+  });
+
+  it('0003_oauth_push keeps existing connections (no back-off, no lease, 0 failures), enforces unique channel ids, and migrates down', async () => {
+    const d = await createTestDb();
+    try {
+      const migrator = new Migrator({
+        db: d.db,
+        provider: { getMigrations: async () => migrations },
+        ...(d.dialect === 'postgres' ? { migrationTableSchema: d.location } : {}),
+      });
+      expect((await migrator.migrateTo('0002_replication')).error).toBeUndefined();
+      const db = d.db as unknown as Kysely<any>;
+      const now = 1_800_000_000_000;
+      await db.insertInto('users').values({ id: 'u1', name: 'A', email: 'a@example.com', password_hash: 'h', created_at: now, updated_at: now }).execute();
+      await db.insertInto('calendar_connections').values({ id: 'c1', user_id: 'u1', provider: 'ics', name: 'x', status: 'active', connected_at: now, updated_at: now }).execute();
+
+      expect(await migrateToLatest(d.db)).toEqual(['0003_oauth_push']);
+      expect(
+        await d.db.selectFrom('calendar_connections').select(['next_sync_at', 'failure_count', 'sync_lease_until', 'sync_lease_owner']).executeTakeFirstOrThrow(),
+      ).toEqual({ next_sync_at: null, failure_count: 0, sync_lease_until: null, sync_lease_owner: null });
+      const channel = { user_id: 'u1', connection_id: 'c1', provider: 'google', channel_id: 'ch1', resource_id: 'r', calendar_id: 'primary', token_hash: 'h', expires_at: now, created_at: now };
+      await d.db.insertInto('push_channels').values({ id: 'p1', ...channel } as never).execute();
+      await expect(d.db.insertInto('push_channels').values({ id: 'p2', ...channel } as never).execute()).rejects.toThrow();
+      await d.db.insertInto('oauth_states').values({ state_hash: 'x', user_id: 'u1', provider: 'google', code_verifier_enc: 'v1.a.b.c', created_at: now }).execute();
+
+      expect((await migrator.migrateTo('0002_replication')).error).toBeUndefined();
+      expect(await db.selectFrom('calendar_connections').selectAll().executeTakeFirstOrThrow()).not.toHaveProperty('next_sync_at');
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
     } finally {
       await d.destroy();
     }

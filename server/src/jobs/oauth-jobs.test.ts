@@ -16,10 +16,14 @@ import { isSyncScheduled, scheduleSync } from '../modules/sync/sync-queue.ts';
 import { acquireSyncLease, releaseSyncLease } from '../modules/sync/sync-lease.repo.ts';
 import { SYNC_BACKOFF_MAX_MS, syncConnection } from '../modules/sync/sync.service.ts';
 import { ProviderAuthError, ProviderError } from '../providers/provider.ts';
-import { backupSlotOf, backupSyncJob } from './backup-sync.job.ts';
+import type { RenewalCounts } from '../modules/oauth/push.service.ts';
+import { backupSlotOf, backupSyncJob, type BackupSyncCounts } from './backup-sync.job.ts';
 import { pushChannelsJob } from './push-channels.job.ts';
 
 const ctx = { isStopping: () => false };
+let current: TestApp;
+const runPush = () => pushChannelsJob().run(current.deps, ctx) as Promise<RenewalCounts>;
+const runBackup = () => backupSyncJob().run(current.deps, ctx) as Promise<BackupSyncCounts>;
 const MIN = 60_000;
 const DAY = 86_400_000;
 
@@ -31,7 +35,7 @@ describe('push channels and back-off with the Google fake', () => {
 
   beforeAll(async () => {
     fake = await startGoogleFake({ autoApprove: true });
-    t = await createTestApp({ env: { ...fake.env } });
+    t = current = await createTestApp({ env: { ...fake.env } });
     http = await listen(t);
     const owner = await buildUser(t);
     const { callback } = await connectThroughConsent(t, owner.auth, 'google');
@@ -47,10 +51,10 @@ describe('push channels and back-off with the Google fake', () => {
   it('renews a channel expiring within 24 h (new watch, old one stopped) and leaves fresh ones alone', async () => {
     const before = await t.db.selectFrom('push_channels').selectAll().where('connection_id', '=', connectionId).executeTakeFirstOrThrow();
     t.clock.set(Date.now());
-    expect(await pushChannelsJob().run(t.deps, ctx)).toEqual({ renewed: 0, failed: 0, dropped: 0, opened: 0 });
+    expect(await runPush()).toEqual({ renewed: 0, failed: 0, dropped: 0, opened: 0 });
 
     t.clock.set(Number(before.expires_at) - 20 * 60 * MIN); // 20 h before it expires
-    const counts = await pushChannelsJob().run(t.deps, ctx);
+    const counts = await runPush();
     expect(counts).toMatchObject({ renewed: 1, failed: 0 });
     const after = await t.db.selectFrom('push_channels').selectAll().where('connection_id', '=', connectionId).execute();
     expect(after).toHaveLength(1);
@@ -69,9 +73,9 @@ describe('push channels and back-off with the Google fake', () => {
   it('re-creates missing channels for active connections, not for expired ones', async () => {
     await t.db.deleteFrom('push_channels').where('connection_id', '=', connectionId).execute();
     await t.db.updateTable('calendar_connections').set({ status: 'expired' }).where('id', '=', connectionId).execute();
-    expect((await pushChannelsJob().run(t.deps, ctx)).opened).toBe(0);
+    expect((await runPush()).opened).toBe(0);
     await t.db.updateTable('calendar_connections').set({ status: 'active' }).where('id', '=', connectionId).execute();
-    expect((await pushChannelsJob().run(t.deps, ctx)).opened).toBe(1);
+    expect((await runPush()).opened).toBe(1);
     const rows = await t.db.selectFrom('push_channels').select('channel_id').where('connection_id', '=', connectionId).execute();
     expect(rows).toHaveLength(1);
     expect(fake.channels.find((c) => c.id === rows[0]!.channel_id)?.stopped).toBe(false);
@@ -91,12 +95,12 @@ describe('push channels and back-off with the Google fake', () => {
     const apiCalls = () => fake.requests.filter((r) => r.path.startsWith('/calendar/v3')).length;
     const n = apiCalls();
     t.clock.set(T + 60_000);
-    expect((await backupSyncJob().run(t.deps, ctx)).total).toBe(0);
+    expect((await runBackup()).total).toBe(0);
     t.clock.set(T + 119_999);
-    expect((await backupSyncJob().run(t.deps, ctx)).total).toBe(0);
+    expect((await runBackup()).total).toBe(0);
     expect(apiCalls()).toBe(n);
     t.clock.set(T + 120_000);
-    expect(await backupSyncJob().run(t.deps, ctx)).toMatchObject({ total: 1, failed: 0 });
+    expect(await runBackup()).toMatchObject({ total: 1, failed: 0 });
     expect(apiCalls()).toBeGreaterThan(n);
     row = await t.db.selectFrom('calendar_connections').selectAll().where('id', '=', connectionId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'active', failure_count: 0, next_sync_at: null, last_error: null, last_synced_at: T + 120_000 });
@@ -111,7 +115,7 @@ describe('backup sync spreading, exponential back-off and the sync lease (memory
   const T0 = Date.parse('2030-01-07T12:00:00Z'); // on a 15-minute boundary
 
   beforeAll(async () => {
-    t = await createTestApp({ oauthProviders: { google: mem.adapter } });
+    t = current = await createTestApp({ oauthProviders: { google: mem.adapter } });
     userId = (await buildUser(t)).user.id;
   });
   afterAll(async () => {
@@ -154,7 +158,7 @@ describe('backup sync spreading, exponential back-off and the sync lease (memory
     for (let m = 1; m <= 30; m++) {
       t.clock.set(T0 + m * MIN);
       const seen = mem.calls.length;
-      const counts = await backupSyncJob().run(t.deps, ctx);
+      const counts = await runBackup();
       perTick.push(counts.total);
       for (const secret of mem.calls.slice(seen)) {
         const id = tokenOf(secret);
@@ -179,26 +183,26 @@ describe('backup sync spreading, exponential back-off and the sync lease (memory
     const delays: number[] = [];
     let now = T0;
     for (let i = 0; i < 6; i++) {
-      const counts = await backupSyncJob().run(t.deps, ctx);
+      const counts = await runBackup();
       expect(counts).toMatchObject({ total: 1, failed: 1 });
       const row = await t.db.selectFrom('calendar_connections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       expect(row.last_error).toBe('Google Calendar is having trouble.');
       delays.push(Number(row.next_sync_at) - now);
       t.clock.set((now = Number(row.next_sync_at) - 1));
-      expect((await backupSyncJob().run(t.deps, ctx)).total).toBe(0); // one ms early: not due
+      expect((await runBackup()).total).toBe(0); // one ms early: not due
       t.clock.set((now = now + 1));
     }
     expect(delays).toEqual([1, 2, 4, 8, 15, 15].map((m) => m * MIN));
     expect(SYNC_BACKOFF_MAX_MS).toBe(15 * MIN);
 
     mem.failWith(() => new ProviderAuthError('Google refused the saved authorization. Please reconnect Google Calendar.'));
-    expect((await backupSyncJob().run(t.deps, ctx)).failed).toBe(1);
+    expect((await runBackup()).failed).toBe(1);
     const row = await t.db.selectFrom('calendar_connections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'expired', next_sync_at: null });
     const calls = mem.calls.length;
     for (const advance of [MIN, 15 * MIN, DAY]) {
       t.clock.set(now + advance);
-      expect((await backupSyncJob().run(t.deps, ctx)).total).toBe(0);
+      expect((await runBackup()).total).toBe(0);
     }
     scheduleSync(t.deps, id, 0);
     await sleep(100);

@@ -444,6 +444,8 @@ describe('live stream', () => {
 
       // The backup sync job picks up a changed feed.
       srv.set(path, { ics: feed([timed('s1@test', day0 + 9 * 3_600_000, 'Standup moved title'), timed('s2@test', day0 + 14 * 3_600_000, 'Review')]) });
+      // Its backup slot has come up (the job syncs a connection once per 15 minutes).
+      await t.db.updateTable('calendar_connections').set({ last_synced_at: Date.now() - 15 * 60_000 }).where('id', '=', connId).execute();
       await backupSyncJob().run(t.deps, { isStopping: () => false } as never);
       const jobMs = await waitFor(() => docsOf(s, 'calendar_events').some((d) => d.title === 'Review'), 1000);
       expect(docsOf(s, 'calendar_events').map((d) => d.title).sort()).toEqual(['Review', 'Standup moved title']);

@@ -18,7 +18,7 @@ export const LEASE_OWNER = randomUUID();
  * Takes the lease of `connectionId` until `now + SYNC_LEASE_MS` (UTC epoch ms).
  * @returns true when taken; false when another holder's lease is still running or the connection is gone.
  */
-export async function acquireSyncLease(db: Db, connectionId: string, now: number, owner = LEASE_OWNER): Promise<boolean> {
+export async function acquireSyncLease(db: Db, connectionId: string, now: number, owner: string = LEASE_OWNER): Promise<boolean> {
   const res = await db
     .updateTable('calendar_connections')
     .set({ sync_lease_until: now + SYNC_LEASE_MS, sync_lease_owner: owner })
@@ -29,7 +29,7 @@ export async function acquireSyncLease(db: Db, connectionId: string, now: number
 }
 
 /** Frees the lease if `owner` still holds it (a lease taken over after expiry is left alone). */
-export async function releaseSyncLease(db: Db, connectionId: string, owner = LEASE_OWNER): Promise<void> {
+export async function releaseSyncLease(db: Db, connectionId: string, owner: string = LEASE_OWNER): Promise<void> {
   await db
     .updateTable('calendar_connections')
     .set({ sync_lease_until: null, sync_lease_owner: null })
