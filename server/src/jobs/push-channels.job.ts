@@ -1,8 +1,8 @@
 /**
  * Push-channel upkeep (hourly, and once at start): renews Google watch channels / Graph
  * subscriptions expiring within 24 h and opens channels that are missing for active OAuth
- * connections (see modules/oauth/push.service.ts). Graph calendar subscriptions last at most
- * ~7 days (https://learn.microsoft.com/graph/api/resources/subscription#subscription-lifetime),
+ * connections (see modules/oauth/push.service.ts). Graph subscriptions on Outlook events last at
+ * most 4230 minutes, ~3 days (https://learn.microsoft.com/graph/api/resources/subscription#subscription-lifetime),
  * Google channels about a week unless asked otherwise
  * (https://developers.google.com/calendar/api/guides/push#renewing-notification-channels).
  */

@@ -54,6 +54,9 @@ describe('Google Calendar (OAuth, webhooks, disconnect) against the fake', () =>
     const second = await request(t.app).post('/api/me/calendar/google/connect').set(owner.auth).expect(200);
     expect(new URL(second.body.auth_url).searchParams.get('state')).not.toBe(state);
     await request(t.app).post('/api/me/calendar/google/connect').expect(401);
+    for (let i = 0; i < 12; i++) await request(t.app).post('/api/me/calendar/google/connect').set(owner.auth).expect(200);
+    const open = await t.db.selectFrom('oauth_states').select('state_hash').where('user_id', '=', owner.user.id).execute();
+    expect(open).toHaveLength(10); // oldest consents beyond 10 are dropped
   });
 
   it('access_denied and unknown states end on the failure page and store nothing', async () => {

@@ -26,12 +26,21 @@ export function tokenMatches(presented: string | undefined | null, storedHash: s
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Stores a started consent; also drops consents older than the TTL (housekeeping). */
+/** Most consents one user may have open at once; starting another drops the oldest. */
+export const MAX_OPEN_STATES_PER_USER = 10;
+
+/**
+ * Stores a started consent; also drops consents older than the TTL (housekeeping) and the user's
+ * oldest open ones beyond MAX_OPEN_STATES_PER_USER (a user clicking Connect repeatedly).
+ */
 export async function insertState(
   db: Q,
   row: { state: string; userId: string; provider: OAuthProviderId; codeVerifierEnc: string; now: number },
 ): Promise<void> {
   await db.deleteFrom('oauth_states').where('created_at', '<', row.now - OAUTH_STATE_TTL_MS).execute();
+  const open = await db.selectFrom('oauth_states').select('state_hash').where('user_id', '=', row.userId).orderBy('created_at', 'desc').execute();
+  const surplus = open.slice(MAX_OPEN_STATES_PER_USER - 1).map((r) => r.state_hash);
+  if (surplus.length) await db.deleteFrom('oauth_states').where('state_hash', 'in', surplus).execute();
   await db
     .insertInto('oauth_states')
     .values({

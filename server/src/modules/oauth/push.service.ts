@@ -14,6 +14,7 @@ import type { CalendarConnectionRow, Database } from '../../db/schema.ts';
 import { encryptSecret } from '../../lib/crypto.ts';
 import type { OAuthCalendarProvider, OAuthProviderId } from '../../providers/oauth-provider.ts';
 import { isOAuthProvider, oauthProviderFor } from '../../providers/oauth-registry.ts';
+import { ProviderError } from '../../providers/provider.ts';
 import * as calendarsRepo from '../calendars/calendars.repo.ts';
 import { readState, secretOf, type SyncDeps } from '../sync/sync.service.ts';
 import * as repo from './oauth.repo.ts';
@@ -80,7 +81,8 @@ export async function openMissingChannels(deps: SyncDeps, connectionId: string):
     return channels.length;
   } catch (err) {
     deps.logger.warn(
-      { connectionId: conn.id, provider, errName: (err as Error)?.name, errMessage: (err as Error)?.message },
+      // ProviderError messages are written to be shown; other messages are not logged (they could quote a response).
+      { connectionId: conn.id, provider, errName: (err as Error)?.name, ...(err instanceof ProviderError ? { errMessage: err.message } : {}) },
       'push channels could not be opened; the backup sync covers this connection',
     );
     return 0;
