@@ -527,8 +527,7 @@ function OAuthProviderCard({
         Connected{connection.account ? <> as <strong className="provider-account">{connection.account}</strong></> : null}
       </span>
     );
-  }
-  else if (unavailableReason) note = <span className="provider-unavailable">Unavailable: {unavailableReason}</span>;
+  } else if (unavailableReason) note = <span className="provider-unavailable">Unavailable: {unavailableReason}</span>;
   else if (connection) note = <>{statusText(connection.status)}{connection.account ? ` (${connection.account})` : ''}: reconnect to resume syncing.</>;
   else note = provider === 'google' ? 'Read-only access to your Google calendars.' : 'Outlook.com and Microsoft 365 calendars, read-only.';
   const label = pending ? 'Connecting...' : connection && connection.status !== 'active' ? 'Reconnect' : 'Connect';
