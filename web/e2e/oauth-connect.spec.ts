@@ -70,7 +70,7 @@ async function expectNoSecrets(pub: Page, secrets: string[]) {
   }
 }
 
-test('Google: connect in a popup, the event is busy on the public page, a push notification updates it', async ({ page, browser, baseURL }) => {
+test('Google: connect in a popup, the event is busy on the public page, a push notification updates it, an expired grant reconnects', async ({ page, browser, baseURL }) => {
   test.skip(!(await fakeRunning('google')), 'the Google fake (server/test/fakes/google-calendar-fake.ts) is not there');
   const monday = nextWeekMonday(OWNER_ZONE);
   const title = 'Secret Google Strategy';
@@ -126,9 +126,32 @@ test('Google: connect in a popup, the event is busy on the public page, a push n
   await expect(pub.getByRole('button', { name: 'Free Mon 15:00 – 17:00' })).toBeVisible();
   await expectNoSecrets(pub, [title, 'Secret Google Offsite']);
   await visitor.close();
+
+  // Google revokes the grant: the next sync marks the connection Expired and the card offers
+  // Reconnect, which runs the same popup and brings it back to Connected.
+  await fakeCall('google', 'expireAccessTokens');
+  await fakeCall('google', 'revokeRefreshToken');
+  await page.goto('/app/settings#calendars');
+  const row = page.getByTestId('connection-row').filter({ hasText: 'Google Calendar' });
+  await page.getByRole('button', { name: 'Sync Now' }).click();
+  await expect(row.getByText('Expired', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(row.getByRole('button', { name: 'Disconnect' })).toHaveCount(0);
+  await expect(card).toContainText('Expired');
+  await page.locator('#calendars').screenshot({ path: `${shots}/my-calendars-expired-1280.png` });
+  const reconnect = card.getByRole('button', { name: 'Reconnect Google Calendar' });
+  await expect(reconnect).toBeEnabled();
+  const popupPromise = page.waitForEvent('popup');
+  await reconnect.click();
+  const popup = await popupPromise;
+  const closed = popup.waitForEvent('close', { timeout: 20_000 });
+  await popup.locator('#allow').click();
+  await closed;
+  await expect(row.getByText('Connected', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('connection-row')).toHaveCount(1);
+  await expect(card).toContainText(`Connected as ${GOOGLE_ACCOUNT}`);
 });
 
-test('Microsoft: connect in a popup, the event is busy on the public page', async ({ page, browser, baseURL }) => {
+test('Microsoft: connect in a popup, the event is busy on the public page, a change notification updates it, disconnect', async ({ page, browser, baseURL }) => {
   test.skip(!(await fakeRunning('microsoft')), 'the Microsoft fake (server/test/fakes/microsoft-graph-fake.ts) is not there');
   const monday = nextWeekMonday(OWNER_ZONE);
   const title = 'Secret Outlook Review';

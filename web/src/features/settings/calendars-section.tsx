@@ -528,7 +528,14 @@ function OAuthProviderCard({
       </span>
     );
   } else if (unavailableReason) note = <span className="provider-unavailable">Unavailable: {unavailableReason}</span>;
-  else if (connection) note = <>{statusText(connection.status)}{connection.account ? ` (${connection.account})` : ''}: reconnect to resume syncing.</>;
+  else if (connection) {
+    note = (
+      <>
+        <span className="provider-problem">{statusText(connection.status)}</span>: reconnect to resume syncing.
+        {connection.account ? <span className="provider-account">{connection.account}</span> : null}
+      </>
+    );
+  }
   else note = provider === 'google' ? 'Read-only access to your Google calendars.' : 'Outlook.com and Microsoft 365 calendars, read-only.';
   const label = pending ? 'Connecting...' : connection && connection.status !== 'active' ? 'Reconnect' : 'Connect';
   return (
