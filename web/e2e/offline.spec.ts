@@ -4,23 +4,9 @@
  * app shell + RxDB on IndexedDB + the cached session), and syncs when the network is back — the
  * visitor's public page then shows it. Also: visitors' pages never load the device-database code.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { OWNER_ZONE, uniqueAccount } from './fixtures.ts';
-import { registerVerified } from './helpers.ts';
-
-/** Registers, verifies and onboards with the default Monday 09:00–17:00; ends on the dashboard. */
-async function onboardedOwner(page: Page, acct: { name: string; email: string; username: string }) {
-  await registerVerified(page, acct);
-  await page.getByRole('button', { name: 'Get Started' }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByRole('heading', { name: 'Set your weekly schedule' })).toBeVisible();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByLabel('Username').fill(acct.username);
-  await expect(page.getByText('Username is available')).toBeVisible();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('button', { name: 'Go to Dashboard' }).click();
-  await expect(page).toHaveURL(/\/app\/dashboard$/);
-}
+import { onboardedOwner } from './helpers.ts';
 
 test('a schedule edited offline stays pending through a reload and syncs when back online', async ({ page, context, browser, baseURL }) => {
   const acct = uniqueAccount('offl');
