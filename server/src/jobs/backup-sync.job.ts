@@ -56,6 +56,7 @@ export function isBackupDue(c: { id: string; last_synced_at: number | null; next
   return Number(c.last_synced_at) < lastBackupTime(c.id, now);
 }
 
+/** The backup-sync job: every minute, syncs the due connections (module comment); resolves to its counts. */
 export function backupSyncJob(): Job {
   return {
     name: 'backup-sync',

@@ -11,6 +11,7 @@ import type { Job } from './scheduler.ts';
 
 export const PUSH_CHANNELS_INTERVAL_MS = 60 * 60_000;
 
+/** The push-channels job (hourly, and at start); resolves to RenewalCounts. */
 export function pushChannelsJob(): Job {
   return {
     name: 'push-channels',

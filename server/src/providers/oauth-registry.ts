@@ -31,6 +31,7 @@ export function notConfiguredReason(id: OAuthProviderId): string {
   return `${OAUTH_PROVIDER_LABELS[id].product} is not configured on this server.`;
 }
 
+/** True for 'google' and 'microsoft'. */
 export function isOAuthProvider(id: string): id is OAuthProviderId {
   return id === 'google' || id === 'microsoft';
 }

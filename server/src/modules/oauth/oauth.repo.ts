@@ -70,10 +70,12 @@ export async function consumeState(db: Q, provider: OAuthProviderId, state: stri
   return row;
 }
 
+/** Push channels of one connection, by calendar id. */
 export async function listChannelsOfConnection(db: Q, connectionId: string): Promise<PushChannelRow[]> {
   return db.selectFrom('push_channels').selectAll().where('connection_id', '=', connectionId).orderBy('calendar_id').execute();
 }
 
+/** The channel a webhook names (Google channel id / Graph subscription id), or undefined. */
 export async function findChannel(db: Q, provider: OAuthProviderId, channelId: string): Promise<PushChannelRow | undefined> {
   return db.selectFrom('push_channels').selectAll().where('provider', '=', provider).where('channel_id', '=', channelId).executeTakeFirst();
 }
@@ -83,6 +85,7 @@ export async function listChannelsExpiringBefore(db: Q, before: number): Promise
   return db.selectFrom('push_channels').selectAll().where('expires_at', '<', before).orderBy('expires_at').execute();
 }
 
+/** Stores channels just opened by the adapter; tokens only as sha256 hex. `now` = created_at (UTC epoch ms). */
 export async function insertChannels(
   db: Q,
   conn: { id: string; user_id: string; provider: OAuthProviderId },
@@ -123,10 +126,12 @@ export async function updateChannel(db: Q, id: string, ch: PushChannel): Promise
     .execute();
 }
 
+/** Deletes channel rows by row id. */
 export async function deleteChannels(db: Q, ids: string[]): Promise<void> {
   if (ids.length) await db.deleteFrom('push_channels').where('id', 'in', ids).execute();
 }
 
+/** Deletes every channel row of a connection (disconnect, reconnect). */
 export async function deleteChannelsOfConnection(db: Q, connectionId: string): Promise<void> {
   await db.deleteFrom('push_channels').where('connection_id', '=', connectionId).execute();
 }

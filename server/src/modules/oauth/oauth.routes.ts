@@ -17,6 +17,7 @@ import type { Deps } from '../../http/deps.ts';
 import { authenticate, currentUser, requireVerified } from '../../http/authenticate.ts';
 import { callbackPage, completeConnect, providersView, startConnect } from './oauth.service.ts';
 
+/** Router of the routes in the module comment; mount under /api. */
 export function oauthRouter(deps: Deps) {
   const router = Router();
   const auth = [authenticate(deps), requireVerified];

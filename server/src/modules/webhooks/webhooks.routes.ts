@@ -19,6 +19,7 @@ import type { Deps } from '../../http/deps.ts';
 import { findChannel, tokenMatches } from '../oauth/oauth.repo.ts';
 import { scheduleSync } from '../sync/sync-queue.ts';
 
+/** Router of the two webhook endpoints (module comment); mount under /api, no authentication. */
 export function webhooksRouter(deps: Deps) {
   const router = Router();
 
