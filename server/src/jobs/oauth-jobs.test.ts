@@ -70,6 +70,19 @@ describe('push channels and back-off with the Google fake', () => {
     t.clock.reset();
   });
 
+  it('stops instead of renewing the channel of a calendar that left the account', async () => {
+    const row = await t.db.selectFrom('push_channels').selectAll().where('connection_id', '=', connectionId).executeTakeFirstOrThrow();
+    const conn = await t.db.selectFrom('calendar_connections').select('sync_state_json').where('id', '=', connectionId).executeTakeFirstOrThrow();
+    const state = JSON.parse(conn.sync_state_json!);
+    await t.db.updateTable('calendar_connections').set({ sync_state_json: JSON.stringify({ ...state, calendarIds: [] }) }).where('id', '=', connectionId).execute();
+    t.clock.set(Number(row.expires_at) - 60 * MIN);
+    expect(await runPush()).toMatchObject({ renewed: 0, dropped: 1, opened: 0 });
+    expect(fake.channels.find((c) => c.id === row.channel_id)?.stopped).toBe(true);
+    expect(await t.db.selectFrom('push_channels').select('id').where('connection_id', '=', connectionId).execute()).toEqual([]);
+    await t.db.updateTable('calendar_connections').set({ sync_state_json: conn.sync_state_json }).where('id', '=', connectionId).execute();
+    t.clock.reset();
+  });
+
   it('re-creates missing channels for active connections, not for expired ones', async () => {
     await t.db.deleteFrom('push_channels').where('connection_id', '=', connectionId).execute();
     await t.db.updateTable('calendar_connections').set({ status: 'expired' }).where('id', '=', connectionId).execute();

@@ -129,14 +129,15 @@ export async function stopChannelsAndRevoke(deps: SyncDeps, conn: CalendarConnec
 export interface RenewalCounts {
   renewed: number;
   failed: number;
-  /** Expired channels whose renewal failed: deleted, to be re-created. */
+  /** Deleted channels: expired ones whose renewal failed (re-created below), and channels of calendars no longer in the account. */
   dropped: number;
   /** Channels opened for calendars without one. */
   opened: number;
 }
 
 /**
- * Channel upkeep (the push-channels job): renews every channel expiring within 24 h, then opens
+ * Channel upkeep (the push-channels job): renews every channel expiring within 24 h (a channel of a
+ * calendar the last sync no longer saw is stopped and deleted instead), then opens
  * channels for active OAuth connections' calendars that have none (first connect failed, a channel
  * expired, a calendar was added). Expired connections are left alone. Never throws per channel.
  */
@@ -147,6 +148,14 @@ export async function renewPushChannels(deps: SyncDeps, isStopping: () => boolea
     if (isStopping()) return counts;
     const conn = await calendarsRepo.findConnectionById(deps.db, row.connection_id);
     const u = conn && conn.status !== 'expired' ? usable(deps, conn) : null;
+    const watched = conn ? readState(conn)?.calendarIds : undefined;
+    if (conn && u && watched && !watched.includes(row.calendar_id)) {
+      // The calendar is gone from the account: stop its channel instead of renewing it.
+      await u.adapter.stopPush(deps.config, { secret: u.secret, channels: [repo.toPushChannel(row)] }).catch(() => undefined);
+      await repo.deleteChannels(deps.db, [row.id]);
+      counts.dropped++;
+      continue;
+    }
     try {
       if (!conn || !u) throw new Error('connection not usable');
       const { channel, newSecret } = await u.adapter.renewPush(deps.config, {
