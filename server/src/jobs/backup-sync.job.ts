@@ -13,12 +13,15 @@
  * - status 'expired' is never synced here (retrying refused credentials can lock accounts; the
  *   owner reconnects).
  *
- * Due connections are synced a few at a time (Promise.allSettled per batch) with counts in the log.
+ * Due connections are synced a few at a time (Promise.allSettled per batch) with counts in the log;
+ * after a successful sync of an OAuth connection, push channels missing for its calendars are opened.
  */
 import { createHash } from 'node:crypto';
 import { BACKUP_SYNC_INTERVAL_MS } from '@avail/shared/constants.ts';
 import { listBackupSyncCandidates } from '../modules/calendars/calendars.repo.ts';
+import { openMissingChannels } from '../modules/oauth/push.service.ts';
 import { syncConnection } from '../modules/sync/sync.service.ts';
+import { isOAuthProvider } from '../providers/oauth-registry.ts';
 import type { Job } from './scheduler.ts';
 
 export const BACKUP_SYNC_BATCH_SIZE = 5;
@@ -70,10 +73,15 @@ export function backupSyncJob(): Job {
         if (ctx.isStopping()) break;
         const batch = candidates.slice(i, i + BACKUP_SYNC_BATCH_SIZE);
         const settled = await Promise.allSettled(batch.map((c) => syncConnection(deps, c.id)));
-        for (const s of settled) {
+        for (const [k, s] of settled.entries()) {
           if (s.status === 'rejected' || !s.value.ok) counts.failed++;
           else if (s.value.notModified) counts.unchanged++;
           else counts.synced++;
+          // OAuth: calendars without a push channel (first connect could not open one, a calendar
+          // was added) get one now rather than at the next hourly upkeep. Never throws.
+          if (s.status === 'fulfilled' && s.value.ok && !s.value.busy && isOAuthProvider(batch[k]!.provider)) {
+            await openMissingChannels(deps, batch[k]!.id);
+          }
         }
       }
       if (counts.total > 0) deps.logger.info({ job: 'backup-sync', ...counts, ms: Date.now() - started }, 'backup sync finished');

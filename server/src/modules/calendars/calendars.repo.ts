@@ -76,10 +76,10 @@ export async function deleteConnectionCascade(db: Q, conn: { id: string; user_id
  */
 export async function listBackupSyncCandidates(
   db: Q,
-): Promise<Array<{ id: string; last_synced_at: number | null; next_sync_at: number | null }>> {
+): Promise<Array<{ id: string; provider: CalendarConnectionRow['provider']; last_synced_at: number | null; next_sync_at: number | null }>> {
   return db
     .selectFrom('calendar_connections')
-    .select(['id', 'last_synced_at', 'next_sync_at'])
+    .select(['id', 'provider', 'last_synced_at', 'next_sync_at'])
     .where('status', 'in', ['active', 'error'])
     .orderBy('last_synced_at', 'asc')
     .orderBy('id', 'asc')

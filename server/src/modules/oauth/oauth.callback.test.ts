@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildUser, type BuiltUser } from '../../../test/factories.ts';
 import { createMemoryAdapter } from '../../../test/oauth-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { backupSyncJob } from '../../jobs/backup-sync.job.ts';
 import { pushChannelsJob } from '../../jobs/push-channels.job.ts';
 import { decryptSecret } from '../../lib/crypto.ts';
 import { ProviderRateLimitError } from '../../providers/oauth-provider.ts';
@@ -61,6 +62,12 @@ describe('OAuth callback edge cases (memory adapter)', () => {
     expect(res.status).toBe(200);
     const [c] = await connections();
     expect(c).toMatchObject({ status: 'error', failure_count: 1, next_sync_at: Date.parse('2030-01-07T12:00:30Z') });
+    expect(await t.db.selectFrom('push_channels').select('id').where('connection_id', '=', c!.id).execute()).toEqual([]); // no calendars known yet
+    // The backup sync retries once the back-off is over and then opens the push channel.
+    mem.failWith(null);
+    t.clock.set(Date.parse('2030-01-07T12:00:30Z'));
+    expect(await backupSyncJob().run(t.deps, { isStopping: () => false })).toMatchObject({ failed: 0 }); // (other tests' connections may be due too)
+    expect(await t.db.selectFrom('push_channels').select('calendar_id').where('connection_id', '=', c!.id).execute()).toEqual([{ calendar_id: 'primary' }]);
     t.clock.reset();
   });
 
