@@ -67,6 +67,7 @@ describe('Google Calendar (OAuth, webhooks, disconnect) against the fake', () =>
     expect(denied.headers['content-type']).toMatch(/^text\/html/);
     expect(denied.text).toContain('Failed to connect Google Calendar. Please try again.');
     expect(denied.text).toContain('window.close()');
+    expect(denied.text).toContain('{"type":"avail-oauth","provider":"google","ok":false}');
     expect(await t.db.selectFrom('oauth_states').select('state_hash').where('state_hash', '=', sha256Hex(state)).executeTakeFirst()).toBeUndefined();
     const forged = await request(t.app).get('/api/oauth/google/callback').query({ code: 'x', state: 'not-a-state' });
     expect(forged.status).toBe(400);
@@ -91,6 +92,7 @@ describe('Google Calendar (OAuth, webhooks, disconnect) against the fake', () =>
     expect(callback.headers['content-type']).toMatch(/^text\/html/);
     expect(callback.text).toContain('Google Calendar connected. You can close this window.');
     expect(callback.text).toContain('window.close()');
+    expect(callback.text).toContain('postMessage({"type":"avail-oauth","provider":"google","ok":true},window.location.origin)');
 
     const conns = await t.db.selectFrom('calendar_connections').selectAll().where('user_id', '=', owner.user.id).execute();
     expect(conns).toHaveLength(1);

@@ -201,7 +201,8 @@ export async function completeConnect(deps: SyncDeps, provider: OAuthProviderId,
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
- * The small page the consent popup ends on: one sentence and `window.close()` (the opener polls
+ * The small page the consent popup ends on: one sentence, a same-origin `postMessage` of
+ * `{ type: 'avail-oauth', provider, ok }` to the opener, and `window.close()` (the opener polls
  * until the popup is closed, then refetches connections). Success: '{Product} connected. You can
  * close this window.'; failure: spec §8 'Failed to connect {Product}. Please try again.'
  */
@@ -215,7 +216,8 @@ export function callbackPage(provider: OAuthProviderId, ok: boolean): string {
     '<style>body{font-family:system-ui,sans-serif;display:flex;min-height:90vh;align-items:center;justify-content:center;margin:0;color:#1f2937}p{max-width:28rem;text-align:center;font-size:1.05rem}</style>',
     '</head><body>',
     `<p id="message" data-result="${ok ? 'success' : 'failure'}">${esc(message)}</p>`,
-    '<script>window.close()</script>',
+    // Tell the opener (same origin only) before closing: web/src/features/settings/oauth-popup.ts.
+    `<script>try{if(window.opener)window.opener.postMessage(${JSON.stringify({ type: 'avail-oauth', provider, ok })},window.location.origin)}catch(e){}window.close()</script>`,
     '</body></html>',
   ].join('\n');
 }
