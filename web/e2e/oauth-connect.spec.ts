@@ -70,7 +70,7 @@ async function expectNoSecrets(pub: Page, secrets: string[]) {
   }
 }
 
-test('Google: connect in a popup, the event is busy on the public page, a push notification updates it, an expired grant reconnects', async ({ page, browser, baseURL }) => {
+test('Google: a cancelled consent, then connect in a popup, the event is busy on the public page, a push notification updates it, an expired grant reconnects', async ({ page, browser, baseURL }) => {
   test.skip(!(await fakeRunning('google')), 'the Google fake (server/test/fakes/google-calendar-fake.ts) is not there');
   const monday = nextWeekMonday(OWNER_ZONE);
   const title = 'Secret Google Strategy';
@@ -85,6 +85,19 @@ test('Google: connect in a popup, the event is busy on the public page, a push n
   const acct = uniqueAccount('goog');
   await onboardedOwner(page, acct);
   await page.goto('/app/settings#calendars');
+
+  // Cancel on the consent page: the callback page tells the opener and closes; the spec's message.
+  {
+    const popupPromise = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Connect Google Calendar' }).click();
+    const popup = await popupPromise;
+    const closed = popup.waitForEvent('close', { timeout: 20_000 });
+    await popup.locator('#deny').click();
+    await closed;
+    await expect(page.locator('#calendars').getByRole('alert')).toContainText('Failed to connect Google Calendar. Please try again.');
+    await expect(page.getByTestId('connection-row')).toHaveCount(0);
+  }
+
   await connectThroughPopup(page, 'google');
   await expectConnectedRow(page, 'Google Calendar', GOOGLE_ACCOUNT);
   const card = page.locator('.provider-card', { hasText: 'Google Calendar' });
