@@ -7,13 +7,15 @@
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildUser, type BuiltUser } from '../../../test/factories.ts';
-import { createMemoryAdapter } from '../../../test/oauth-kit.ts';
+import { createMemoryAdapter, waitFor } from '../../../test/oauth-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { backupSyncJob } from '../../jobs/backup-sync.job.ts';
 import { pushChannelsJob } from '../../jobs/push-channels.job.ts';
 import { decryptSecret } from '../../lib/crypto.ts';
 import { ProviderRateLimitError } from '../../providers/oauth-provider.ts';
 import { ProviderAuthError } from '../../providers/provider.ts';
+import { isSyncScheduled } from '../sync/sync-queue.ts';
+import { sha256Hex } from './oauth.repo.ts';
 
 describe('OAuth callback edge cases (memory adapter)', () => {
   const mem = createMemoryAdapter('google');
@@ -53,6 +55,21 @@ describe('OAuth callback edge cases (memory adapter)', () => {
     Object.assign(mem.adapter, original);
     expect((await pushChannelsJob().run(t.deps, { isStopping: () => false }) as { opened: number }).opened).toBe(1);
     expect(await t.db.selectFrom('push_channels').select('calendar_id').where('connection_id', '=', c!.id).execute()).toEqual([{ calendar_id: 'primary' }]);
+  });
+
+  it('a webhook only schedules: 200 before the sync starts, the sync follows after the debounce', async () => {
+    expect((await callback()).status).toBe(200);
+    const [c] = await connections();
+    const ch = await t.db.selectFrom('push_channels').selectAll().where('connection_id', '=', c!.id).executeTakeFirstOrThrow();
+    const token = `tok-${ch.channel_id.slice('mem-'.length)}`; // the memory adapter's channel token
+    expect(ch.token_hash).toBe(sha256Hex(token));
+    const before = mem.calls.length;
+    const res = await request(t.app).post('/api/webhooks/google').set({ 'X-Goog-Channel-ID': ch.channel_id, 'X-Goog-Channel-Token': token, 'X-Goog-Resource-State': 'exists' });
+    expect(res.status).toBe(200);
+    expect(mem.calls.length).toBe(before); // nothing ran inside the request
+    expect(isSyncScheduled(t.db, c!.id)).toBe(true);
+    await waitFor(() => mem.calls.length === before + 1, 3_000);
+    expect(isSyncScheduled(t.db, c!.id)).toBe(false);
   });
 
   it('a rate-limited first sync keeps the connection (error, back-off) and says connected', async () => {
