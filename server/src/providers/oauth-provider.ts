@@ -109,3 +109,19 @@ export function retryAfterMs(header: string | null, now: number, fallbackMs = 60
   const at = Date.parse(header);
   return Number.isFinite(at) ? Math.max(0, at - now) : fallbackMs;
 }
+
+/**
+ * Errors thrown by an adapter AFTER it refreshed the access token carry the refreshed token JSON
+ * as `newSecret`, so the sync service stores it even though the sync failed (a rotated refresh
+ * token must never be lost). Adapters call this in their catch; callers read it with secretOfError.
+ */
+export function withSecret<E>(err: E, newSecret: string | undefined): E {
+  if (newSecret && err && typeof err === 'object') (err as { newSecret?: string }).newSecret = newSecret;
+  return err;
+}
+
+/** The refreshed token JSON attached to an error thrown after a refresh, or undefined. */
+export function secretOfError(err: unknown): string | undefined {
+  const s = (err as { newSecret?: unknown } | null)?.newSecret;
+  return typeof s === 'string' ? s : undefined;
+}

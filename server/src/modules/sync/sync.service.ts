@@ -29,7 +29,7 @@ import type { Deps } from '../../http/deps.ts';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
 import { createSafeFetch, type SafeFetch } from '../../lib/safe-fetch.ts';
 import { isPullProvider, pullProviders } from '../../providers/index.ts';
-import { ProviderRateLimitError, type OAuthSyncResult } from '../../providers/oauth-provider.ts';
+import { ProviderRateLimitError, secretOfError, type OAuthSyncResult } from '../../providers/oauth-provider.ts';
 import { isOAuthProvider, notConfiguredReason, oauthProviderFor } from '../../providers/oauth-registry.ts';
 import { ProviderAuthError, ProviderError, type ProviderSyncResult } from '../../providers/provider.ts';
 import { acquireSyncLease, releaseSyncLease } from './sync-lease.repo.ts';
@@ -320,6 +320,7 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
     );
     newSecret = result.newSecret;
   } catch (err) {
+    newSecret = secretOfError(err); // tokens refreshed before the failure are kept
     return fail(err);
   }
 

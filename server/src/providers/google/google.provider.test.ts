@@ -9,7 +9,7 @@ import { expandBusy, parseCalendar } from '@avail/shared/ical/calendar.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type GoogleCalendarFake } from '../../../test/fakes/google-calendar-fake.ts';
 import { loadConfig, type Config } from '../../config.ts';
-import { ProviderRateLimitError, type OAuthSyncResult, type OAuthTokens } from '../oauth-provider.ts';
+import { ProviderRateLimitError, secretOfError, type OAuthSyncResult, type OAuthTokens } from '../oauth-provider.ts';
 import { ProviderAuthError, ProviderError, type SourceUpsert } from '../provider.ts';
 import { GOOGLE_CALENDAR_SCOPE, GOOGLE_REAUTH_MESSAGE, googleProvider } from './google.provider.ts';
 
@@ -420,6 +420,17 @@ describe('Google provider: sync', () => {
     expect(fake.requests.slice(mark)[0]!.path).toBe('/token');
     expect(fake.requests.slice(mark).some((q) => q.status === 401)).toBe(false);
     secret = r.newSecret!;
+  });
+
+  it('a sync that fails after refreshing the token still hands back the refreshed token set', async () => {
+    fake.expireAccessTokens();
+    fake.failNext(500, {}, { where: 'api' });
+    const err = await googleProvider.sync(config, { config: {}, secret: JSON.stringify({ ...(JSON.parse(secret) as OAuthTokens), expires_at: Date.now() + 10_000 }), state, known: knownOf(held) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    const kept = secretOfError(err);
+    expect(kept).toBeTruthy();
+    expect((JSON.parse(kept!) as OAuthTokens).expires_at).toBeGreaterThan(Date.now() + 3_000_000);
+    secret = kept!;
   });
 
   it('429 with Retry-After → ProviderRateLimitError with that delay; 503, 403 userRateLimitExceeded and a slow token endpoint too', async () => {

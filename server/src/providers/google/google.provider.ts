@@ -53,6 +53,7 @@ import {
   type OAuthSyncResult,
   type OAuthTokens,
   type PushChannel,
+  withSecret,
 } from '../oauth-provider.ts';
 import { ProviderAuthError, ProviderError, type ProviderSyncInput, type SourceUpsert } from '../provider.ts';
 import { compactEvent, selfEmailOf, seriesToIcs, type GoogleEvent } from './google-event-ical.ts';
@@ -610,73 +611,11 @@ export const googleProvider: OAuthCalendarProvider = {
    */
   async sync(config, input: ProviderSyncInput<Record<string, unknown>>): Promise<OAuthSyncResult> {
     const session = new GoogleSession(config, input.secret);
-    const prev = readState(input.state);
-    const calendars = await listCalendars(session);
-    const account = calendars.find((c) => c.primary)?.id.toLowerCase() ?? prev?.account ?? null;
-
-    const held = new Map<string, Map<string, string | null>>();
-    for (const k of input.known) {
-      if (!held.has(k.calendarUrl)) held.set(k.calendarUrl, new Map());
-      held.get(k.calendarUrl)!.set(k.href, k.etag);
+    try {
+      return await syncWith(session, input);
+    } catch (err) {
+      throw withSecret(err, session.newSecret); // a refreshed token survives a failed sync
     }
-
-    const upserts: SourceUpsert[] = [];
-    const removals: Array<{ calendarUrl: string; href: string }> = [];
-    const removedCalendars = new Set<string>();
-    const nextCalendars: Record<string, CalendarSyncState> = {};
-    const now = Date.now();
-
-    for (const cal of calendars) {
-      const previous = prev?.calendars[cal.id] ?? null;
-      const heldHere = held.get(cal.id) ?? new Map<string, string | null>();
-      let full = !previous?.syncToken;
-      let listing = await listEvents(session, cal.id, full ? null : previous!.syncToken);
-      if (listing.kind === 'gone') {
-        full = true;
-        listing = await listEvents(session, cal.id, null);
-      }
-      if (listing.kind !== 'ok') {
-        // Not readable (404 / 403): nothing of it is kept.
-        if (heldHere.size > 0 || previous) removedCalendars.add(cal.id);
-        continue;
-      }
-      const out = applyListing({
-        calendarId: cal.id,
-        full,
-        items: listing.items,
-        previous,
-        nextSyncToken: listing.nextSyncToken,
-        held: heldHere,
-        now,
-      });
-      nextCalendars[cal.id] = out.state;
-      upserts.push(...out.upserts);
-      for (const href of out.removals) removals.push({ calendarUrl: cal.id, href });
-    }
-
-    const listed = new Set(calendars.map((c) => c.id));
-    for (const id of [...held.keys(), ...Object.keys(prev?.calendars ?? {})]) if (!listed.has(id)) removedCalendars.add(id);
-
-    const ownerEmails = new Set<string>();
-    if (account) ownerEmails.add(account);
-    for (const c of Object.values(nextCalendars)) for (const e of c.selfEmails) ownerEmails.add(e);
-
-    const calendarIds = calendars.map((c) => c.id).filter((id) => nextCalendars[id] !== undefined);
-    const newState: GoogleSyncState = { v: 1, account, calendarIds, calendars: nextCalendars };
-    const result: OAuthSyncResult = {
-      notModified: upserts.length === 0 && removals.length === 0 && removedCalendars.size === 0,
-      upserts,
-      removals,
-      removedCalendars: [...removedCalendars],
-      calendarsCount: calendars.length,
-      newState,
-      ownerEmails: [...ownerEmails],
-    };
-    // `calendarIds` on the result (newer interface) and in newState (the server's fallback).
-    (result as OAuthSyncResult & { calendarIds?: string[] }).calendarIds = calendarIds;
-    const newSecret = session.newSecret;
-    if (newSecret) result.newSecret = newSecret;
-    return result;
   },
 
   /**
@@ -755,3 +694,74 @@ export const googleProvider: OAuthCalendarProvider = {
     }
   },
 };
+
+/** One sync of all calendars with an authorized session (see googleProvider.sync). */
+async function syncWith(session: GoogleSession, input: ProviderSyncInput<Record<string, unknown>>): Promise<OAuthSyncResult> {
+  const prev = readState(input.state);
+  const calendars = await listCalendars(session);
+  const account = calendars.find((c) => c.primary)?.id.toLowerCase() ?? prev?.account ?? null;
+
+  const held = new Map<string, Map<string, string | null>>();
+  for (const k of input.known) {
+    if (!held.has(k.calendarUrl)) held.set(k.calendarUrl, new Map());
+    held.get(k.calendarUrl)!.set(k.href, k.etag);
+  }
+
+  const upserts: SourceUpsert[] = [];
+  const removals: Array<{ calendarUrl: string; href: string }> = [];
+  const removedCalendars = new Set<string>();
+  const nextCalendars: Record<string, CalendarSyncState> = {};
+  const now = Date.now();
+
+  for (const cal of calendars) {
+    const previous = prev?.calendars[cal.id] ?? null;
+    const heldHere = held.get(cal.id) ?? new Map<string, string | null>();
+    let full = !previous?.syncToken;
+    let listing = await listEvents(session, cal.id, full ? null : previous!.syncToken);
+    if (listing.kind === 'gone') {
+      full = true;
+      listing = await listEvents(session, cal.id, null);
+    }
+    if (listing.kind !== 'ok') {
+      // Not readable (404 / 403): nothing of it is kept.
+      if (heldHere.size > 0 || previous) removedCalendars.add(cal.id);
+      continue;
+    }
+    const out = applyListing({
+      calendarId: cal.id,
+      full,
+      items: listing.items,
+      previous,
+      nextSyncToken: listing.nextSyncToken,
+      held: heldHere,
+      now,
+    });
+    nextCalendars[cal.id] = out.state;
+    upserts.push(...out.upserts);
+    for (const href of out.removals) removals.push({ calendarUrl: cal.id, href });
+  }
+
+  const listed = new Set(calendars.map((c) => c.id));
+  for (const id of [...held.keys(), ...Object.keys(prev?.calendars ?? {})]) if (!listed.has(id)) removedCalendars.add(id);
+
+  const ownerEmails = new Set<string>();
+  if (account) ownerEmails.add(account);
+  for (const c of Object.values(nextCalendars)) for (const e of c.selfEmails) ownerEmails.add(e);
+
+  const calendarIds = calendars.map((c) => c.id).filter((id) => nextCalendars[id] !== undefined);
+  const newState: GoogleSyncState = { v: 1, account, calendarIds, calendars: nextCalendars };
+  const result: OAuthSyncResult = {
+    notModified: upserts.length === 0 && removals.length === 0 && removedCalendars.size === 0,
+    upserts,
+    removals,
+    removedCalendars: [...removedCalendars],
+    calendarsCount: calendars.length,
+    newState,
+    ownerEmails: [...ownerEmails],
+  };
+  // `calendarIds` on the result (newer interface) and in newState (the server's fallback).
+  (result as OAuthSyncResult & { calendarIds?: string[] }).calendarIds = calendarIds;
+  const newSecret = session.newSecret;
+  if (newSecret) result.newSecret = newSecret;
+  return result;
+}

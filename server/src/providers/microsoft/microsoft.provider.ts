@@ -112,11 +112,7 @@ export interface MicrosoftProviderOptions {
   pageSize?: number;
 }
 
-/** The refreshed token JSON attached to an error thrown after a refresh, or undefined. */
-export function secretOfError(err: unknown): string | undefined {
-  const s = (err as { newSecret?: unknown } | null)?.newSecret;
-  return typeof s === 'string' ? s : undefined;
-}
+export { secretOfError } from '../oauth-provider.ts';
 
 /** Signals an expired/invalid delta token (410 Gone, syncStateNotFound …): restart the round. */
 class DeltaResyncNeeded extends Error {}
