@@ -19,38 +19,31 @@ export function listRules(db: Db, userId: string): Promise<AvailabilityRuleRow[]
     .execute();
 }
 
-/** Rows (any owner, deleted too) with these ids. */
-export async function findRulesByIds(db: Db, ids: readonly string[]): Promise<AvailabilityRuleRow[]> {
+/** The two writable replicated tables: weekly rules and date exceptions. */
+export type ScheduleTable = 'availability_rules' | 'availability_exceptions';
+type RowOf<T extends ScheduleTable> = T extends 'availability_rules' ? AvailabilityRuleRow : AvailabilityExceptionRow;
+
+/** Rows of `table` (any owner, deleted too) with these ids. */
+export async function findScheduleRowsByIds<T extends ScheduleTable>(db: Db, table: T, ids: readonly string[]): Promise<RowOf<T>[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('availability_rules').selectAll().where('id', 'in', [...ids]).execute();
+  return (await db.selectFrom(table as ScheduleTable).selectAll().where('id', 'in', [...ids]).execute()) as RowOf<T>[];
 }
 
-/** Rows (any owner, deleted too) with these ids. */
-export async function findExceptionsByIds(db: Db, ids: readonly string[]): Promise<AvailabilityExceptionRow[]> {
-  if (ids.length === 0) return [];
-  return db.selectFrom('availability_exceptions').selectAll().where('id', 'in', [...ids]).execute();
-}
-
-/** Inserts a rule row (all fields given). */
-export async function insertRule(db: Db, row: AvailabilityRuleRow): Promise<void> {
-  await db.insertInto('availability_rules').values(row).execute();
-}
-
-/** Overwrites the replicated fields of the user's rule `row.id`. */
-export async function updateRule(db: Db, row: AvailabilityRuleRow): Promise<void> {
+/**
+ * Inserts `row` into `table`, or (`exists`) overwrites its replicated fields where the id AND the
+ * owner match — never another user's row.
+ */
+export async function writeScheduleRow<T extends ScheduleTable>(db: Db, table: T, row: RowOf<T>, exists: boolean): Promise<void> {
+  if (!exists) {
+    await db.insertInto(table as ScheduleTable).values(row as AvailabilityRuleRow & AvailabilityExceptionRow).execute();
+    return;
+  }
+  const { id, user_id, created_at: _created, ...fields } = row;
   await db
-    .updateTable('availability_rules')
-    .set({
-      weekday: row.weekday,
-      start_time_local: row.start_time_local,
-      end_time_local: row.end_time_local,
-      is_deleted: row.is_deleted,
-      edited_at: row.edited_at,
-      device_id: row.device_id,
-      updated_at: row.updated_at,
-    })
-    .where('id', '=', row.id)
-    .where('user_id', '=', row.user_id)
+    .updateTable(table as ScheduleTable)
+    .set(fields as Partial<AvailabilityRuleRow & AvailabilityExceptionRow>)
+    .where('id', '=', id)
+    .where('user_id', '=', user_id)
     .execute();
 }
 
@@ -99,29 +92,6 @@ export function findLiveException(db: Db, userId: string, id: string): Promise<A
     .where('user_id', '=', userId)
     .where('is_deleted', '=', 0)
     .executeTakeFirst();
-}
-
-/** Inserts an exception row (all fields given). */
-export async function insertException(db: Db, row: AvailabilityExceptionRow): Promise<void> {
-  await db.insertInto('availability_exceptions').values(row).execute();
-}
-
-/** Overwrites the replicated fields of the user's exception `row.id`. */
-export async function updateException(db: Db, row: AvailabilityExceptionRow): Promise<void> {
-  await db
-    .updateTable('availability_exceptions')
-    .set({
-      date: row.date,
-      start_time_local: row.start_time_local,
-      end_time_local: row.end_time_local,
-      is_deleted: row.is_deleted,
-      edited_at: row.edited_at,
-      device_id: row.device_id,
-      updated_at: row.updated_at,
-    })
-    .where('id', '=', row.id)
-    .where('user_id', '=', row.user_id)
-    .execute();
 }
 
 /** True when the user has at least one live weekly rule. */

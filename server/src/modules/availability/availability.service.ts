@@ -129,81 +129,68 @@ function idTaken() {
   return conflict('This document id is already in use.', 'id_taken');
 }
 
+/** The writable document kinds: what each table stores besides the common replicated fields. */
+const SCHEDULE_KINDS = {
+  availability_rules: {
+    validate: (docs: readonly unknown[]) => validateRuleDocs(docs),
+    fields: (d: RuleWrite) => ({ weekday: d.weekday, start_time_local: d.start_time_local, end_time_local: d.end_time_local }),
+  },
+  availability_exceptions: {
+    validate: (docs: readonly unknown[]) => validateExceptionDocs(docs),
+    fields: (d: ExceptionWrite) => ({ date: d.date, start_time_local: d.start_time_local, end_time_local: d.end_time_local }),
+  },
+} as const;
+
 /**
- * Stores rule document states of `userId` (insert or overwrite; `_deleted` → soft delete) with the
- * transaction's stamp. The one write path of REST and push. Call inside replicatedWrite.
+ * Stores document states of `userId` in `table` (insert or overwrite; `_deleted` → soft delete)
+ * with the transaction's stamp. The one write path of REST and push. Call inside replicatedWrite.
  * @returns the stored rows, in input order.
- * @throws 422 (see validateRuleDocs); 409 `id_taken` when an id belongs to another user.
+ * @throws 422 (validateRuleDocs / validateExceptionDocs; nothing written); 409 `id_taken` when an
+ *   id belongs to another user (never says whose, never overwrites).
  */
-export async function applyRuleWrites(
+async function applyScheduleWrites<T extends repo.ScheduleTable>(
   trx: Db,
+  table: T,
   userId: string,
-  docs: readonly RuleWrite[],
+  docs: readonly unknown[],
   stamp: Stamper,
   now: number,
-): Promise<AvailabilityRuleRow[]> {
-  const valid = validateRuleDocs(docs);
+): Promise<(T extends 'availability_rules' ? AvailabilityRuleRow : AvailabilityExceptionRow)[]> {
+  type Row = T extends 'availability_rules' ? AvailabilityRuleRow : AvailabilityExceptionRow;
+  const kind = SCHEDULE_KINDS[table] as unknown as { validate(d: readonly unknown[]): Array<RuleWrite | ExceptionWrite>; fields(d: RuleWrite | ExceptionWrite): object };
+  const valid = kind.validate(docs);
   if (valid.length === 0) return [];
-  const existing = new Map((await repo.findRulesByIds(trx, valid.map((d) => d.id))).map((r) => [r.id, r]));
+  const existing = new Map((await repo.findScheduleRowsByIds(trx, table, valid.map((d) => d.id))).map((r) => [r.id, r as Row]));
   for (const row of existing.values()) if (row.user_id !== userId) throw idTaken();
-  const updatedAt = await stamp('availability_rules');
-  const out: AvailabilityRuleRow[] = [];
+  const updatedAt = await stamp(table);
+  const out: Row[] = [];
   for (const d of valid) {
     const prior = existing.get(d.id);
-    const row: AvailabilityRuleRow = {
+    const row = {
       id: d.id,
       user_id: userId,
-      weekday: d.weekday,
-      start_time_local: d.start_time_local,
-      end_time_local: d.end_time_local,
+      ...kind.fields(d),
       created_at: prior?.created_at ?? now,
       updated_at: updatedAt,
       is_deleted: d._deleted ? 1 : 0,
       edited_at: d.edited_at,
       device_id: d.device_id,
-    };
-    if (prior) await repo.updateRule(trx, row);
-    else await repo.insertRule(trx, row);
+    } as Row;
+    await repo.writeScheduleRow(trx, table, row, prior !== undefined);
     existing.set(d.id, row);
     out.push(row);
   }
   return out;
 }
 
-/** Exception counterpart of applyRuleWrites (same rules, same errors). */
-export async function applyExceptionWrites(
-  trx: Db,
-  userId: string,
-  docs: readonly ExceptionWrite[],
-  stamp: Stamper,
-  now: number,
-): Promise<AvailabilityExceptionRow[]> {
-  const valid = validateExceptionDocs(docs);
-  if (valid.length === 0) return [];
-  const existing = new Map((await repo.findExceptionsByIds(trx, valid.map((d) => d.id))).map((r) => [r.id, r]));
-  for (const row of existing.values()) if (row.user_id !== userId) throw idTaken();
-  const updatedAt = await stamp('availability_exceptions');
-  const out: AvailabilityExceptionRow[] = [];
-  for (const d of valid) {
-    const prior = existing.get(d.id);
-    const row: AvailabilityExceptionRow = {
-      id: d.id,
-      user_id: userId,
-      date: d.date,
-      start_time_local: d.start_time_local,
-      end_time_local: d.end_time_local,
-      created_at: prior?.created_at ?? now,
-      updated_at: updatedAt,
-      is_deleted: d._deleted ? 1 : 0,
-      edited_at: d.edited_at,
-      device_id: d.device_id,
-    };
-    if (prior) await repo.updateException(trx, row);
-    else await repo.insertException(trx, row);
-    existing.set(d.id, row);
-    out.push(row);
-  }
-  return out;
+/** Weekly rules: see applyScheduleWrites. */
+export function applyRuleWrites(trx: Db, userId: string, docs: readonly RuleWrite[], stamp: Stamper, now: number): Promise<AvailabilityRuleRow[]> {
+  return applyScheduleWrites(trx, 'availability_rules', userId, docs, stamp, now);
+}
+
+/** Date exceptions: see applyScheduleWrites. */
+export function applyExceptionWrites(trx: Db, userId: string, docs: readonly ExceptionWrite[], stamp: Stamper, now: number): Promise<AvailabilityExceptionRow[]> {
+  return applyScheduleWrites(trx, 'availability_exceptions', userId, docs, stamp, now);
 }
 
 function newRuleDoc(rule: AvailabilityRuleInput, now: number): RuleWrite {

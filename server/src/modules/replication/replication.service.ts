@@ -16,7 +16,7 @@ import type { Db } from '../../db/kysely.ts';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError, badRequest, conflict } from '../../http/errors.ts';
 import * as availability from '../availability/availability.service.ts';
-import { findExceptionsByIds, findRulesByIds } from '../availability/availability.repo.ts';
+import { findScheduleRowsByIds } from '../availability/availability.repo.ts';
 import { replicatedWrite, type Stamper } from './repl-clock.repo.ts';
 import { exceptionDoc, ruleDoc } from './replication.presenter.ts';
 import { logConflict, pullPage, type Page } from './replication.repo.ts';
@@ -77,14 +77,14 @@ interface WritableOps {
 const OPS: Record<WritableCollectionName, WritableOps> = {
   availability_rules: {
     validate: (docs) => availability.validateRuleDocs(docs) as unknown as Doc[],
-    findMasters: async (db, ids) => (await findRulesByIds(db, ids)).map((r) => ({ user_id: r.user_id, doc: ruleDoc(r) as unknown as Doc })),
+    findMasters: async (db, ids) => (await findScheduleRowsByIds(db, 'availability_rules', ids)).map((r) => ({ user_id: r.user_id, doc: ruleDoc(r) as unknown as Doc })),
     apply: (db, userId, docs, stamp, now) =>
       availability.applyRuleWrites(db, userId, docs as unknown as availability.RuleWrite[], stamp, now),
   },
   availability_exceptions: {
     validate: (docs) => availability.validateExceptionDocs(docs) as unknown as Doc[],
     findMasters: async (db, ids) =>
-      (await findExceptionsByIds(db, ids)).map((r) => ({ user_id: r.user_id, doc: exceptionDoc(r) as unknown as Doc })),
+      (await findScheduleRowsByIds(db, 'availability_exceptions', ids)).map((r) => ({ user_id: r.user_id, doc: exceptionDoc(r) as unknown as Doc })),
     apply: (db, userId, docs, stamp, now) =>
       availability.applyExceptionWrites(db, userId, docs as unknown as availability.ExceptionWrite[], stamp, now),
   },
