@@ -23,7 +23,7 @@
  * 'expired', spec texts). 429/503 → ProviderRateLimitError with the Retry-After delay.
  */
 import type { Config } from '../config.ts';
-import { ProviderError, type ProviderSyncInput, type ProviderSyncResult } from './provider.ts';
+import { ProviderAuthError, ProviderError, type ProviderSyncInput, type ProviderSyncResult } from './provider.ts';
 
 export type OAuthProviderId = 'google' | 'microsoft';
 
@@ -124,4 +124,20 @@ export function withSecret<E>(err: E, newSecret: string | undefined): E {
 export function secretOfError(err: unknown): string | undefined {
   const s = (err as { newSecret?: unknown } | null)?.newSecret;
   return typeof s === 'string' ? s : undefined;
+}
+
+/**
+ * Reads a connection's decrypted token JSON. @throws ProviderAuthError(`reauthMessage`) when it is
+ * missing or not an OAuthTokens object (the owner must reconnect).
+ */
+export function parseTokenSecret<T extends OAuthTokens = OAuthTokens>(secret: string | null, reauthMessage: string): T {
+  if (secret) {
+    try {
+      const t = JSON.parse(secret) as T;
+      if (t && typeof t.access_token === 'string' && typeof t.expires_at === 'number') return t;
+    } catch {
+      // not JSON: fall through
+    }
+  }
+  throw new ProviderAuthError(reauthMessage);
 }

@@ -53,6 +53,7 @@ import {
   type OAuthSyncResult,
   type OAuthTokens,
   type PushChannel,
+  parseTokenSecret,
   withSecret,
 } from '../oauth-provider.ts';
 import { ProviderAuthError, ProviderError, type ProviderSyncInput, type SourceUpsert } from '../provider.ts';
@@ -212,14 +213,7 @@ function tokensFrom(t: TokenResponse, previous: OAuthTokens | null, now: number)
 }
 
 function parseSecret(secret: string | null): OAuthTokens {
-  if (!secret) throw new ProviderAuthError(GOOGLE_REAUTH_MESSAGE);
-  try {
-    const t = JSON.parse(secret) as OAuthTokens;
-    if (t && typeof t.access_token === 'string' && typeof t.expires_at === 'number') return t;
-  } catch {
-    // fall through
-  }
-  throw new ProviderAuthError(GOOGLE_REAUTH_MESSAGE);
+  return parseTokenSecret(secret, GOOGLE_REAUTH_MESSAGE);
 }
 
 /**

@@ -44,6 +44,7 @@ import { CALENDAR_FETCH_TIMEOUT_MS, SYNC_HORIZON_FUTURE_DAYS, SYNC_HORIZON_PAST_
 import type { Config } from '../../config.ts';
 import {
   ProviderRateLimitError,
+  parseTokenSecret,
   retryAfterMs,
   type OAuthCalendarProvider,
   type OAuthSyncResult,
@@ -168,14 +169,7 @@ function accountOfIdToken(idToken: unknown): string | null {
 }
 
 function parseTokens(secret: string | null): MicrosoftTokens {
-  if (!secret) throw new ProviderAuthError(MICROSOFT_AUTH_ERROR);
-  try {
-    const t = JSON.parse(secret) as MicrosoftTokens;
-    if (t && typeof t.access_token === 'string' && typeof t.expires_at === 'number') return t;
-  } catch {
-    // fall through
-  }
-  throw new ProviderAuthError(MICROSOFT_AUTH_ERROR);
+  return parseTokenSecret<MicrosoftTokens>(secret, MICROSOFT_AUTH_ERROR);
 }
 
 function readState(state: unknown): MicrosoftSyncState | null {
