@@ -71,7 +71,7 @@ async function expectNoSecrets(pub: Page, secrets: string[]) {
 }
 
 test('Google: a cancelled consent, then connect in a popup, the event is busy on the public page, a push notification updates it, an expired grant reconnects', async ({ page, browser, baseURL }) => {
-  test.skip(!(await fakeRunning('google')), 'the Google fake (server/test/fakes/google-calendar-fake.ts) is not there');
+  expect(await fakeRunning('google'), 'global-setup starts the Google fake (server/test/fakes/google-calendar-fake.ts)').toBe(true);
   const monday = nextWeekMonday(OWNER_ZONE);
   const title = 'Secret Google Strategy';
   await fakeCall('google', 'putEvent', GOOGLE_ACCOUNT, {
@@ -165,7 +165,7 @@ test('Google: a cancelled consent, then connect in a popup, the event is busy on
 });
 
 test('Microsoft: connect in a popup, the event is busy on the public page, a change notification updates it, disconnect', async ({ page, browser, baseURL }) => {
-  test.skip(!(await fakeRunning('microsoft')), 'the Microsoft fake (server/test/fakes/microsoft-graph-fake.ts) is not there');
+  expect(await fakeRunning('microsoft'), 'global-setup starts the Microsoft fake (server/test/fakes/microsoft-graph-fake.ts)').toBe(true);
   const monday = nextWeekMonday(OWNER_ZONE);
   const title = 'Secret Outlook Review';
   // The Graph fake starts without calendars: this run's owner gets one.
