@@ -239,7 +239,9 @@ test('Microsoft: connect in a popup, the event is busy on the public page, a cha
   await row.getByRole('button', { name: 'Disconnect' }).click();
   const confirm = page.getByRole('dialog');
   await expect(confirm).toContainText('cached events will be removed');
+  const disconnectCall = page.waitForRequest((r) => r.method() === 'DELETE' && new URL(r.url()).pathname === '/api/me/calendar/microsoft/disconnect');
   await confirm.getByRole('button', { name: 'Disconnect' }).click();
+  await disconnectCall; // spec §7: DELETE /me/calendar/microsoft/disconnect
   await expect(row).toHaveCount(0, { timeout: 15_000 });
   await expect(page.locator('.provider-card', { hasText: 'Microsoft Outlook' }).getByRole('button', { name: 'Connect Microsoft Outlook' })).toBeEnabled();
 });

@@ -244,7 +244,10 @@ export const api = {
     post<{ connection?: CalendarConnection }>('/me/calendar/caldav/connect', body),
   connectApple: (body: { apple_id: string; app_specific_password: string }) =>
     post<{ connection?: CalendarConnection }>('/me/calendar/apple/connect', body),
+  /** DELETE /me/calendar/connections/{id}: ICS feeds and CalDAV servers (several per owner). */
   disconnect: (id: string | number) => del<unknown>(`/me/calendar/connections/${encodeURIComponent(String(id))}`),
+  /** DELETE /me/calendar/{google|microsoft|apple}/disconnect (spec §7; one connection per provider). */
+  disconnectProvider: (provider: 'google' | 'microsoft' | 'apple') => del<unknown>(`/me/calendar/${provider}/disconnect`),
   sync: () => post<unknown>('/me/calendar/sync'),
   events: (start_date: string, end_date: string) =>
     get<{ events: CalendarEvent[] }>('/me/calendar/events', { query: { start_date, end_date } }),

@@ -142,7 +142,8 @@ export function CalendarsSection() {
 
   async function disconnect(c: ConnectionView) {
     try {
-      await api.disconnect(c.id);
+      if (c.provider === 'google' || c.provider === 'microsoft' || c.provider === 'apple') await api.disconnectProvider(c.provider);
+      else await api.disconnect(c.id);
       alert.show('success', `${PROVIDER_LABEL[c.provider] ?? c.provider} disconnected.`);
       await refresh();
     } catch {
