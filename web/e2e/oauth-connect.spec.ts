@@ -279,7 +279,7 @@ test('a provider the server reports unavailable, and a failed connect, per the s
   const popupPromise = page.waitForEvent('popup');
   await page.keyboard.press('Enter');
   const popup = await popupPromise;
-  await expect(page.locator('#calendars').getByRole('alert')).toContainText('Failed to connect Microsoft Calendar. Please try again.');
+  await expect(page.locator('#calendars').getByRole('alert')).toContainText('Failed to connect Microsoft Outlook Calendar. Please try again.');
   await expect.poll(() => popup.isClosed()).toBe(true);
   await expect(microsoft.getByRole('button', { name: 'Connect Microsoft Outlook' })).toBeEnabled();
 
@@ -290,7 +290,7 @@ test('a provider the server reports unavailable, and a failed connect, per the s
     route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: msReason, code: 'provider_unavailable' }) }),
   );
   await microsoft.getByRole('button', { name: 'Connect Microsoft Outlook' }).click();
-  await expect(page.locator('#calendars').getByRole('alert')).toContainText('Failed to connect Microsoft Calendar. Please try again.');
+  await expect(page.locator('#calendars').getByRole('alert')).toContainText('Failed to connect Microsoft Outlook Calendar. Please try again.');
   await expect(microsoft.getByText(`Unavailable: ${msReason}`)).toBeVisible();
   await expect(microsoft.getByRole('button', { name: 'Connect Microsoft Outlook' })).toBeDisabled();
 });

@@ -138,7 +138,7 @@ describe('OAuth popup flow', () => {
 describe('connect messages', () => {
   it('spec §8 texts per provider', () => {
     expect(connectFailureText('google')).toBe('Failed to connect Google Calendar. Please try again.');
-    expect(connectFailureText('microsoft')).toBe('Failed to connect Microsoft Calendar. Please try again.');
+    expect(connectFailureText('microsoft')).toBe('Failed to connect Microsoft Outlook Calendar. Please try again.');
   });
   it('only a 503 / provider_unavailable carries an unavailable reason', () => {
     expect(unavailableReasonOf(new ApiError('x', 503, { error: 'Not configured.', code: 'provider_unavailable' }))).toBe('Not configured.');

@@ -24,9 +24,12 @@ export const OAUTH_REFETCH_DELAY_MS = 1_000;
 
 export const OAUTH_LABEL: Record<OAuthProvider, string> = { google: 'Google', microsoft: 'Microsoft' };
 
+/** Calendar product names in messages; the server's callback page uses the same ones. */
+const CALENDAR_PRODUCT: Record<OAuthProvider, string> = { google: 'Google Calendar', microsoft: 'Microsoft Outlook Calendar' };
+
 /** Spec §8: 'Failed to connect Google Calendar. Please try again.' and the Microsoft equivalent. */
 export function connectFailureText(provider: OAuthProvider): string {
-  return `Failed to connect ${OAUTH_LABEL[provider]} Calendar. Please try again.`;
+  return `Failed to connect ${CALENDAR_PRODUCT[provider]}. Please try again.`;
 }
 
 export const POPUP_BLOCKED_TEXT = 'Your browser blocked the sign-in window. Allow pop-ups for this site and try again.';
