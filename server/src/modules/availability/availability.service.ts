@@ -75,29 +75,33 @@ function check(schemas: z.ZodType[], value: unknown, index: number, errors: Reco
   return true;
 }
 
+/** Validates every document, collecting errors keyed `<index>.<field>`; keeps exactly the stored fields. */
+function validateDocs<W extends { id: string; edited_at: number; device_id: string; _deleted: boolean }>(
+  docs: readonly unknown[],
+  schemas: z.ZodType[],
+  fields: (d: W) => object,
+): W[] {
+  const errors: Record<string, string> = {};
+  const out: W[] = [];
+  docs.forEach((doc, i) => {
+    if (!check([docMetaSchema, ...schemas], doc, i, errors)) return;
+    const d = doc as W;
+    out.push({ id: d.id, ...fields(d), edited_at: d.edited_at, device_id: d.device_id, _deleted: Boolean(d._deleted) } as W);
+  });
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  return out;
+}
+
+const ruleFields = (d: RuleWrite) => ({ weekday: d.weekday, start_time_local: d.start_time_local, end_time_local: d.end_time_local });
+const exceptionFields = (d: ExceptionWrite) => ({ date: d.date, start_time_local: d.start_time_local, end_time_local: d.end_time_local });
+
 /**
  * Validates rule documents with the shared zod contract (HH:MM, end > start, weekday 0..6) plus
  * the replication fields. Returns them normalised to exactly the stored fields.
  * @throws 422 validation_failed, `errors` keyed `<index>.<field>`, when ANY document is invalid.
  */
 export function validateRuleDocs(docs: readonly unknown[]): RuleWrite[] {
-  const errors: Record<string, string> = {};
-  const out: RuleWrite[] = [];
-  docs.forEach((doc, i) => {
-    if (!check([docMetaSchema, availabilityRuleSchema, strictRuleFields], doc, i, errors)) return;
-    const d = doc as RuleWrite;
-    out.push({
-      id: d.id,
-      weekday: d.weekday,
-      start_time_local: d.start_time_local,
-      end_time_local: d.end_time_local,
-      edited_at: d.edited_at,
-      device_id: d.device_id,
-      _deleted: Boolean(d._deleted),
-    });
-  });
-  if (Object.keys(errors).length) throw validationFailed(errors);
-  return out;
+  return validateDocs<RuleWrite>(docs, [availabilityRuleSchema, strictRuleFields], ruleFields);
 }
 
 /**
@@ -105,23 +109,7 @@ export function validateRuleDocs(docs: readonly unknown[]): RuleWrite[] {
  * end > start) plus the replication fields. @throws 422 as validateRuleDocs.
  */
 export function validateExceptionDocs(docs: readonly unknown[]): ExceptionWrite[] {
-  const errors: Record<string, string> = {};
-  const out: ExceptionWrite[] = [];
-  docs.forEach((doc, i) => {
-    if (!check([docMetaSchema, exceptionSchema, strictExceptionFields], doc, i, errors)) return;
-    const d = doc as ExceptionWrite;
-    out.push({
-      id: d.id,
-      date: d.date,
-      start_time_local: d.start_time_local,
-      end_time_local: d.end_time_local,
-      edited_at: d.edited_at,
-      device_id: d.device_id,
-      _deleted: Boolean(d._deleted),
-    });
-  });
-  if (Object.keys(errors).length) throw validationFailed(errors);
-  return out;
+  return validateDocs<ExceptionWrite>(docs, [exceptionSchema, strictExceptionFields], exceptionFields);
 }
 
 /** 409 for a document id that belongs to another account (never says whose, never overwrites). */
@@ -133,11 +121,11 @@ function idTaken() {
 const SCHEDULE_KINDS = {
   availability_rules: {
     validate: (docs: readonly unknown[]) => validateRuleDocs(docs),
-    fields: (d: RuleWrite) => ({ weekday: d.weekday, start_time_local: d.start_time_local, end_time_local: d.end_time_local }),
+    fields: ruleFields,
   },
   availability_exceptions: {
     validate: (docs: readonly unknown[]) => validateExceptionDocs(docs),
-    fields: (d: ExceptionWrite) => ({ date: d.date, start_time_local: d.start_time_local, end_time_local: d.end_time_local }),
+    fields: exceptionFields,
   },
 } as const;
 
