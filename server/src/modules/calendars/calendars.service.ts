@@ -22,6 +22,7 @@ import { deleteChannelsOfConnection } from '../oauth/oauth.repo.ts';
 import { stopChannelsAndRevoke } from '../oauth/push.service.ts';
 import { isOAuthProvider } from '../../providers/oauth-registry.ts';
 import { cancelScheduledSync } from '../sync/sync-queue.ts';
+import { connectionDoc } from '../replication/replication.presenter.ts';
 import * as repo from './calendars.repo.ts';
 
 const DAY_MS = 86_400_000;
@@ -48,27 +49,14 @@ export interface ConnectionView {
 
 /** What leaves the server about a connection: never secrets, sync state or feed URLs. */
 export function presentConnection(c: Omit<CalendarConnectionRow, SyncHealthColumn>): ConnectionView {
-  let warnings: string[] = [];
-  if (c.warnings_json) {
-    try {
-      const parsed = JSON.parse(c.warnings_json);
-      if (Array.isArray(parsed)) warnings = parsed.filter((w): w is string => typeof w === 'string');
-    } catch {
-      warnings = [];
-    }
-  }
+  // The same fields as the device's ConnectionDoc (one mapping), with instants as ISO strings.
+  const { updated_at: _stamp, _deleted: _del, ...doc } = connectionDoc(c as CalendarConnectionRow);
   return {
-    id: c.id,
+    ...doc,
     provider: c.provider,
-    name: c.name,
     status: c.status,
-    account: c.account,
-    connected_at: new Date(Number(c.connected_at)).toISOString(),
-    calendars_count: Number(c.calendars_count),
-    included_calendars_count: Number(c.included_calendars_count),
-    last_synced_at: c.last_synced_at == null ? null : new Date(Number(c.last_synced_at)).toISOString(),
-    last_error: c.last_error,
-    warnings,
+    connected_at: new Date(doc.connected_at).toISOString(),
+    last_synced_at: doc.last_synced_at == null ? null : new Date(doc.last_synced_at).toISOString(),
   };
 }
 
