@@ -119,7 +119,7 @@ export async function serveStream(
         await flush(collection);
         failures = 0;
       } catch (err) {
-        deps.logger.warn({ err, userId }, 'replication stream: read failed, asking the client to resync');
+        deps.logger.warn({ userId, errName: (err as Error)?.name, errCode: (err as { code?: unknown })?.code }, 'replication stream: read failed, asking the client to resync');
         if (++failures >= 3) {
           // The database keeps failing: end the stream; the client reconnects with back-off and pulls.
           send({ resync: true });
@@ -145,7 +145,7 @@ export async function serveStream(
     await bus.ready();
     await initCheckpoints();
   } catch (err) {
-    deps.logger.warn({ err, userId }, 'replication stream: set-up failed');
+    deps.logger.warn({ userId, errName: (err as Error)?.name, errCode: (err as { code?: unknown })?.code }, 'replication stream: set-up failed');
     end();
     return;
   }
