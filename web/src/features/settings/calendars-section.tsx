@@ -331,10 +331,7 @@ function IcsForm({ onClose, onDone }: { onClose: () => void; onDone: (msg: strin
           <label htmlFor="ics-url">Calendar feed URL</label>
           <input id="ics-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/calendar.ics" autoFocus />
         </div>
-        <div className="dialog-footer">
-          <button type="button" className="btn btn-secondary" onClick={onClose}>Cancel</button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Connecting...' : 'Connect feed'}</button>
-        </div>
+        <ConnectFormFooter busy={busy} label="Connect feed" onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -376,10 +373,7 @@ function CaldavForm({ onClose, onDone }: { onClose: () => void; onDone: (msg: st
           <label htmlFor="caldav-password">Password</label>
           <input id="caldav-password" type="password" autoComplete="current-password" value={form.password} onChange={set('password')} />
         </div>
-        <div className="dialog-footer">
-          <button type="button" className="btn btn-secondary" onClick={onClose}>Cancel</button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Connecting...' : 'Connect'}</button>
-        </div>
+        <ConnectFormFooter busy={busy} label="Connect" onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -422,10 +416,7 @@ function AppleForm({ onClose, onDone, onHelp }: { onClose: () => void; onDone: (
         <button type="button" className="btn btn-link small" onClick={onHelp}>
           How do I create an app-specific password?
         </button>
-        <div className="dialog-footer">
-          <button type="button" className="btn btn-secondary" onClick={onClose}>Cancel</button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Connecting...' : 'Connect Apple Calendar'}</button>
-        </div>
+        <ConnectFormFooter busy={busy} label="Connect Apple Calendar" onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -560,5 +551,15 @@ function OAuthProviderCard({
         </button>
       )}
     </ProviderCard>
+  );
+}
+
+/** Cancel + submit row of the connect dialogs; the submit reads 'Connecting...' while busy. */
+function ConnectFormFooter({ busy, label, onCancel }: { busy: boolean; label: string; onCancel: () => void }) {
+  return (
+    <div className="dialog-footer">
+      <button type="button" className="btn btn-secondary" onClick={onCancel}>Cancel</button>
+      <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Connecting...' : label}</button>
+    </div>
   );
 }
