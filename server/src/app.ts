@@ -21,6 +21,8 @@ import { calendarsRouter } from './modules/calendars/calendars.routes.ts';
 import { replicationRouter, type ReplicationRouterOptions } from './modules/replication/replication.routes.ts';
 import { oauthRouter } from './modules/oauth/oauth.routes.ts';
 import { webhooksRouter } from './modules/webhooks/webhooks.routes.ts';
+import { linksRouter } from './modules/links/links.routes.ts';
+import { proposalsRouter } from './modules/proposals/proposals.routes.ts';
 
 export type { AppDeps, Deps } from './http/deps.ts';
 
@@ -72,6 +74,10 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   app.use('/api', availabilityRouter(deps));
   app.use('/api', dashboardRouter(deps));
   app.use('/api', publicRouter(deps, limits));
+  // Visitors' proposed times (public POST) and the owner's list: modules/proposals.
+  app.use('/api', proposalsRouter(deps, limits));
+  // The owner's links and per-day view analytics: modules/links.
+  app.use('/api', linksRouter(deps));
   // Calendars (connections, events, Sync Now): modules/calendars.
   app.use('/api', calendarsRouter(deps));
   // Google / Microsoft: connect, OAuth callback, providers; their webhooks (no auth).

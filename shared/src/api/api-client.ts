@@ -166,7 +166,7 @@ export interface AvailabilityException {
   start_time_local?: string | null;
   end_time_local?: string | null;
 }
-export interface DashboardStats {
+export interface DashboardStats extends Partial<ViewsChange> {
   total_views: number;
   has_availability: boolean;
   this_week_events: number;
@@ -201,6 +201,66 @@ export interface PublicAvailability {
   user_name: string;
   user_timezone: string;
   availability: { windows: FreeWindow[]; range?: { start: string; end: string } };
+}
+
+/** A public link of the owner (GET /me/links). Today one per owner, derived from the username. */
+export interface OwnerLink {
+  id: string;
+  slug: string;
+  /** Absolute URL: APP_BASE_URL + '/' + slug. */
+  url: string;
+  created_at: string;
+}
+/** One day of public-page views (GET /me/analytics/links): distinct visitors that day, owner's zone. */
+export interface LinkAnalyticsEntry {
+  /** `${link_id}:${date}` */
+  id: string;
+  link_id: string;
+  /** YYYY-MM-DD in the owner's zone. */
+  date: string;
+  views: number;
+}
+export interface LinkAnalytics {
+  /** Every day of the range, oldest first, zeros included. */
+  analytics: LinkAnalyticsEntry[];
+  days: number;
+  total: number;
+  /** Views in the `days` days before the range. */
+  previous_total: number;
+}
+/** Total Views card (dashboard): the last 7 days against the 7 before. */
+export interface ViewsChange {
+  views_last_7_days: number;
+  views_previous_7_days: number;
+  /** Rounded percent change; null when the previous period had no views. */
+  views_change_percent: number | null;
+}
+/** POST /me/profile/generate-email-text answer (spec §7, §8). */
+export interface GeneratedEmailText {
+  success: boolean;
+  text: string;
+  /** True when `text` is the default template (generation failed or no free windows to list). */
+  default: boolean;
+  error?: string;
+}
+/** A visitor's proposed time (never a booking). Instants ISO 8601 UTC. */
+export interface Proposal {
+  id: string;
+  start: string;
+  end: string;
+  name: string;
+  email: string;
+  note: string;
+  visitor_timezone: string;
+  created_at: string;
+}
+export interface ProposalInput {
+  start: string;
+  end: string;
+  name: string;
+  email: string;
+  note?: string;
+  visitor_timezone: string;
 }
 
 // ---- calls ---------------------------------------------------------------------------------
@@ -255,5 +315,20 @@ export const api = {
   /** Public, no token. `range` = 'YYYY-MM-DD..YYYY-MM-DD'. */
   publicAvailability: (slug: string, range: string, tz: string, signal?: AbortSignal) =>
     get<PublicAvailability>(`/public/${encodeURIComponent(slug)}/availability`, { query: { range, tz }, auth: false, signal }),
+  /** Public, no token: relays a proposed time to the owner by e-mail. 201 `{ success, message }`; 404, 422, 429. */
+  proposeTime: (slug: string, body: ProposalInput) =>
+    post<{ success: boolean; message: string }>(`/public/${encodeURIComponent(slug)}/proposals`, body, { auth: false }),
+
+  /** Sends a reset code when the address has an account; always the same answer. */
+  forgotPassword: (email: string) => post<{ success: boolean; message: string }>('/auth/forgot-password', { email }),
+  resetPassword: (body: { email: string; code: string; password: string; password_confirmation: string }) =>
+    post<{ success: boolean; message: string }>('/auth/reset-password', body),
+
+  links: () => get<{ links: OwnerLink[] }>('/me/links'),
+  createLink: () => post<{ link: OwnerLink }>('/me/links', {}),
+  linkAnalytics: (days: 7 | 30 | 90 = 30) => get<LinkAnalytics>('/me/analytics/links', { query: { days: String(days) } }),
+  generateEmailText: (body: { context?: string; timezone?: string }) =>
+    post<GeneratedEmailText>('/me/profile/generate-email-text', body),
+  proposals: () => get<{ proposals: Proposal[] }>('/me/proposals'),
 };
 export type Api = typeof api;
