@@ -1,11 +1,10 @@
 /** Free windows of a public link (availability-semantics.md "The public API"). */
 import { createHash } from 'node:crypto';
-import { computeFreeWindows } from '@avail/shared/domain/free-windows.ts';
 import { resolvePublicRange } from '@avail/shared/domain/public-range.ts';
-import { DAY_MS, formatIsoDate, getIanaZone, instantToWall } from '@avail/shared/domain/zone-time.ts';
+import { formatIsoDate } from '@avail/shared/domain/zone-time.ts';
 import type { Deps } from '../../http/deps.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { listExceptionsBetween, listRules } from '../availability/availability.repo.ts';
+import { ownerFreeWindows } from './owner-windows.service.ts';
 import { presentPublicAvailability } from './public.presenter.ts';
 import * as repo from './public.repo.ts';
 
@@ -45,23 +44,7 @@ export async function publicAvailability(deps: Deps, slug: string, query: Public
   const resolved = resolvePublicRange({ range, tz }, owner.timezone, now);
   if (!resolved.ok) throw badRequest(resolved.error, 'invalid_range');
 
-  const zone = getIanaZone(owner.timezone);
-  const fromDate = formatIsoDate(instantToWall(zone, resolved.start) - DAY_MS);
-  const toDate = formatIsoDate(instantToWall(zone, resolved.end) + DAY_MS);
-  const [rules, exceptions, busy] = await Promise.all([
-    listRules(deps.db, owner.id),
-    listExceptionsBetween(deps.db, owner.id, fromDate, toDate),
-    repo.busyOverlapping(deps.db, owner.id, Math.max(resolved.start, now), resolved.end),
-  ]);
-  const windows = computeFreeWindows({
-    timezone: owner.timezone,
-    rules,
-    exceptions,
-    busy,
-    rangeStart: resolved.start,
-    rangeEnd: resolved.end,
-    now,
-  });
+  const windows = await ownerFreeWindows(deps, owner, resolved.start, resolved.end);
 
   const day = formatIsoDate(now);
   try {
