@@ -1,7 +1,7 @@
 /** Free windows of a public link (availability-semantics.md "The public API"). */
 import { createHash } from 'node:crypto';
 import { resolvePublicRange } from '@avail/shared/domain/public-range.ts';
-import { formatIsoDate } from '@avail/shared/domain/zone-time.ts';
+import { formatIsoDate, getIanaZone, instantToWall } from '@avail/shared/domain/zone-time.ts';
 import type { Deps } from '../../http/deps.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { ownerFreeWindows } from './owner-windows.service.ts';
@@ -46,7 +46,8 @@ export async function publicAvailability(deps: Deps, slug: string, query: Public
 
   const windows = await ownerFreeWindows(deps, owner, resolved.start, resolved.end);
 
-  const day = formatIsoDate(now);
+  // The owner's calendar date, so per-day analytics follow the owner's days (not UTC's).
+  const day = formatIsoDate(instantToWall(getIanaZone(owner.timezone), now));
   try {
     await repo.recordPageView(deps.db, {
       user_id: owner.id,
