@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../../test/factories.ts';
+import type { BuiltUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { currentWeek } from './dashboard.service.ts';
 
@@ -31,7 +32,10 @@ describe('GET /api/me/dashboard/stats', () => {
     const { auth } = await buildUser(t);
     const res = await request(t.app).get('/api/me/dashboard/stats').set(auth);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ total_views: 0, has_availability: false, this_week_events: 0, user_slug: null });
+    expect(res.body).toEqual({
+      total_views: 0, has_availability: false, this_week_events: 0, user_slug: null,
+      views_last_7_days: 0, views_previous_7_days: 0, views_change_percent: null,
+    });
   });
 
   it("counts views, rules and this week's events", async () => {
@@ -58,7 +62,70 @@ describe('GET /api/me/dashboard/stats', () => {
       await request(t.app).get('/api/public/statsowner/availability').set('User-Agent', 'A');
       await request(t.app).get('/api/public/statsowner/availability').set('User-Agent', 'B');
       const res = await request(t.app).get('/api/me/dashboard/stats').set(auth);
-      expect(res.body).toEqual({ total_views: 2, has_availability: true, this_week_events: 3, user_slug: 'statsowner' });
+      expect(res.body).toEqual({
+        total_views: 2, has_availability: true, this_week_events: 3, user_slug: 'statsowner',
+        // Both visitors came today; nobody the week before, so there is no percentage to show.
+        views_last_7_days: 2, views_previous_7_days: 0, views_change_percent: null,
+      });
+    } finally {
+      t.clock.reset();
+    }
+  });
+});
+
+/** Inserts `count` page views (distinct visitors) of `user` on owner-zone date `day`. */
+async function addViews(user: BuiltUser['user'], day: string, count: number) {
+  for (let i = 0; i < count; i++) {
+    await t.db.insertInto('page_views').values({ user_id: user.id, day, visitor_hash: crypto.randomUUID(), created_at: t.clock.now() }).execute();
+  }
+}
+
+describe('Total Views change on /api/me/dashboard/stats', () => {
+  it('compares the last 7 days with the 7 before, in the owner zone', async () => {
+    // 2026-04-01 10:00 in New York (UTC-4): "today" is 2026-04-01 there.
+    t.clock.set(Date.UTC(2026, 3, 1, 14));
+    try {
+      const { auth, user } = await buildUser(t, { username: `chg${Date.now().toString(36).slice(-6)}`, timezone: 'America/New_York' });
+      await addViews(user, '2026-04-01', 2); // today
+      await addViews(user, '2026-03-26', 3); // today − 6: last day of the current period
+      await addViews(user, '2026-03-25', 1); // today − 7: previous period
+      await addViews(user, '2026-03-19', 3); // today − 13: previous period
+      await addViews(user, '2026-03-18', 7); // today − 14: in neither period
+      const res = await request(t.app).get('/api/me/dashboard/stats').set(auth);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ total_views: 16, views_last_7_days: 5, views_previous_7_days: 4, views_change_percent: 25 });
+    } finally {
+      t.clock.reset();
+    }
+  });
+
+  it('rounds a drop to a negative whole percent', async () => {
+    t.clock.set(Date.UTC(2026, 3, 1, 14));
+    try {
+      const { auth, user } = await buildUser(t, { timezone: 'Europe/Brussels' });
+      await addViews(user, '2026-03-30', 1);
+      await addViews(user, '2026-03-22', 3);
+      const res = await request(t.app).get('/api/me/dashboard/stats').set(auth);
+      expect(res.body).toMatchObject({ total_views: 4, views_last_7_days: 1, views_previous_7_days: 3, views_change_percent: -67 });
+    } finally {
+      t.clock.reset();
+    }
+  });
+
+  it("counts a late-evening visit on the owner's date, not the UTC date", async () => {
+    const username = `eve${Date.now().toString(36).slice(-6)}`;
+    // Wednesday 2026-03-25 22:30 in New York is already Thursday 02:30 UTC.
+    t.clock.set(Date.UTC(2026, 2, 26, 2, 30));
+    try {
+      const { auth } = await buildUser(t, { username, timezone: 'America/New_York' });
+      await request(t.app).get(`/api/public/${username}/availability`).set('User-Agent', 'Late visitor');
+      // Seven New York days later (Wednesday 2026-04-01, 20:00 there = 00:00 UTC Thursday) the visit is
+      // exactly one week old: it belongs to the previous period. Counted under the UTC date (03-26) it
+      // would still be in the last 7 days.
+      t.clock.set(Date.UTC(2026, 3, 2, 0));
+      await request(t.app).get(`/api/public/${username}/availability`).set('User-Agent', 'Today visitor');
+      const res = await request(t.app).get('/api/me/dashboard/stats').set(auth);
+      expect(res.body).toMatchObject({ total_views: 2, views_last_7_days: 1, views_previous_7_days: 1, views_change_percent: 0 });
     } finally {
       t.clock.reset();
     }
