@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addDays, dashboardHourRange, dateInZone, mondayOf, monthStart, publicHourRange, splitByDay, to12h,
+  addDays, dashboardHourRange, dateInZone, defaultDuration, fittingDurations, formatInstantRange, mondayOf, monthStart, publicHourRange, quarterHourStarts, splitByDay, to12h,
   weekDates, weekdayMon0, zonedToUtc,
 } from './time.ts';
 
@@ -64,5 +64,34 @@ describe('zones', () => {
     expect(to12h('17:00')).toBe('5:00 PM');
     expect(to12h('00:30')).toBe('12:30 AM');
     expect(to12h('12:00')).toBe('12:00 PM');
+  });
+});
+
+describe('proposal times', () => {
+  const at = (iso: string) => Date.parse(iso);
+  it('offers quarter-hour starts that leave 15 minutes before the window end', () => {
+    const starts = quarterHourStarts(at('2026-11-24T08:00:00Z'), at('2026-11-24T09:00:00Z'));
+    expect(starts.map((t) => new Date(t).toISOString().slice(11, 16))).toEqual(['08:00', '08:15', '08:30', '08:45']);
+  });
+  it('rounds an odd window start (clipped to now) up to the next quarter, and skips the past', () => {
+    const starts = quarterHourStarts(at('2026-11-24T08:07:12Z'), at('2026-11-24T09:00:00Z'));
+    expect(new Date(starts[0]).toISOString().slice(11, 16)).toBe('08:15');
+    const later = quarterHourStarts(at('2026-11-24T08:00:00Z'), at('2026-11-24T09:00:00Z'), at('2026-11-24T08:31:00Z'));
+    expect(later.map((t) => new Date(t).toISOString().slice(11, 16))).toEqual(['08:45']);
+    expect(quarterHourStarts(at('2026-11-24T08:50:00Z'), at('2026-11-24T09:00:00Z'))).toEqual([]);
+  });
+  it('offers only the lengths that fit and defaults to 30 minutes, else the longest that fits', () => {
+    const s = at('2026-11-24T08:00:00Z');
+    expect(fittingDurations(s, s + 50 * 60_000)).toEqual([15, 30, 45]);
+    expect(fittingDurations(s, s + 3 * 3_600_000)).toEqual([15, 30, 45, 60, 90]);
+    expect(defaultDuration([15, 30, 45])).toBe(30);
+    expect(defaultDuration([15])).toBe(15);
+    expect(defaultDuration([])).toBeUndefined();
+  });
+  it('labels a range in a zone, across midnight too', () => {
+    expect(formatInstantRange(at('2026-11-24T08:00:00Z'), at('2026-11-24T11:00:00Z'), 'Europe/Brussels')).toBe('Tue 24 Nov, 09:00–12:00');
+    expect(formatInstantRange(at('2026-11-24T08:00:00Z'), at('2026-11-24T11:00:00Z'), 'America/New_York')).toBe('Tue 24 Nov, 03:00–06:00');
+    expect(formatInstantRange(at('2026-11-24T22:30:00Z'), at('2026-11-24T23:00:00Z'), 'Europe/Brussels')).toBe('Tue 24 Nov, 23:30–24:00');
+    expect(formatInstantRange(at('2026-11-24T22:30:00Z'), at('2026-11-24T23:30:00Z'), 'Europe/Brussels')).toBe('Tue 24 Nov, 23:30 – Wed 25 Nov, 00:30');
   });
 });

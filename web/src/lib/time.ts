@@ -229,3 +229,52 @@ export function formatWeekRange(dates: readonly string[]): string {
   const year = dates[dates.length - 1].slice(0, 4);
   return `${a.month} ${a.day} – ${b.month} ${b.day}, ${year}`;
 }
+
+/** 'Tue 24 Nov' label of a plain date. */
+export function formatDayShort(date: string): string {
+  const l = formatDayLabel(date);
+  return `${l.weekday} ${l.day} ${l.month}`;
+}
+
+/**
+ * 'Tue 24 Nov, 09:00–12:00' of two instants in a zone; when the end falls on another day,
+ * 'Tue 24 Nov, 23:30 – Wed 25 Nov, 00:30'. A range ending exactly at midnight stays on its day ('…–24:00').
+ */
+export function formatInstantRange(startMs: number, endMs: number, tz: string): string {
+  const day = dateInZone(startMs, tz);
+  const endDay = dateInZone(endMs, tz);
+  const start = formatTime(startMs, tz);
+  const end = formatTime(endMs, tz);
+  if (endDay === day) return `${formatDayShort(day)}, ${start}–${end}`;
+  if (endDay === addDays(day, 1) && end === '00:00') return `${formatDayShort(day)}, ${start}–24:00`;
+  return `${formatDayShort(day)}, ${start} – ${formatDayShort(endDay)}, ${end}`;
+}
+
+const QUARTER_MS = 15 * 60_000;
+
+/**
+ * Start instants for a proposal inside the window [startMs, endMs): every quarter hour from the
+ * first one at or after max(startMs, notBeforeMs), as long as `minMinutes` still fit before endMs.
+ * (Every zone in use today is offset from UTC by a multiple of 15 minutes, so UTC quarters are
+ * wall-clock quarters in any zone.)
+ */
+export function quarterHourStarts(startMs: number, endMs: number, notBeforeMs = Number.NEGATIVE_INFINITY, minMinutes = 15): number[] {
+  const first = Math.ceil(Math.max(startMs, notBeforeMs) / QUARTER_MS) * QUARTER_MS;
+  const out: number[] = [];
+  for (let t = first; t + minMinutes * 60_000 <= endMs; t += QUARTER_MS) out.push(t);
+  return out;
+}
+
+/** Proposal lengths offered, in minutes. */
+export const PROPOSAL_DURATIONS = [15, 30, 45, 60, 90] as const;
+
+/** The lengths (minutes) from `choices` that fit between startMs and endMs. */
+export function fittingDurations(startMs: number, endMs: number, choices: readonly number[] = PROPOSAL_DURATIONS): number[] {
+  return choices.filter((m) => startMs + m * 60_000 <= endMs);
+}
+
+/** The default length: `preferred` when it fits, else the longest that fits (undefined when none does). */
+export function defaultDuration(fits: readonly number[], preferred = 30): number | undefined {
+  if (fits.includes(preferred)) return preferred;
+  return fits.length ? Math.max(...fits) : undefined;
+}
