@@ -6,11 +6,13 @@ import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type Migra
 import * as m0001 from './migrations/0001_initial.ts';
 import * as m0002 from './migrations/0002_replication.ts';
 import * as m0003 from './migrations/0003_oauth_push.ts';
+import * as m0004 from './migrations/0004_reset_proposals.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_replication': m0002,
   '0003_oauth_push': m0003,
+  '0004_reset_proposals': m0004,
 };
 
 const provider: MigrationProvider = {

@@ -207,6 +207,36 @@ export interface PushChannelsTable {
   created_at: number;
 }
 
+/** A pending password-reset code (one per user; a new request replaces it). Only the code's HMAC is stored. */
+export interface PasswordResetsTable {
+  user_id: string;
+  /** HMAC-SHA256 hex of `user_id:code` (auth.service.ts hashCode); never the code. */
+  code_hash: string;
+  /** UTC epoch ms; the code is refused from this instant on. */
+  expires_at: number;
+  /** Guesses made with this code (at most 5). */
+  attempts: number;
+  created_at: number;
+}
+
+/** A time proposed by a visitor on the owner's public page (relayed by e-mail; nothing is booked). */
+export interface ProposalsTable {
+  /** crypto.randomUUID(). */
+  id: string;
+  /** The owner. */
+  user_id: string;
+  /** Proposed interval, UTC epoch ms, half-open. */
+  start_ms: number;
+  end_ms: number;
+  /** The visitor's name, e-mail (lower-cased) and note ('' when none): never logged. */
+  name: string;
+  email: string;
+  note: Generated<string>;
+  /** The visitor's IANA zone. */
+  visitor_timezone: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -222,6 +252,8 @@ export interface Database {
   replication_conflicts: ReplicationConflictsTable;
   oauth_states: OAuthStatesTable;
   push_channels: PushChannelsTable;
+  password_resets: PasswordResetsTable;
+  proposals: ProposalsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -234,3 +266,5 @@ export type CalendarEventRow = Selectable<CalendarEventsTable>;
 export type BusyIntervalRow = Selectable<BusyIntervalsTable>;
 export type PushChannelRow = Selectable<PushChannelsTable>;
 export type OAuthStateRow = Selectable<OAuthStatesTable>;
+export type PasswordResetRow = Selectable<PasswordResetsTable>;
+export type ProposalRow = Selectable<ProposalsTable>;

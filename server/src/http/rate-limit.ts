@@ -57,6 +57,17 @@ export interface RateLimits {
   resendHourly: LimitOptions;
   /** Public availability requests per IP. */
   publicPerIp: LimitOptions;
+  /** Password-reset e-mails per address: the cooldown (POST /auth/forgot-password). */
+  forgotPasswordCooldown: LimitOptions;
+  /** Password-reset e-mails per address per hour. */
+  forgotPasswordHourly: LimitOptions;
+  /** Proposals (POST /public/:slug/proposals) per IP: every request counts. */
+  proposalsPerIp: LimitOptions;
+  /**
+   * Proposals stored per owner in a sliding window: not a middleware but a database count
+   * (proposals.service.ts), so it holds across instances. `key` is ignored.
+   */
+  proposalsPerOwner: LimitOptions;
 }
 
 export const defaultRateLimits: RateLimits = {
@@ -65,4 +76,8 @@ export const defaultRateLimits: RateLimits = {
   resendCooldown: { windowMs: 30_000, limit: 1, key: 'email', message: 'Please wait 30 seconds before requesting another code.' },
   resendHourly: { windowMs: 60 * 60_000, limit: 6, key: 'email', message: 'Too many verification emails requested. Please try again later.' },
   publicPerIp: { windowMs: 60_000, limit: 120 },
+  forgotPasswordCooldown: { windowMs: 30_000, limit: 1, key: 'email', message: 'Please wait 30 seconds before requesting another code.' },
+  forgotPasswordHourly: { windowMs: 60 * 60_000, limit: 6, key: 'email', message: 'Too many reset emails requested. Please try again later.' },
+  proposalsPerIp: { windowMs: 60 * 60_000, limit: 5, message: 'Too many proposals. Please try again later.' },
+  proposalsPerOwner: { windowMs: 24 * 60 * 60_000, limit: 30, message: 'Too many proposals. Please try again later.' },
 };

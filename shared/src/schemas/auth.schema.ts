@@ -8,7 +8,8 @@ import { MIN_PASSWORD_LENGTH, VERIFICATION_CODE_LENGTH } from '../constants.ts';
 /** Simple `{local}@{domain}.{tld}` pattern (spec §5: "matches a simple {email} pattern"). */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const email = (requiredMessage: string) =>
+/** An e-mail field: trimmed, required (`requiredMessage`), ≤ 254 chars and the simple pattern ('Email is invalid'), lower-cased. */
+export const emailField = (requiredMessage: string) =>
   z
     .string({ error: requiredMessage })
     .trim()
@@ -17,33 +18,37 @@ const email = (requiredMessage: string) =>
     .regex(EMAIL_PATTERN, 'Email is invalid')
     .transform((value) => value.toLowerCase());
 
+/** A new password and its confirmation (spec §5): ≥ 8 characters, ≤ 200; shared by register and reset-password. */
+const newPasswordFields = {
+  password: z
+    .string({ error: 'Password must be at least 8 characters' })
+    .min(MIN_PASSWORD_LENGTH, 'Password must be at least 8 characters')
+    .max(200, 'Password must be no more than 200 characters'),
+  password_confirmation: z.string({ error: 'Passwords do not match' }),
+};
+const passwordsMatch = (body: { password: string; password_confirmation: string }) => body.password === body.password_confirmation;
+const passwordsMatchIssue = { message: 'Passwords do not match', path: ['password_confirmation'] };
+
 /** POST /api/auth/register — `{ name, email, password, password_confirmation }`. */
 export const registerSchema = z
   .object({
     name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(100, 'Name must be no more than 100 characters'),
-    email: email('Email is required'),
-    password: z
-      .string({ error: 'Password must be at least 8 characters' })
-      .min(MIN_PASSWORD_LENGTH, 'Password must be at least 8 characters')
-      .max(200, 'Password must be no more than 200 characters'),
-    password_confirmation: z.string({ error: 'Passwords do not match' }),
+    email: emailField('Email is required'),
+    ...newPasswordFields,
   })
-  .refine((body) => body.password === body.password_confirmation, {
-    message: 'Passwords do not match',
-    path: ['password_confirmation'],
-  });
+  .refine(passwordsMatch, passwordsMatchIssue);
 export type RegisterInput = z.infer<typeof registerSchema>;
 
 /** POST /api/auth/login — `{ email, password }`. */
 export const loginSchema = z.object({
-  email: email('Email is required'),
+  email: emailField('Email is required'),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required'),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
 /** POST /api/auth/verify-email — `{ email, verification_code }` (6 digits). */
 export const verifyEmailSchema = z.object({
-  email: email('Email address is required to resend code'),
+  email: emailField('Email address is required to resend code'),
   verification_code: z
     .string({ error: 'Please enter the complete 6-digit code' })
     .trim()
@@ -54,5 +59,28 @@ export type VerifyEmailInput = z.infer<typeof verifyEmailSchema>;
 
 /** POST /api/auth/resend-verification — `{ email }`. */
 export const resendVerificationSchema = z.object({
-  email: email('Email address is required to resend code'),
+  email: emailField('Email address is required to resend code'),
 });
+
+/** POST /api/auth/forgot-password — `{ email }`. */
+export const forgotPasswordSchema = z.object({
+  email: emailField('Email is required'),
+});
+export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
+
+/**
+ * POST /api/auth/reset-password — `{ email, code, password, password_confirmation }`: the 6-digit
+ * code from the reset e-mail and the new password (same rules and messages as registration).
+ */
+export const resetPasswordSchema = z
+  .object({
+    email: emailField('Email is required'),
+    code: z
+      .string({ error: 'Please enter the complete 6-digit code' })
+      .trim()
+      .length(VERIFICATION_CODE_LENGTH, 'Please enter the complete 6-digit code')
+      .regex(/^\d+$/, 'Please enter the complete 6-digit code'),
+    ...newPasswordFields,
+  })
+  .refine(passwordsMatch, passwordsMatchIssue);
+export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;

@@ -1,9 +1,11 @@
 /** /api/auth/* — thin: validate, call the service, send its result. */
 import { Router } from 'express';
 import {
+  forgotPasswordSchema,
   loginSchema,
   registerSchema,
   resendVerificationSchema,
+  resetPasswordSchema,
   verifyEmailSchema,
 } from '@avail/shared/schemas/auth.schema.ts';
 import { authenticate } from '../../http/authenticate.ts';
@@ -12,6 +14,7 @@ import { unauthenticated } from '../../http/errors.ts';
 import { limiter, type RateLimits } from '../../http/rate-limit.ts';
 import { validate } from '../../http/validate.ts';
 import * as auth from './auth.service.ts';
+import * as passwordReset from './password-reset.service.ts';
 
 /** Router for /api/auth/* (product spec §7); mounted under /api. Each route's contract is documented below. */
 export function authRouter(deps: Deps, limits: RateLimits) {
@@ -80,6 +83,36 @@ export function authRouter(deps: Deps, limits: RateLimits) {
       res.json(await auth.resendVerification(deps, req.body.email));
     },
   );
+
+  /**
+   * POST /api/auth/forgot-password — `{ email }` (issue 4).
+   * 200 `{ success: true, message: 'If an account exists for that email, we sent a reset code. Please check your inbox and spam folder.' }`
+   * whether or not the address has an account; for one that has, a 6-digit code (30 minutes, 5 guesses)
+   * is e-mailed with a link to /forgot-password?email=…&code=…. 422 validation (`errors.email`);
+   * 429 per IP, and per address: within 30 s of the last request or more than 6 times an hour.
+   */
+  r.post(
+    '/auth/forgot-password',
+    perIp,
+    validate(forgotPasswordSchema),
+    limiter(limits.forgotPasswordCooldown),
+    limiter(limits.forgotPasswordHourly),
+    async (req, res) => {
+      res.json(await passwordReset.forgotPassword(deps, req.body));
+    },
+  );
+
+  /**
+   * POST /api/auth/reset-password — `{ email, code, password, password_confirmation }` (issue 4).
+   * 200 `{ success: true, message: 'Your password has been reset. You can sign in now.' }`: the new
+   * password works, the old one not, every device is signed out, the address counts as verified.
+   * 400 `{ error: 'Invalid or expired reset code', code: 'invalid_code' }` for an unknown address, no
+   * code, a wrong, expired (30 min) or used code, or after 5 guesses. 422 validation ('Password must be
+   * at least 8 characters', 'Passwords do not match', 'Please enter the complete 6-digit code'); 429 per IP.
+   */
+  r.post('/auth/reset-password', perIp, validate(resetPasswordSchema), async (req, res) => {
+    res.json(await passwordReset.resetPassword(deps, req.body));
+  });
 
   return r;
 }

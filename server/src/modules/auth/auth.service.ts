@@ -47,7 +47,8 @@ export function hashCode(secret: Buffer, userId: string, code: string): string {
   return createHmac('sha256', secret).update(`${userId}:${code}`).digest('hex');
 }
 
-function sameHex(a: string, b: string): boolean {
+/** Constant-time comparison of two hex digests (false when the lengths differ). */
+export function sameHex(a: string, b: string): boolean {
   const ba = Buffer.from(a, 'hex');
   const bb = Buffer.from(b, 'hex');
   return ba.length === bb.length && timingSafeEqual(ba, bb);
