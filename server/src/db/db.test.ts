@@ -41,7 +41,8 @@ describe(`database layer (${process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite
       await db.insertInto('calendar_connections').values({ id: 'c1', user_id: 'u1', provider: 'ics', name: 'x', status: 'active', connected_at: now, updated_at: now + 9 }).execute();
       await db.insertInto('calendar_events').values({ id: 'e1', user_id: 'u1', connection_id: 'c1', uid: 'x', title: 't', start_ms: now, end_ms: now + 1, all_day: 0, is_busy: 1, depends_on_owner_zone: 0 }).execute();
 
-      expect(await migrateToLatest(d.db)).toEqual(['0002_replication', '0003_oauth_push']);
+      // Every later migration runs too (e.g. 0003_oauth_push, 0004_reset_proposals).
+      expect(await migrateToLatest(d.db)).toEqual(Object.keys(migrations).filter((name) => name > '0001_initial'));
       expect(await d.db.selectFrom('users').select('repl_clock').where('id', '=', 'u1').executeTakeFirstOrThrow()).toEqual({ repl_clock: now + 9 });
       expect(await d.db.selectFrom('availability_rules').select(['edited_at', 'device_id', 'updated_at']).executeTakeFirstOrThrow()).toEqual({
         edited_at: now + 5,
@@ -69,7 +70,7 @@ describe(`database layer (${process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite
       await db.insertInto('users').values({ id: 'u1', name: 'A', email: 'a@example.com', password_hash: 'h', created_at: now, updated_at: now }).execute();
       await db.insertInto('calendar_connections').values({ id: 'c1', user_id: 'u1', provider: 'ics', name: 'x', status: 'active', connected_at: now, updated_at: now }).execute();
 
-      expect(await migrateToLatest(d.db)).toEqual(['0003_oauth_push']);
+      expect(await migrateToLatest(d.db)).toEqual(Object.keys(migrations).filter((name) => name > '0002_replication'));
       expect(
         await d.db.selectFrom('calendar_connections').select(['next_sync_at', 'failure_count', 'sync_lease_until', 'sync_lease_owner']).executeTakeFirstOrThrow(),
       ).toEqual({ next_sync_at: null, failure_count: 0, sync_lease_until: null, sync_lease_owner: null });
@@ -81,6 +82,37 @@ describe(`database layer (${process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite
       expect((await migrator.migrateTo('0002_replication')).error).toBeUndefined();
       expect(await db.selectFrom('calendar_connections').selectAll().executeTakeFirstOrThrow()).not.toHaveProperty('next_sync_at');
       expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    } finally {
+      await d.destroy();
+    }
+  });
+
+  it('0004_reset_proposals: reset codes and proposals belong to a user (one reset row each, cascade on delete) and migrate down', async () => {
+    const d = await createTestDb();
+    try {
+      const migrator = new Migrator({
+        db: d.db,
+        provider: { getMigrations: async () => migrations },
+        ...(d.dialect === 'postgres' ? { migrationTableSchema: d.location } : {}),
+      });
+      const now = 1_800_000_000_000;
+      await d.db.insertInto('users').values({ id: 'u1', name: 'A', email: 'a@example.com', password_hash: 'h', created_at: now, updated_at: now }).execute();
+      const resetRow = { user_id: 'u1', code_hash: 'h', expires_at: now + 1_800_000, attempts: 0, created_at: now };
+      await d.db.insertInto('password_resets').values(resetRow).execute();
+      await expect(d.db.insertInto('password_resets').values(resetRow).execute()).rejects.toThrow();
+      await d.db
+        .insertInto('proposals')
+        .values({ id: 'p1', user_id: 'u1', start_ms: now, end_ms: now + 1_800_000, name: 'V', email: 'v@example.com', visitor_timezone: 'UTC', created_at: now })
+        .execute();
+      expect(await d.db.selectFrom('proposals').select(['note', 'start_ms']).executeTakeFirstOrThrow()).toEqual({ note: '', start_ms: now });
+      await d.db.deleteFrom('users').where('id', '=', 'u1').execute();
+      expect(await d.db.selectFrom('password_resets').selectAll().execute()).toEqual([]);
+      expect(await d.db.selectFrom('proposals').selectAll().execute()).toEqual([]);
+
+      expect((await migrator.migrateTo('0003_oauth_push')).error).toBeUndefined();
+      await expect(d.db.selectFrom('proposals').selectAll().execute()).rejects.toThrow();
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect(await d.db.selectFrom('password_resets').selectAll().execute()).toEqual([]);
     } finally {
       await d.destroy();
     }
