@@ -84,17 +84,23 @@ export interface PreloadState {
 }
 export const preloadState: PreloadState = { isInitializing: false, hasInitialized: false, lastInitialized: null, error: null };
 
-/** Loads the data areas once after authentication, in parallel, forced; one failure spares the others. */
+/**
+ * Loads the data areas once after authentication, in parallel, forced; one failure spares the
+ * others. A failure is logged (console.error) and rethrown once every area has settled (spec §8).
+ */
 export async function preloadOnce(areas: Record<string, () => Promise<unknown>>): Promise<void> {
   if (preloadState.hasInitialized || preloadState.isInitializing) return;
   preloadState.isInitializing = true;
-  const results = await Promise.allSettled(Object.entries(areas).map(([key, f]) => load(key, f, true)));
+  // Forced: never served from the cache. A request a screen has already started for an area is
+  // itself a fresh fetch, so it is shared rather than sent twice (each area fires once, T-14).
+  const results = await Promise.allSettled(Object.entries(areas).map(([key, f]) => entries.get(key)?.pending ?? load(key, f, true)));
   preloadState.isInitializing = false;
   preloadState.hasInitialized = true;
   preloadState.lastInitialized = Date.now();
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   preloadState.error = failed[0]?.reason ?? null;
   for (const f of failed) console.error('Preload failed', f.reason);
+  if (failed.length) throw failed[0].reason;
 }
 
 const resetters = new Set<() => void>();

@@ -75,9 +75,16 @@ function removeLocalData(userId: string): void {
     .catch((e: unknown) => console.error('Removing the local data failed', e));
 }
 
+/**
+ * The owner's four data areas (spec §4 "Data loading"), preloaded once in parallel and forced
+ * after authentication: dashboard stats, availability rules, links and link analytics (the
+ * Analytics screen's default range, Last 7 days). The keys are the cache keys the screens read.
+ */
 export const dataAreas = {
   dashboard: () => api.dashboardStats(),
   availability: () => api.availabilityRules(),
+  links: () => api.links(),
+  analytics: () => api.linkAnalytics(7),
 };
 
 export function SessionProvider({ children }: { children: ReactNode }) {
@@ -159,6 +166,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // when the network is back.
   useEffect(() => {
     if (status === 'authenticated' && user?.email_verified_at && !offlineSession) {
+      // A failed area is logged and rethrown by preloadOnce (spec §8: no user-visible message);
+      // the other areas have loaded regardless.
       preloadOnce(dataAreas).catch(() => undefined);
     }
   }, [status, user?.email_verified_at, offlineSession]);

@@ -1,6 +1,8 @@
 /**
  * Alerts (spec §4 "Alerts"): auto-close after 5 s, 10 s for error and warning, unless a duration
- * is given. `useAlert` keeps one alert per area.
+ * is given (settings passes the Apple durations, 10 s error / 5 s success, which match the
+ * defaults). `useAlert` keeps the alerts of one area: `show` replaces them, `add` shows one more
+ * next to them (e.g. an error plus an info alert), each closing on its own timer.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ALERT_ERROR_MS, ALERT_MS } from '@avail/shared/constants.ts';
@@ -12,6 +14,12 @@ export interface AlertState {
   id: number;
 }
 
+/** How long an alert of this kind stays when no duration is given (spec §4, §9). */
+export function alertDurationMs(kind: AlertKind): number {
+  return kind === 'error' || kind === 'warning' ? ALERT_ERROR_MS : ALERT_MS;
+}
+
+/** One alert: role="alert" for error and warning, role="status" otherwise; an optional close button. */
 export function Alert({ kind, children, onClose }: { kind: AlertKind; children: ReactNode; onClose?: () => void }) {
   return (
     <div className={`alert alert-${kind}`} role={kind === 'error' || kind === 'warning' ? 'alert' : 'status'}>
@@ -28,25 +36,54 @@ export function Alert({ kind, children, onClose }: { kind: AlertKind; children: 
   );
 }
 
+let nextId = 0;
+
+/** The alerts of one screen area; render `node` where they should appear. */
 export function useAlert() {
-  const [alert, setAlert] = useState<AlertState | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const show = useCallback((kind: AlertKind, message: ReactNode, durationMs?: number) => {
-    clearTimeout(timer.current);
-    const id = Date.now() + Math.random();
-    setAlert({ kind, message, id });
-    const ms = durationMs ?? (kind === 'error' || kind === 'warning' ? ALERT_ERROR_MS : ALERT_MS);
-    timer.current = setTimeout(() => setAlert((a) => (a?.id === id ? null : a)), ms);
+  const [alerts, setAlerts] = useState<AlertState[]>([]);
+  const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
+
+  const dismiss = useCallback((id: number) => {
+    clearTimeout(timers.current.get(id));
+    timers.current.delete(id);
+    setAlerts((list) => list.filter((a) => a.id !== id));
   }, []);
+
   const clear = useCallback(() => {
-    clearTimeout(timer.current);
-    setAlert(null);
+    for (const t of timers.current.values()) clearTimeout(t);
+    timers.current.clear();
+    setAlerts([]);
   }, []);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const node = alert ? (
-    <Alert kind={alert.kind} onClose={clear}>
-      {alert.message}
-    </Alert>
+
+  /** Shows one more alert next to the current ones. */
+  const add = useCallback((kind: AlertKind, message: ReactNode, durationMs?: number) => {
+    const id = ++nextId;
+    setAlerts((list) => [...list, { kind, message, id }]);
+    timers.current.set(id, setTimeout(() => dismiss(id), durationMs ?? alertDurationMs(kind)));
+    return id;
+  }, [dismiss]);
+
+  /** Replaces the area's alerts with this one. */
+  const show = useCallback((kind: AlertKind, message: ReactNode, durationMs?: number) => {
+    clear();
+    return add(kind, message, durationMs);
+  }, [clear, add]);
+
+  useEffect(() => {
+    const t = timers.current;
+    return () => {
+      for (const x of t.values()) clearTimeout(x);
+    };
+  }, []);
+
+  const node = alerts.length ? (
+    <div className="alert-stack">
+      {alerts.map((a) => (
+        <Alert key={a.id} kind={a.kind} onClose={() => dismiss(a.id)}>
+          {a.message}
+        </Alert>
+      ))}
+    </div>
   ) : null;
-  return { alert, show, clear, node };
+  return { alert: alerts[alerts.length - 1] ?? null, alerts, show, add, clear, dismiss, node };
 }

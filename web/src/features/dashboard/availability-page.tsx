@@ -11,12 +11,13 @@ import { replaceRulesLocal } from '@avail/shared/rx/local-writes.ts';
 import { invalidate } from '../../app/data-store.ts';
 import { useLocalData, useLocalRules, usePendingKeys, type RuleView } from '../../app/local-data.tsx';
 import type { LocalData } from '../../app/local-db.ts';
-import { dataAreas } from '../../app/session.tsx';
+import { dataAreas, useSession } from '../../app/session.tsx';
 import { SlotEditor, WEEKDAYS, type Slot } from '../../components/slot-editor.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { hhmmToMinutes, to12h } from '../../lib/time.ts';
+import { browserTimeZone, hhmmToMinutes, to12h } from '../../lib/time.ts';
+import { DateOverridesCard } from './date-overrides-card.tsx';
 import { useStore } from './use-store.ts';
 
 /** A slot of the editor; `id` is the device rule it edits (kept so unchanged rules keep their revision). */
@@ -32,6 +33,7 @@ const mk = (r: Omit<Slot, 'key'> & { id?: string | number } = DEFAULT_RULE): Edi
 const byDayAndStart = (a: RuleView, b: RuleView) => a.weekday - b.weekday || a.start_time_local.localeCompare(b.start_time_local);
 
 export default function AvailabilityPage() {
+  const { user } = useSession();
   const local = useLocalData();
   const fromDevice = Boolean(local.data && local.synced);
   const localRules = useLocalRules(local.data, local.synced);
@@ -109,6 +111,7 @@ export default function AvailabilityPage() {
           </div>
         </>
       )}
+      <DateOverridesCard timezone={user?.timezone || browserTimeZone()} />
       {editing && (
         <EditScheduleModal
           initial={list.map((r) => mk(r))}

@@ -1,9 +1,15 @@
-/** Links (spec §2 Links): username, the public link with Copy, an e-mail text template. */
+/**
+ * Links (spec §2 Links): username (once every 14 days), the public link from GET /me/links with
+ * Copy, and an e-mail text the server writes from the owner's next free windows (spec §8: on
+ * failure the server's default text is used, with an error and an info alert).
+ */
 import { useEffect, useState } from 'react';
-import { api, serverMessage } from '@avail/shared/api/api-client.ts';
-import { useSession } from '../../app/session.tsx';
+import { api, ApiError, serverMessage, type GeneratedEmailText } from '@avail/shared/api/api-client.ts';
+import { TIMEZONE_GROUPS } from '@avail/shared/constants.ts';
+import { dataAreas, useSession } from '../../app/session.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { useUsernameCheck } from '../../components/use-username-check.ts';
+import { browserTimeZone } from '../../lib/time.ts';
 import { useCopy } from './use-copy.ts';
 import { useStore } from './use-store.ts';
 
@@ -11,27 +17,50 @@ function defaultText(name: string, link: string) {
   return `Hi,\n\nHere are the times I'm free: ${link}\n\nPick a slot that works for you and propose it by replying to this email — I'll confirm.\n\nBest,\n${name}`;
 }
 
+/** spec §8: the failure message of 'Generate New Text'. */
+export const GENERATE_FAILED_TEXT = 'Failed to generate email text. Using default.';
+/** Info alert when the server found no free window to list (the default text is used). */
+export const NO_FREE_TIMES_TEXT = 'No free times in the next 14 days were found, so the default text is shown.';
+
+/** The start of a text on one line, for the 'Using default text: ...' alert. */
+export function textPreview(text: string, max = 60): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, max).trimEnd();
+}
+
+/** The owner's Links screen. */
 export default function LinksPage() {
   const { user, refreshUser } = useSession();
   const profile = useStore('profile', () => api.profile());
+  const links = useStore('links', dataAreas.links);
   const p = profile.data?.profile;
   const current = p?.username ?? user?.username ?? '';
-  const link = `${window.location.origin}/${current || 'username'}`;
+  const link = links.data?.links?.[0]?.url ?? `${window.location.origin}/${current || 'username'}`;
   const linkCopy = useCopy();
   const textCopy = useCopy();
   const alert = useAlert();
+  const textAlert = useAlert();
   const [value, setValue] = useState('');
   // Clearing the field says 'Username is required' (X-15); an untouched empty field says nothing.
   const [touched, setTouched] = useState(false);
   const [saving, setSaving] = useState(false);
   const [text, setText] = useState('');
+  const [generated, setGenerated] = useState(false);
+  const [generating, setGenerating] = useState(false);
+  const [zone, setZone] = useState(() => user?.timezone || browserTimeZone());
+  const [context, setContext] = useState('');
   const canChange = p ? p.can_change_username : true;
   const check = useUsernameCheck(value, current, touched);
   const available = check.status === 'available';
+  const knownZone = TIMEZONE_GROUPS.some((g) => g.zones.includes(zone));
 
   useEffect(() => setValue(current), [current]);
-  useEffect(() => setText(defaultText(user?.name ?? '', link)), [user?.name, link]);
-
+  // The template follows the name and link until the owner generates a text of their own.
+  useEffect(() => {
+    if (!generated) setText(defaultText(user?.name ?? '', link));
+  }, [user?.name, link, generated]);
+  useEffect(() => {
+    if (user?.timezone) setZone((z) => z || user.timezone!);
+  }, [user?.timezone]);
 
   async function save() {
     if (!canChange) {
@@ -42,11 +71,32 @@ export default function LinksPage() {
     try {
       await api.updateUsername(value);
       alert.show('success', 'Username updated successfully!');
-      await Promise.all([profile.reload(true), refreshUser()]);
+      await Promise.all([profile.reload(true), links.reload(true), refreshUser()]);
     } catch (e) {
       alert.show('error', serverMessage(e) ?? 'Failed to save username. Please try again.');
     } finally {
       setSaving(false);
+    }
+  }
+
+  async function generate() {
+    setGenerating(true);
+    textAlert.clear();
+    try {
+      const res = await api.generateEmailText({ context: context.trim() || undefined, timezone: zone });
+      setText(res.text);
+      setGenerated(true);
+      if (res.default) textAlert.show('info', NO_FREE_TIMES_TEXT);
+    } catch (e) {
+      // The server answers a failure with its default text (`{ success: false, text, error }`).
+      const body = e instanceof ApiError ? (e.body as Partial<GeneratedEmailText> | null) : null;
+      const fallback = body && typeof body.text === 'string' && body.text.trim() ? body.text : defaultText(user?.name ?? '', link);
+      setText(fallback);
+      setGenerated(true);
+      textAlert.show('error', GENERATE_FAILED_TEXT);
+      textAlert.add('info', `Using default text: ${textPreview(fallback)}...`);
+    } finally {
+      setGenerating(false);
     }
   }
 
@@ -59,19 +109,28 @@ export default function LinksPage() {
         </div>
       </div>
       {alert.node}
-      <section className="card">
-        <h2 className="card-title">Your public link</h2>
+      <section className="card" aria-labelledby="public-link-title">
+        <h2 id="public-link-title" className="card-title">
+          Your public link
+        </h2>
         <div className="copy-row">
-          <code className="link-box">{link}</code>
-          <button type="button" className="btn btn-primary btn-sm" onClick={() => void linkCopy.copy(link)}>
+          <code className="link-box" data-testid="public-link">
+            {link}
+          </code>
+          <button type="button" className="btn btn-primary btn-sm" onClick={() => void linkCopy.copy(link)} aria-live="polite">
             {linkCopy.copied ? 'Copied!' : 'Copy'}
           </button>
         </div>
+        {!current && <p className="muted small">Set a username below to get your link.</p>}
       </section>
-      <section className="card">
-        <h2 className="card-title">Username</h2>
-        <p className="muted small">
-          {canChange ? 'You can change your username once every 2 weeks.' : `You can change your username again in ${p?.days_until_change ?? 0} days.`}
+      <section className="card" aria-labelledby="username-title">
+        <h2 id="username-title" className="card-title">
+          Username
+        </h2>
+        <p className="muted small" data-testid="username-rule">
+          {canChange
+            ? 'You can change your username once every 14 days.'
+            : `You can change your username again in ${p?.days_until_change ?? 0} ${p?.days_until_change === 1 ? 'day' : 'days'}.`}
         </p>
         <div className="field">
           <label htmlFor="links-username">Username</label>
@@ -96,17 +155,48 @@ export default function LinksPage() {
           {saving ? 'Saving...' : 'Save username'}
         </button>
       </section>
-      <section className="card">
-        <h2 className="card-title">Email text</h2>
-        <label className="sr-only" htmlFor="email-text">
+      <section className="card" aria-labelledby="email-text-title">
+        <h2 id="email-text-title" className="card-title">
           Email text
-        </label>
-        <textarea id="email-text" rows={8} value={text} onChange={(e) => setText(e.target.value)} />
+        </h2>
+        <p className="muted small">Generate a friendly message that lists your next free times, then copy it into an e-mail.</p>
+        {textAlert.node}
+        <div className="email-text-options">
+          <div className="field">
+            <label htmlFor="email-text-zone">Times shown in</label>
+            <select id="email-text-zone" value={zone} onChange={(e) => setZone(e.target.value)}>
+              {!knownZone && zone && <option value={zone}>{zone.replace(/_/g, ' ')}</option>}
+              {TIMEZONE_GROUPS.map((g) => (
+                <optgroup key={g.group} label={g.group}>
+                  {g.zones.map((z) => (
+                    <option key={z} value={z}>
+                      {z.replace(/_/g, ' ')}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="email-text-context">What is it for? (optional)</label>
+            <input
+              id="email-text-context"
+              value={context}
+              maxLength={200}
+              placeholder="e.g. a 30-minute intro call"
+              onChange={(e) => setContext(e.target.value)}
+            />
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor="email-text">Email text</label>
+          <textarea id="email-text" rows={10} value={text} onChange={(e) => setText(e.target.value)} aria-busy={generating} />
+        </div>
         <div className="toolbar">
-          <button type="button" className="btn btn-secondary btn-sm" onClick={() => setText(defaultText(user?.name ?? '', link))}>
-            Generate New Text
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => void generate()} disabled={generating}>
+            {generating ? 'Generating...' : 'Generate New Text'}
           </button>
-          <button type="button" className="btn btn-primary btn-sm" onClick={() => void textCopy.copy(text)}>
+          <button type="button" className="btn btn-primary btn-sm" onClick={() => void textCopy.copy(text)} aria-live="polite">
             {textCopy.copied ? 'Copied!' : 'Copy Email Text'}
           </button>
         </div>

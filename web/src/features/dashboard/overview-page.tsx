@@ -1,11 +1,11 @@
 /** Dashboard Overview (spec §2 Dashboard; §3 Dashboard data with its defaults). */
 import { Link } from 'react-router-dom';
-import { api, type CalendarConnection } from '@avail/shared/api/api-client.ts';
+import { api, type CalendarConnection, type DashboardStats } from '@avail/shared/api/api-client.ts';
 import { useLocalConnections, useLocalData, useLocalRules } from '../../app/local-data.tsx';
 import { dataAreas, useSession } from '../../app/session.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { browserTimeZone } from '../../lib/time.ts';
-import { mapStats } from './stats.ts';
+import { mapStats, viewsChangeLine } from './stats.ts';
 import { useCopy } from './use-copy.ts';
 import { useStore } from './use-store.ts';
 import { WeekCalendar } from './week-calendar.tsx';
@@ -50,7 +50,7 @@ export default function OverviewPage() {
           <p className="stat-value" data-testid="total-views">
             {stats.loading && !stats.data ? <Spinner size={18} /> : s.totalViews}
           </p>
-          <p className="stat-sub muted small">Visits to your public page</p>
+          <ViewsChange stats={stats.data} loading={stats.loading && !stats.data} />
         </div>
         <div className="card stat-card">
           <p className="stat-label">Copy Link</p>
@@ -89,5 +89,23 @@ export default function OverviewPage() {
         <WeekCalendar rules={ruleList} timezone={timezone} />
       )}
     </div>
+  );
+}
+
+const TREND_ICON = { up: '▲', down: '▼', flat: '▬', new: '★', none: '' } as const;
+
+/** The Total Views card's change line: last 7 days against the 7 before, with an arrow and a word. */
+function ViewsChange({ stats, loading }: { stats?: DashboardStats; loading: boolean }) {
+  if (loading || !stats) return <p className="stat-sub muted small">Visits to your public page</p>;
+  const { trend, text } = viewsChangeLine(stats.views_last_7_days ?? 0, stats.views_previous_7_days ?? 0, stats.views_change_percent ?? null);
+  return (
+    <p className={`stat-sub small trend trend-${trend}`} data-testid="views-change">
+      {TREND_ICON[trend] && (
+        <span className="trend-icon" aria-hidden="true">
+          {TREND_ICON[trend]}
+        </span>
+      )}
+      {text}
+    </p>
   );
 }
