@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN, isReservedUsername } from '../constants.ts';
+import { canonicalIanaZone } from '../domain/zone-time.ts';
 
 /** True when `zone` is an IANA zone name this runtime's tz database knows. */
 export function isKnownTimeZone(zone: string): boolean {
@@ -37,3 +38,36 @@ export const timezoneSchema = z
 
 /** PUT /api/me/profile — `{ timezone }`. */
 export const profileUpdateSchema = z.object({ timezone: timezoneSchema });
+
+/** Longest context accepted by POST /api/me/profile/generate-email-text, in characters (after trimming). */
+export const EMAIL_CONTEXT_MAX_LENGTH = 200;
+
+/**
+ * POST /api/me/profile/generate-email-text — `{ context?, timezone? }` (spec §7; issue 4).
+ * context: what the meeting is about, trimmed, ≤ 200 characters; blank or null → absent.
+ * timezone: IANA zone the windows are written in, returned in its canonical spelling; blank or null →
+ * absent (the owner's zone). Messages: 'Context must be text', 'Context must be at most 200 characters',
+ * 'Timezone must be text', 'Unknown timezone'.
+ */
+export const generateEmailTextSchema = z.object({
+  context: z
+    .string({ error: 'Context must be text' })
+    .trim()
+    .max(EMAIL_CONTEXT_MAX_LENGTH, `Context must be at most ${EMAIL_CONTEXT_MAX_LENGTH} characters`)
+    .nullish()
+    .transform((v) => v || undefined),
+  timezone: z
+    .string({ error: 'Timezone must be text' })
+    .trim()
+    .nullish()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      const zone = canonicalIanaZone(v);
+      if (!zone) {
+        ctx.addIssue({ code: 'custom', message: 'Unknown timezone' });
+        return z.NEVER;
+      }
+      return zone;
+    }),
+});
+export type GenerateEmailTextBody = z.output<typeof generateEmailTextSchema>;

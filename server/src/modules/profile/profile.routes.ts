@@ -1,10 +1,11 @@
 /** /api/me, /api/user/profile, /api/me/profile* — the signed-in user's account and profile. */
 import { Router } from 'express';
-import { profileUpdateSchema, usernameBodySchema, usernameSchema } from '@avail/shared/schemas/profile.schema.ts';
+import { generateEmailTextSchema, profileUpdateSchema, usernameBodySchema, usernameSchema } from '@avail/shared/schemas/profile.schema.ts';
 import { authenticate, currentUser, requireVerified } from '../../http/authenticate.ts';
 import type { Deps } from '../../http/deps.ts';
 import { parse, validate } from '../../http/validate.ts';
 import { presentProfile, presentUser } from '../auth/user.presenter.ts';
+import { generateEmailText } from './email-text.service.ts';
 import * as profile from './profile.service.ts';
 
 /** Router for /api/me, /api/user/profile and /api/me/profile* (product spec §3, §5 "Username"/"Timezone", §7). */
@@ -76,6 +77,19 @@ export function profileRouter(deps: Deps) {
     }
     const { username } = parse(usernameBodySchema, raw);
     res.json({ available: await profile.isUsernameAvailable(deps, currentUser(req), username) });
+  });
+
+  /**
+   * POST /api/me/profile/generate-email-text — `{ context?: string (trimmed, ≤ 200), timezone?: IANA zone
+   * (default the owner's) }` (spec §7, §8; issue 4). Always 200 once valid:
+   * `{ success: true, text, default: false }` — a friendly text listing up to 6 free windows of the next 14 days
+   * in that zone, with the public link; `{ success: true, text: <default template>, default: true }` when there
+   * is no free window; `{ success: false, text: <default template>, default: true,
+   * error: 'Failed to generate email text. Using default.' }` when generation fails.
+   * 422 `Context must be at most 200 characters` / `Unknown timezone`; 401; 403 unverified.
+   */
+  r.post('/me/profile/generate-email-text', auth, requireVerified, validate(generateEmailTextSchema), async (req, res) => {
+    res.json(await generateEmailText(deps, currentUser(req), req.body));
   });
 
   return r;
