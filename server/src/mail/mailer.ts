@@ -5,6 +5,7 @@
  */
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
+import { getIanaZone, instantToLocal } from '@avail/shared/domain/zone-time.ts';
 import type { Config } from '../config.ts';
 
 export interface MailMessage {
@@ -12,6 +13,13 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Reply-To address (a single plain address, sent as-is: never parsed as a list). */
+  replyTo?: string;
+  /**
+   * True when the body carries a visitor's personal data (name, e-mail, note): the no-SMTP log
+   * mailer then logs only recipient and subject, never the body or Reply-To.
+   */
+  personal?: boolean;
 }
 
 export interface Mailer {
@@ -24,7 +32,13 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log
     const transport = nodemailer.createTransport(config.SMTP_URL);
     return {
       async send(message) {
-        await transport.sendMail({ from: config.MAIL_FROM, ...message });
+        const { replyTo, personal: _personal, ...rest } = message;
+        await transport.sendMail({
+          from: config.MAIL_FROM,
+          ...rest,
+          // An address object: nodemailer never splits it into several recipients.
+          ...(replyTo ? { replyTo: { name: '', address: replyTo } } : {}),
+        });
         // Never the subject or body: a verification e-mail's subject carries the code.
         logger.info({ to: message.to }, 'mail sent');
       },
@@ -32,6 +46,13 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log
   }
   return {
     async send(message) {
+      if (message.personal) {
+        logger.info(
+          { mail: { from: config.MAIL_FROM, to: message.to, subject: message.subject } },
+          `mail (no SMTP_URL set, not sent; body withheld: it carries a visitor's personal data) to ${message.to}: ${message.subject}`,
+        );
+        return;
+      }
       logger.info(
         { mail: { from: config.MAIL_FROM, to: message.to, subject: message.subject, text: message.text } },
         `mail (no SMTP_URL set, logged instead of sent) to ${message.to}: ${message.subject}\n${message.text}`,
@@ -49,6 +70,11 @@ export function createOutboxMailer(): Mailer & { outbox: MailMessage[] } {
       outbox.push(message);
     },
   };
+}
+
+/** HTML-escapes text for the e-mail bodies. */
+function esc(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The verification e-mail: friendly, names Avail, carries the 6-digit code and a prefilled link. */
@@ -74,7 +100,6 @@ export function verificationEmail(opts: {
     '',
     '— Avail',
   ].join('\n');
-  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   const html = `<p>Hi ${esc(opts.name)},</p>
 <p>Welcome to Avail! Your verification code is:</p>
 <p style="font-size:28px;font-weight:bold;letter-spacing:6px">${opts.code}</p>
@@ -82,4 +107,125 @@ export function verificationEmail(opts: {
 <p>The code expires in ${opts.ttlMinutes} minutes. If you did not create an Avail account, you can ignore this e-mail.</p>
 <p>— Avail</p>`;
   return { to: opts.to, subject: `Your Avail verification code: ${opts.code}`, text, html };
+}
+
+/**
+ * The password-reset e-mail: the 6-digit code and a link to /forgot-password prefilled with the
+ * address and the code (`${publicBaseUrl}/forgot-password?email=<urlencoded>&code=<code>`).
+ * The subject does not carry the code.
+ */
+export function passwordResetEmail(opts: {
+  to: string;
+  name: string;
+  code: string;
+  publicBaseUrl: string;
+  ttlMinutes: number;
+}): MailMessage {
+  const link = `${opts.publicBaseUrl}/forgot-password?email=${encodeURIComponent(opts.to)}&code=${encodeURIComponent(opts.code)}`;
+  const text = [
+    `Hi ${opts.name},`,
+    '',
+    'Someone (hopefully you) asked to reset the password of your Avail account. Your reset code is:',
+    '',
+    `    ${opts.code}`,
+    '',
+    'Enter it on the reset screen, or open this link to choose a new password:',
+    link,
+    '',
+    `The code expires in ${opts.ttlMinutes} minutes. If you did not ask for a reset, you can ignore this e-mail: your password stays the same.`,
+    '',
+    '— Avail',
+  ].join('\n');
+  const html = `<p>Hi ${esc(opts.name)},</p>
+<p>Someone (hopefully you) asked to reset the password of your Avail account. Your reset code is:</p>
+<p style="font-size:28px;font-weight:bold;letter-spacing:6px">${esc(opts.code)}</p>
+<p><a href="${esc(link)}">Choose a new password</a></p>
+<p>The code expires in ${opts.ttlMinutes} minutes. If you did not ask for a reset, you can ignore this e-mail: your password stays the same.</p>
+<p>— Avail</p>`;
+  return { to: opts.to, subject: 'Reset your Avail password', text, html };
+}
+
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * `[start, end)` (UTC ms) as local time in the IANA `zone`, 24-hour clock:
+ * `Tue 24 Nov, 10:00–10:30`, or `Tue 24 Nov, 22:00 – Wed 25 Nov, 02:00` across midnight.
+ */
+export function formatTimeRange(zone: string, start: number, end: number): string {
+  const tz = getIanaZone(zone);
+  const a = instantToLocal(tz, start);
+  const b = instantToLocal(tz, end);
+  const day = (f: typeof a) => {
+    const weekday = WEEKDAYS[(new Date(Date.UTC(f.y, f.m - 1, f.d)).getUTCDay() + 6) % 7];
+    return `${weekday} ${f.d} ${MONTHS[f.m - 1]}`;
+  };
+  const time = (f: typeof a) => `${String(f.h).padStart(2, '0')}:${String(f.mi).padStart(2, '0')}`;
+  if (day(a) === day(b)) return `${day(a)}, ${time(a)}–${time(b)}`;
+  // An end at local midnight reads as 24:00 of the start day rather than 00:00 of the next.
+  if (b.h === 0 && b.mi === 0 && day(instantToLocal(tz, end - 60_000)) === day(a)) return `${day(a)}, ${time(a)}–24:00`;
+  return `${day(a)}, ${time(a)} – ${day(b)}, ${time(b)}`;
+}
+
+/**
+ * The e-mail telling the owner a visitor proposed a time (issue 4). To the owner, Reply-To the
+ * visitor; subject `New time proposed: Tue 24 Nov, 10:00–10:30` in the owner's zone. The body gives
+ * the time in the owner's zone and — when it reads differently — in the visitor's zone, the visitor's
+ * name, e-mail and note, says that nothing was booked (reply to the visitor to confirm) and links the
+ * dashboard (`${publicBaseUrl}/app/dashboard`). Never calendar event titles (it is given none).
+ * Marked `personal`: the log mailer does not log its body.
+ */
+export function proposalEmail(opts: {
+  to: string;
+  ownerName: string;
+  ownerTimezone: string;
+  visitor: { name: string; email: string; note: string; timezone: string };
+  /** UTC ms. */
+  start: number;
+  end: number;
+  publicBaseUrl: string;
+}): MailMessage {
+  const { visitor } = opts;
+  const ownerTime = formatTimeRange(opts.ownerTimezone, opts.start, opts.end);
+  const visitorTime = formatTimeRange(visitor.timezone, opts.start, opts.end);
+  // Only when it reads differently (another zone with the same clock adds nothing).
+  const showVisitorTime = visitorTime !== ownerTime;
+  const dashboard = `${opts.publicBaseUrl}/app/dashboard`;
+  const note = visitor.note.trim();
+  const times = [`    ${ownerTime} (your time, ${opts.ownerTimezone})`];
+  if (showVisitorTime) times.push(`    ${visitorTime} (their time, ${visitor.timezone})`);
+  const text = [
+    `Hi ${opts.ownerName},`,
+    '',
+    `${visitor.name} proposed a time to meet via your Avail link:`,
+    '',
+    ...times,
+    '',
+    `From: ${visitor.name} <${visitor.email}>`,
+    note ? `Note:\n${note}` : 'Note: (none)',
+    '',
+    `Nothing was booked. Reply to this e-mail to confirm the time with ${visitor.name}, or to suggest another one.`,
+    '',
+    `See your proposals on your dashboard: ${dashboard}`,
+    '',
+    '— Avail',
+  ].join('\n');
+  const timeItems = [`<li><strong>${esc(ownerTime)}</strong> (your time, ${esc(opts.ownerTimezone)})</li>`];
+  if (showVisitorTime) timeItems.push(`<li>${esc(visitorTime)} (their time, ${esc(visitor.timezone)})</li>`);
+  const html = `<p>Hi ${esc(opts.ownerName)},</p>
+<p>${esc(visitor.name)} proposed a time to meet via your Avail link:</p>
+<ul>${timeItems.join('')}</ul>
+<p>From: ${esc(visitor.name)} &lt;<a href="mailto:${esc(visitor.email)}">${esc(visitor.email)}</a>&gt;</p>
+${note ? `<p>Note:</p><blockquote style="white-space:pre-wrap">${esc(note)}</blockquote>` : '<p>Note: (none)</p>'}
+<p><strong>Nothing was booked.</strong> Reply to this e-mail to confirm the time with ${esc(visitor.name)}, or to suggest another one.</p>
+<p><a href="${esc(dashboard)}">See your proposals on your dashboard</a></p>
+<p>— Avail</p>`;
+  return {
+    to: opts.to,
+    replyTo: visitor.email,
+    subject: `New time proposed: ${ownerTime}`,
+    text,
+    html,
+    personal: true,
+  };
 }

@@ -330,5 +330,7 @@ export const api = {
   generateEmailText: (body: { context?: string; timezone?: string }) =>
     post<GeneratedEmailText>('/me/profile/generate-email-text', body),
   proposals: () => get<{ proposals: Proposal[] }>('/me/proposals'),
+  /** DELETE /me/proposals/{id}: the owner dismisses a proposal. 204; 404 when it is not one of the owner's. */
+  dismissProposal: (id: string) => del<unknown>(`/me/proposals/${encodeURIComponent(id)}`),
 };
 export type Api = typeof api;

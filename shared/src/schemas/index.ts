@@ -2,3 +2,4 @@ export * from './auth.schema.ts';
 export * from './profile.schema.ts';
 export * from './availability.schema.ts';
 export * from './calendar.schema.ts';
+export * from './proposal.schema.ts';

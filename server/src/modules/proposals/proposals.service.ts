@@ -1,0 +1,127 @@
+/**
+ * Visitors' proposals (issue 4): a visitor picks a free time on the owner's public page and
+ * proposes it; the owner gets an e-mail (Reply-To the visitor) and confirms by replying. Nothing is
+ * booked or reserved. The time must lie inside one free window of the same engine the public page
+ * uses (public/owner-windows.service.ts), so a visitor can only propose what the page shows.
+ */
+import { formatInstant } from '@avail/shared/domain/free-windows.ts';
+import { HORIZON_MS } from '@avail/shared/domain/public-range.ts';
+import { parseIsoInstant, type ProposalBody } from '@avail/shared/schemas/proposal.schema.ts';
+import type { ProposalRow } from '../../db/schema.ts';
+import type { Deps } from '../../http/deps.ts';
+import { HttpError, notFound, tooManyRequests } from '../../http/errors.ts';
+import type { LimitOptions } from '../../http/rate-limit.ts';
+import { proposalEmail } from '../../mail/mailer.ts';
+import { ownerFreeWindows } from '../public/owner-windows.service.ts';
+import { findPublicOwner } from '../public/public.repo.ts';
+import { LINK_NOT_FOUND } from '../public/public.service.ts';
+import * as repo from './proposals.repo.ts';
+
+export const PROPOSAL_MESSAGES = {
+  notFree: 'That time is no longer free. Please pick another time.',
+  tooMany: 'Too many proposals. Please try again later.',
+  notFound: 'Proposal not found',
+} as const;
+
+/** The visitor's confirmation: `Your proposal was sent. <Owner name> will confirm by email.` */
+export function sentMessage(ownerName: string): string {
+  return `Your proposal was sent. ${ownerName} will confirm by email.`;
+}
+
+/** Most proposals GET /me/proposals returns. */
+export const PROPOSALS_LIST_LIMIT = 50;
+
+/** 422 `{ error: 'That time is no longer free. Please pick another time.', code: 'not_free' }`. */
+function notFree() {
+  return new HttpError(422, 'not_free', PROPOSAL_MESSAGES.notFree);
+}
+
+/** A proposal as the owner's API shows it: `{ id, start, end, name, email, note, visitor_timezone, created_at }`, instants ISO `…Z`. */
+export function presentProposal(row: ProposalRow) {
+  return {
+    id: row.id,
+    start: formatInstant(Number(row.start_ms)),
+    end: formatInstant(Number(row.end_ms)),
+    name: row.name,
+    email: row.email,
+    note: row.note,
+    visitor_timezone: row.visitor_timezone,
+    created_at: formatInstant(Number(row.created_at)),
+  };
+}
+
+/**
+ * Stores a visitor's proposal for the owner behind `slug` and e-mails the owner.
+ * - unknown slug → 404 `{ error: LINK_NOT_FOUND, code: 'not_found' }`;
+ * - `start` before now, `end` beyond the public horizon (now + 366 days), or `[start, end)` not
+ *   inside one window of `ownerFreeWindows(deps, owner, start, end)` → 422 not_free;
+ * - the owner already received `perOwner.limit` proposals within `perOwner.windowMs` (a database
+ *   count, 30 per 24 h by default) → 429 `{ error: 'Too many proposals. Please try again later.' }`.
+ * The owner's e-mail (proposalEmail: To the owner, Reply-To the visitor) is awaited; when it fails
+ * the proposal stays stored (the dashboard lists it), a warning without the visitor's data is
+ * logged and the answer is the same.
+ * @returns `{ success: true, message: 'Your proposal was sent. <Owner name> will confirm by email.' }`
+ *   — never the owner's address.
+ */
+export async function createProposal(deps: Deps, slug: string, input: ProposalBody, perOwner: LimitOptions) {
+  const owner = await findPublicOwner(deps.db, slug);
+  if (!owner) throw notFound(LINK_NOT_FOUND);
+  const now = deps.now();
+  const start = parseIsoInstant(input.start);
+  const end = parseIsoInstant(input.end);
+  if (start < now || end > now + HORIZON_MS) throw notFree();
+  const windows = await ownerFreeWindows(deps, owner, start, end);
+  if (!windows.some((w) => w.start <= start && end <= w.end)) throw notFree();
+
+  if ((await repo.countProposalsSince(deps.db, owner.id, now - perOwner.windowMs)) >= perOwner.limit) {
+    throw tooManyRequests(perOwner.message ?? PROPOSAL_MESSAGES.tooMany);
+  }
+
+  const row: ProposalRow = {
+    id: crypto.randomUUID(),
+    user_id: owner.id,
+    start_ms: start,
+    end_ms: end,
+    name: input.name,
+    email: input.email,
+    note: input.note,
+    visitor_timezone: input.visitor_timezone,
+    created_at: now,
+  };
+  await repo.insertProposal(deps.db, row);
+
+  try {
+    const contact = await repo.findOwnerContact(deps.db, owner.id);
+    if (!contact) throw new Error('owner vanished');
+    await deps.mailer.send(
+      proposalEmail({
+        to: contact.email,
+        ownerName: contact.name,
+        ownerTimezone: owner.timezone,
+        visitor: { name: row.name, email: row.email, note: row.note, timezone: row.visitor_timezone },
+        start,
+        end,
+        publicBaseUrl: deps.config.PUBLIC_BASE_URL,
+      }),
+    );
+  } catch (err) {
+    // Only the error's name and code: a mail error message could echo the addresses or the body.
+    const e = err as { name?: unknown; code?: unknown };
+    deps.logger.warn(
+      { userId: owner.id, proposalId: row.id, errName: String(e?.name ?? 'Error'), errCode: e?.code == null ? undefined : String(e.code) },
+      'could not e-mail a proposal to its owner; it stays listed on the dashboard',
+    );
+  }
+  return { success: true as const, message: sentMessage(owner.name) };
+}
+
+/** The owner's proposals that have not ended yet (end > now), soonest start first, at most 50 → `{ proposals }`. */
+export async function listProposals(deps: Deps, userId: string) {
+  const rows = await repo.listUpcomingProposals(deps.db, userId, deps.now(), PROPOSALS_LIST_LIMIT);
+  return { proposals: rows.map(presentProposal) };
+}
+
+/** Dismisses (deletes) one of the owner's proposals; 404 `{ error: 'Proposal not found', code: 'not_found' }` otherwise. */
+export async function dismissProposal(deps: Deps, userId: string, id: string): Promise<void> {
+  if (!(await repo.deleteProposal(deps.db, userId, id))) throw notFound(PROPOSAL_MESSAGES.notFound);
+}
