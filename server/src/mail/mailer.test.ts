@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMailer, verificationEmail } from './mailer.ts';
+import { createMailer, formatTimeRange, passwordResetEmail, proposalEmail, verificationEmail } from './mailer.ts';
 
 describe('verification e-mail', () => {
   it('names Avail, carries the code and a prefilled verify link', () => {
@@ -15,6 +15,46 @@ describe('verification e-mail', () => {
   });
 });
 
+describe('password-reset e-mail', () => {
+  it('carries the code and a prefilled /forgot-password link, not the code in the subject', () => {
+    const m = passwordResetEmail({ to: 'a+b@example.com', name: 'Ada <3', code: '004711', publicBaseUrl: 'https://avail.example', ttlMinutes: 30 });
+    expect(m.subject).toBe('Reset your Avail password');
+    expect(m.text).toContain('004711');
+    expect(m.text).toContain('https://avail.example/forgot-password?email=a%2Bb%40example.com&code=004711');
+    expect(m.text).toContain('30 minutes');
+    expect(m.html).toContain('Ada &#60;3');
+  });
+});
+
+describe('proposal e-mail', () => {
+  const base = {
+    to: 'owner@example.com',
+    ownerName: 'Olivia',
+    ownerTimezone: 'Europe/Brussels',
+    visitor: { name: 'Vera', email: 'vera@example.org', note: '', timezone: 'Asia/Tokyo' },
+    publicBaseUrl: 'https://avail.example',
+  };
+
+  it('formats times in a zone, across midnight and ending at midnight', () => {
+    expect(formatTimeRange('Europe/Brussels', Date.UTC(2026, 10, 24, 9), Date.UTC(2026, 10, 24, 9, 30))).toBe('Tue 24 Nov, 10:00–10:30');
+    expect(formatTimeRange('Europe/Brussels', Date.UTC(2026, 10, 24, 21), Date.UTC(2026, 10, 25, 1))).toBe('Tue 24 Nov, 22:00 – Wed 25 Nov, 02:00');
+    expect(formatTimeRange('Europe/Brussels', Date.UTC(2026, 10, 24, 22), Date.UTC(2026, 10, 24, 23))).toBe('Tue 24 Nov, 23:00–24:00');
+    // Summer time: Brussels is UTC+2 in July.
+    expect(formatTimeRange('Europe/Brussels', Date.UTC(2026, 6, 6, 7), Date.UTC(2026, 6, 6, 8, 15))).toBe('Mon 6 Jul, 09:00–10:15');
+  });
+
+  it("gives the owner's time in the subject, the visitor's time when it differs, and Reply-To the visitor", () => {
+    const m = proposalEmail({ ...base, start: Date.UTC(2026, 10, 24, 9), end: Date.UTC(2026, 10, 24, 10) });
+    expect(m.to).toBe('owner@example.com');
+    expect(m.replyTo).toBe('vera@example.org');
+    expect(m.subject).toBe('New time proposed: Tue 24 Nov, 10:00–11:00');
+    expect(m.text).toContain('Tue 24 Nov, 18:00–19:00 (their time, Asia/Tokyo)');
+    expect(m.text).toContain('Nothing was booked.');
+    expect(m.text).toContain('https://avail.example/app/dashboard');
+    expect(m.personal).toBe(true);
+  });
+});
+
 describe('createMailer', () => {
   it('without SMTP_URL logs the whole message, code included', async () => {
     const lines: string[] = [];
@@ -24,6 +64,26 @@ describe('createMailer', () => {
     await mailer.send({ to: 'x@example.com', subject: 'Your Avail verification code: 654321', text: 'code 654321' });
     expect(lines.join('')).toContain('654321');
     expect(lines.join('')).toContain('x@example.com');
+  });
+
+  it("without SMTP_URL never logs the body or Reply-To of a message with a visitor's personal data", async () => {
+    const lines: string[] = [];
+    const stream = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+    const mailer = createMailer({ SMTP_URL: undefined, MAIL_FROM: 'Avail <no-reply@localhost>' }, pino({ level: 'info' }, stream));
+    const m = proposalEmail({
+      to: 'owner@example.com',
+      ownerName: 'Olivia',
+      ownerTimezone: 'Europe/Brussels',
+      visitor: { name: 'Vera Visitorname', email: 'vera@example.org', note: 'private note', timezone: 'UTC' },
+      start: Date.UTC(2026, 10, 24, 9),
+      end: Date.UTC(2026, 10, 24, 10),
+      publicBaseUrl: 'https://avail.example',
+    });
+    await mailer.send(m);
+    const log = lines.join('');
+    expect(log).toContain('owner@example.com');
+    expect(log).toContain('New time proposed');
+    for (const secret of ['Vera Visitorname', 'vera@example.org', 'private note']) expect(log).not.toContain(secret);
   });
 
   let server: SMTPServer | undefined;
@@ -56,5 +116,10 @@ describe('createMailer', () => {
     // Delivered by SMTP, the code stays out of the log (the subject carries it).
     expect(lines.join('')).toContain('mail sent');
     expect(lines.join('')).not.toContain('111222');
+
+    // Reply-To goes out as one address.
+    await mailer.send({ to: 'owner@example.com', subject: 's', text: 't', replyTo: 'vera@example.org' });
+    expect(received).toHaveLength(2);
+    expect(received[1]).toMatch(/^Reply-To: vera@example\.org\r?$/m);
   });
 });

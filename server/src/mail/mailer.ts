@@ -1,7 +1,8 @@
 /**
  * Outgoing e-mail. With SMTP_URL: nodemailer over SMTP. Without: the whole message (including a
  * verification code) is written to the log at info level, so the embedded default works with no
- * mail server — the operator reads the code from the server log.
+ * mail server — the operator reads the code from the server log. Messages marked `personal` (a
+ * visitor's proposal) are logged with recipient and subject only.
  */
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
