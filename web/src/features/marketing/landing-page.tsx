@@ -1,45 +1,238 @@
-/** Landing page `/` (spec §2 Landing page) — a first, modest version. */
-import { useEffect, useState } from 'react';
-import { Link } from 'react-router-dom';
-import { Accordion } from 'radix-ui';
+/**
+ * Landing page `/` (spec §1, §2 "Landing page (/)", §9): top bar with smooth-scroll anchors that
+ * gets compact after 50 px, a full-screen mobile menu, then hero, features, how it works,
+ * testimonials, use cases + Why, highlights, pricing, FAQ and the e-mail support link.
+ */
+import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Accordion, Dialog } from 'radix-ui';
 import { HEADER_COMPACT_SCROLL_PX } from '@avail/shared/constants.ts';
 import { Logo } from '../../components/ui/logo.tsx';
-import { CardGrid, HeaderAuthLinks, MarketingFooter } from './marketing-layout.tsx';
+import { CardGrid, HeaderAuthLinks, MarketingFooter, SUPPORT_EMAIL, useDocumentTitle } from './marketing-layout.tsx';
 
 const ANCHORS = [
-  ['#features', 'Features'],
-  ['#how-it-works', 'How it works'],
-  ['#use-cases', 'Use cases'],
-  ['#pricing', 'Pricing'],
-  ['#faq', 'FAQ'],
+  ['features', 'Features'],
+  ['how-it-works', 'How it works'],
+  ['use-cases', 'Use cases'],
+  ['pricing', 'Pricing'],
+  ['faq', 'FAQ'],
 ] as const;
 
 const FEATURES = [
   ['Read-only calendar connection', 'Connect Google Calendar, Microsoft Outlook, Apple iCloud, any CalDAV server or an ICS feed. Avail never writes to your calendars.'],
   ['Busy events split your free time', 'A meeting at noon splits your 9-to-5 into two free windows automatically.'],
-  ['Live sync', 'Real-time updates plus a backup sync every 15 minutes keep your link accurate.'],
+  ['Live sync', 'Real-time updates through webhooks plus a backup sync every 15 minutes keep your link accurate.'],
   ['Visitor time-zone detection', 'Visitors see your free times in their own time zone — and can change it.'],
   ['Only free windows', 'Event titles, guests and details never leave your account.'],
   ['Smart day view', 'A 07:00–20:00 view by default that expands when your availability needs it.'],
 ] as const;
+
+const STEPS = [
+  ['Connect your calendars', 'Read-only access to Google, Outlook, Apple iCloud or any CalDAV server you already use.'],
+  ['Set your weekly hours', 'Tell Avail when you work. Busy events are cut out automatically.'],
+  ['Share your link', 'Visitors see your free windows in their own time zone and propose a time; you confirm.'],
+] as const;
+
+const TESTIMONIALS = [
+  {
+    quote:
+      'I used to type my free slots into every client e-mail and still got them wrong. Now I send one link, clients propose a time that suits them, and I confirm it. Nobody sees who else I work for.',
+    name: 'Maya Lindqvist',
+    role: 'Freelance brand designer',
+  },
+  {
+    quote:
+      'Booking a kick-off used to take five e-mails. Our clients open my link, see when I am free in their own time zone and suggest a slot. I say yes in one click.',
+    name: 'Tomás Reyes',
+    role: 'Producer at a video agency',
+  },
+  {
+    quote:
+      'Our customers sit on three continents. With Avail they see my free windows in their local time, and my internal meetings stay private. Onboarding calls get booked days sooner.',
+    name: 'Priya Nair',
+    role: 'Customer-success lead',
+  },
+] as const;
+
 const USE_CASES = [
   ['Freelancers and consultants', 'Stop the back-and-forth with clients: send one link.'],
   ['Agencies and studios', 'Share when the team lead is free for kick-offs and reviews.'],
   ['Sales and partnerships people', 'Let prospects propose a time that works while the deal is hot.'],
   ['Support and success teams', 'Offer customers clear windows for onboarding calls.'],
 ] as const;
+
+const WHY = [
+  ['Private by design', 'Your link shows free windows only — never titles, guests or details.'],
+  ['You stay in control', 'Visitors propose, you confirm. Nothing lands in your calendar without you.'],
+  ['Always up to date', 'Changes in your calendars show up on your link on their own.'],
+  ['Nothing to install for visitors', 'Visitors need no account: they open your link and pick a time.'],
+] as const;
+
+const HIGHLIGHTS = [
+  ['0', 'event titles, guests or details shown to visitors'],
+  ['15 min', 'backup sync, on top of real-time updates'],
+  ['07:00–20:00', 'default day view that widens when your hours do'],
+  ['Read-only', 'access to every calendar you connect'],
+] as const;
+
 const FAQ = [
   ['Which calendars can I connect?', 'Google Calendar, Microsoft Outlook, Apple iCloud, any CalDAV server, and calendars published as an ICS feed.'],
   ['Can visitors see my event titles?', 'No. Your public link shows only free windows — never titles, guests or details.'],
   ['Can visitors book directly?', 'No. Visitors propose a time that works for them and you confirm it. Nothing lands in your calendar without you.'],
   ['What time zone do visitors see?', 'Their own: Avail detects it from the browser and lets them change it.'],
   ['Does Avail change my calendar?', 'Never. Connections are read-only.'],
-  ['How much does it cost?', 'The Individual plan is free during the beta.'],
-];
+  ['How much does it cost?', 'The Individual plan is free during the beta. A Pro plan for teams is coming soon.'],
+] as const;
 
+type SectionId = (typeof ANCHORS)[number][0];
+
+/** Scrolls to a section (smoothly unless the visitor prefers reduced motion) and moves focus there. */
+function scrollToSection(id: string, smooth = true) {
+  const el = document.getElementById(id);
+  if (!el) return;
+  const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  el.scrollIntoView({ behavior: smooth && !reduce ? 'smooth' : 'instant', block: 'start' });
+  el.focus({ preventScroll: true });
+}
+
+/** An in-page link to `#id`: updates the URL hash and scrolls smoothly to the section. */
+function SectionLink({ id, className, children, onNavigate }: { id: string; className?: string; children: ReactNode; onNavigate?: (id: string) => boolean }) {
+  const navigate = useNavigate();
+  function onClick(e: MouseEvent<HTMLAnchorElement>) {
+    if (e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || e.button !== 0) return;
+    e.preventDefault();
+    navigate({ hash: id }, { preventScrollReset: true });
+    // A caller (the mobile menu) may take over the scrolling until it has closed.
+    if (onNavigate?.(id)) return;
+    scrollToSection(id);
+  }
+  return (
+    <a href={`#${id}`} className={className} onClick={onClick}>
+      {children}
+    </a>
+  );
+}
+
+/** The full-screen menu of the top bar below 860 px (radix Dialog: focus trap, Escape, focus return). */
+function MobileMenu() {
+  const [open, setOpen] = useState(false);
+  const pending = useRef<string | null>(null);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger className="icon-button mk-menu-button" aria-label="Open menu">
+        <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+          <path d="M4 7h16M4 12h16M4 17h16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+        </svg>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Content
+          className="mk-mobile-menu"
+          onCloseAutoFocus={(e) => {
+            const id = pending.current;
+            pending.current = null;
+            if (!id) return;
+            e.preventDefault();
+            scrollToSection(id);
+          }}
+        >
+          <div className="mk-mobile-menu-top">
+            <Dialog.Title className="mk-mobile-menu-title">Menu</Dialog.Title>
+            <Dialog.Description className="sr-only">Jump to a section of the page, sign in or get started.</Dialog.Description>
+            <Dialog.Close className="icon-button mk-menu-close" aria-label="Close menu">
+              <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+                <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+              </svg>
+            </Dialog.Close>
+          </div>
+          <nav aria-label="Sections" className="mk-mobile-nav">
+            {ANCHORS.map(([id, label]) => (
+              <SectionLink
+                key={id}
+                id={id}
+                onNavigate={(target) => {
+                  pending.current = target;
+                  setOpen(false);
+                  return true;
+                }}
+              >
+                {label}
+              </SectionLink>
+            ))}
+          </nav>
+          <div className="mk-mobile-cta">
+            <Link to="/login" className="btn btn-secondary btn-lg btn-block">
+              Login
+            </Link>
+            <Link to="/register" className="btn btn-primary btn-lg btn-block">
+              Get started
+            </Link>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** A section with an id, a labelled heading and a focus target for in-page navigation. */
+function Section({ id, title, intro, alt = false, narrow = false, children }: { id: string; title: string; intro?: string; alt?: boolean; narrow?: boolean; children: ReactNode }) {
+  return (
+    <section id={id} className={`mk-section${alt ? ' alt' : ''}`} aria-labelledby={`${id}-title`} tabIndex={-1}>
+      <div className={`mk-container${narrow ? ' narrow' : ''}`}>
+        <h2 id={`${id}-title`}>{title}</h2>
+        {intro && <p className="mk-section-intro">{intro}</p>}
+        {children}
+      </div>
+    </section>
+  );
+}
+
+function initials(name: string) {
+  return name
+    .split(/\s+/)
+    .map((p) => p[0])
+    .join('')
+    .slice(0, 2);
+}
+
+/** A small, decorative preview of a public availability page (free windows only). */
+function HeroPreview() {
+  const days = [
+    ['Mon', [[0, 3], [4, 8]]],
+    ['Tue', [[1, 5]]],
+    ['Wed', [[0, 2], [5, 8]]],
+    ['Thu', [[2, 7]]],
+    ['Fri', [[0, 4]]],
+  ] as const;
+  return (
+    <div className="mk-preview card" role="img" aria-label="Example of a public availability link: a week showing only free windows">
+      <div className="mk-preview-head">
+        <span className="mk-preview-dot" />
+        <span>avail.app/maya</span>
+        <span className="mk-preview-tz">Your time zone</span>
+      </div>
+      <div className="mk-preview-week">
+        {days.map(([day, blocks]) => (
+          <div key={day} className="mk-preview-day">
+            <span className="mk-preview-label">{day}</span>
+            <div className="mk-preview-col">
+              {blocks.map(([from, to]) => (
+                <span key={from} className="mk-preview-free" style={{ top: `${(from / 9) * 100}%`, height: `${((to - from) / 9) * 100}%` }} />
+              ))}
+            </div>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** The landing page at `/`. */
 export default function LandingPage() {
+  useDocumentTitle('Avail — share when you’re free, never what you’re doing');
   const [compact, setCompact] = useState(false);
-  const [menuOpen, setMenuOpen] = useState(false);
+  const { hash } = useLocation();
+  const initialHash = useRef(hash);
+
   useEffect(() => {
     const onScroll = () => setCompact(window.scrollY > HEADER_COMPACT_SCROLL_PX);
     onScroll();
@@ -47,50 +240,36 @@ export default function LandingPage() {
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
 
+  // Arriving at /#faq (e.g. from /support): the section exists only now, so scroll to it once.
+  useEffect(() => {
+    const id = decodeURIComponent(initialHash.current.replace(/^#/, ''));
+    if (id) scrollToSection(id, false);
+  }, []);
+
   return (
     <div className="mk-page landing">
-      <header className={`mk-header${compact ? ' compact' : ''}`}>
+      <header className={`mk-header${compact ? ' compact' : ''}`} data-compact={compact}>
         <div className="mk-container mk-header-inner">
           <Logo external />
           <nav className="mk-nav" aria-label="Sections">
-            {ANCHORS.map(([href, label]) => (
-              <a key={href} href={href}>
+            {ANCHORS.map(([id, label]) => (
+              <SectionLink key={id} id={id satisfies SectionId}>
                 {label}
-              </a>
+              </SectionLink>
             ))}
           </nav>
           <div className="mk-header-cta">
             <HeaderAuthLinks />
-            <button type="button" className="icon-button mk-menu-button" aria-label="Open menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(true)}>
-              ☰
-            </button>
+            <MobileMenu />
           </div>
         </div>
       </header>
-      {menuOpen && (
-        <div className="mk-mobile-menu" role="dialog" aria-modal="true" aria-label="Menu">
-          <button type="button" className="icon-button mk-menu-close" aria-label="Close menu" onClick={() => setMenuOpen(false)}>
-            ✕
-          </button>
-          {ANCHORS.map(([href, label]) => (
-            <a key={href} href={href} onClick={() => setMenuOpen(false)}>
-              {label}
-            </a>
-          ))}
-          <Link to="/login" className="btn btn-secondary">
-            Login
-          </Link>
-          <Link to="/register" className="btn btn-primary">
-            Get started
-          </Link>
-        </div>
-      )}
 
       <main>
-        <section className="mk-hero">
+        <section id="hero" className="mk-hero" aria-labelledby="hero-title">
           <div className="mk-container">
             <span className="mk-badge">Now in Beta</span>
-            <h1>
+            <h1 id="hero-title">
               Share when you&apos;re free.
               <br />
               <span className="accent">Never what you&apos;re doing.</span>
@@ -103,108 +282,139 @@ export default function LandingPage() {
               <Link to="/register" className="btn btn-primary btn-lg">
                 Get started free
               </Link>
-              <a href="#how-it-works" className="btn btn-secondary btn-lg">
+              <SectionLink id="how-it-works" className="btn btn-secondary btn-lg">
                 See how it works
-              </a>
+              </SectionLink>
             </div>
+            <HeroPreview />
           </div>
         </section>
 
-        <section id="features" className="mk-section">
-          <div className="mk-container">
-            <h2>Everything you need to share your time</h2>
-            <CardGrid items={FEATURES} columns="three" />
-          </div>
-        </section>
+        <Section id="features" title="Everything you need to share your time">
+          <CardGrid items={FEATURES} columns="three" />
+        </Section>
 
-        <section id="how-it-works" className="mk-section alt">
-          <div className="mk-container">
-            <h2>How it works</h2>
-            <ol className="mk-steps">
-              <li>
-                <strong>Connect your calendars</strong>
-                <span className="muted">Read-only access to the calendars you already use.</span>
+        <Section id="how-it-works" title="How it works" alt>
+          <ol className="mk-steps">
+            {STEPS.map(([title, text]) => (
+              <li key={title}>
+                <strong>{title}</strong>
+                <span className="muted">{text}</span>
               </li>
-              <li>
-                <strong>Set your weekly hours</strong>
-                <span className="muted">Busy events are cut out automatically.</span>
+            ))}
+          </ol>
+        </Section>
+
+        <Section id="testimonials" title="Loved by people who live in their calendars" intro="Freelancers, agencies and customer teams use Avail to stop the scheduling back-and-forth.">
+          <ul className="mk-testimonials" tabIndex={0} aria-label="Testimonials">
+            {TESTIMONIALS.map((t) => (
+              <li key={t.name} className="card mk-testimonial">
+                <blockquote>
+                  <p>&ldquo;{t.quote}&rdquo;</p>
+                </blockquote>
+                <div className="mk-person">
+                  <span className="mk-avatar" aria-hidden="true">
+                    {initials(t.name)}
+                  </span>
+                  <span>
+                    <strong>{t.name}</strong>
+                    <span className="muted small">{t.role}</span>
+                  </span>
+                </div>
               </li>
-              <li>
-                <strong>Share your link</strong>
-                <span className="muted">Visitors see free windows in their own time zone.</span>
-              </li>
-            </ol>
-          </div>
-        </section>
+            ))}
+          </ul>
+        </Section>
 
-        <section id="use-cases" className="mk-section">
-          <div className="mk-container">
-            <h2>Built for people whose time is in demand</h2>
-            <CardGrid items={USE_CASES} columns="four" />
-          </div>
-        </section>
-
-        <section id="pricing" className="mk-section alt">
-          <div className="mk-container">
-            <h2>Pricing</h2>
-            <div className="mk-grid two">
-              <article className="card mk-plan featured">
-                <h3>Individual</h3>
-                <p className="mk-price">Free during beta</p>
-                <ul>
-                  <li>Unlimited calendar connections</li>
-                  <li>Your public availability link</li>
-                  <li>Visitor time-zone detection</li>
-                </ul>
-                <Link to="/register" className="btn btn-primary btn-block">
-                  Get started free
-                </Link>
-              </article>
-              <article className="card mk-plan">
-                <h3>Pro</h3>
-                <p className="mk-price">Coming soon</p>
-                <ul>
-                  <li>Teams</li>
-                  <li>Custom branding</li>
-                  <li>Advanced scheduling rules</li>
-                  <li>Analytics</li>
-                  <li>Priority support</li>
-                  <li>API access</li>
-                  <li>White-label</li>
-                </ul>
-                <button type="button" className="btn btn-secondary btn-block" disabled>
-                  Get notified
-                </button>
-              </article>
-            </div>
-          </div>
-        </section>
-
-        <section id="faq" className="mk-section">
-          <div className="mk-container narrow">
-            <h2>Frequently asked questions</h2>
-            <Accordion.Root type="single" collapsible defaultValue="faq-0" className="faq">
-              {FAQ.map(([q, a], i) => (
-                <Accordion.Item key={q} value={`faq-${i}`} className="faq-item">
-                  <Accordion.Header asChild>
-                    <h3>
-                      <Accordion.Trigger className="faq-trigger">
-                        {q}
-                        <span aria-hidden="true" className="faq-chevron">
-                          ⌄
-                        </span>
-                      </Accordion.Trigger>
-                    </h3>
-                  </Accordion.Header>
-                  <Accordion.Content className="faq-content">
-                    <p>{a}</p>
-                  </Accordion.Content>
-                </Accordion.Item>
+        <Section id="use-cases" title="Built for people whose time is in demand" alt>
+          <CardGrid items={USE_CASES} columns="four" />
+          <div className="mk-why" aria-labelledby="why-title">
+            <h3 id="why-title">Why Avail?</h3>
+            <ul className="mk-why-list">
+              {WHY.map(([title, text]) => (
+                <li key={title}>
+                  <strong>{title}</strong>
+                  <span className="muted">{text}</span>
+                </li>
               ))}
-            </Accordion.Root>
-            <p className="center muted">
-              Still have questions? <a href="mailto:support@avail.app">support@avail.app</a>
-            </p>
+            </ul>
+          </div>
+        </Section>
+
+        <Section id="highlights" title="Feature highlights">
+          <ul className="mk-highlights">
+            {HIGHLIGHTS.map(([figure, text]) => (
+              <li key={figure}>
+                <span className="mk-highlight-figure">{figure}</span>
+                <span className="muted">{text}</span>
+              </li>
+            ))}
+          </ul>
+        </Section>
+
+        <Section id="pricing" title="Pricing" alt>
+          <div className="mk-grid two">
+            <article className="card mk-plan featured" aria-labelledby="plan-individual">
+              <h3 id="plan-individual">Individual</h3>
+              <p className="mk-price">Free during beta</p>
+              <ul>
+                <li>Unlimited calendar connections</li>
+                <li>Your public availability link</li>
+                <li>Visitor time-zone detection</li>
+                <li>Real-time sync plus a backup sync every 15 minutes</li>
+              </ul>
+              <Link to="/register" className="btn btn-primary btn-block">
+                Get started free
+              </Link>
+            </article>
+            <article className="card mk-plan" aria-labelledby="plan-pro">
+              <h3 id="plan-pro">Pro</h3>
+              <p className="mk-price">Coming soon</p>
+              <ul>
+                <li>Teams</li>
+                <li>Custom branding</li>
+                <li>Advanced scheduling rules</li>
+                <li>Analytics</li>
+                <li>Priority support</li>
+                <li>API access</li>
+                <li>White-label</li>
+              </ul>
+              <button type="button" className="btn btn-secondary btn-block" disabled>
+                Get notified
+              </button>
+            </article>
+          </div>
+        </Section>
+
+        <Section id="faq" title="Frequently asked questions" narrow>
+          <Accordion.Root type="single" collapsible defaultValue="faq-0" className="faq">
+            {FAQ.map(([q, a], i) => (
+              <Accordion.Item key={q} value={`faq-${i}`} className="faq-item">
+                <Accordion.Header asChild>
+                  <h3>
+                    <Accordion.Trigger className="faq-trigger">
+                      {q}
+                      <span aria-hidden="true" className="faq-chevron">
+                        ⌄
+                      </span>
+                    </Accordion.Trigger>
+                  </h3>
+                </Accordion.Header>
+                <Accordion.Content className="faq-content">
+                  <p>{a}</p>
+                </Accordion.Content>
+              </Accordion.Item>
+            ))}
+          </Accordion.Root>
+        </Section>
+
+        <section id="contact" className="mk-section mk-contact" aria-labelledby="contact-title" tabIndex={-1}>
+          <div className="mk-container narrow center">
+            <h2 id="contact-title">Still have questions?</h2>
+            <p className="muted">Write to us and a person will answer, usually within one business day.</p>
+            <a className="btn btn-secondary" href={`mailto:${SUPPORT_EMAIL}`}>
+              E-mail {SUPPORT_EMAIL}
+            </a>
           </div>
         </section>
       </main>

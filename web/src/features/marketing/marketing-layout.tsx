@@ -1,7 +1,21 @@
 import '../../styles/marketing.css';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Logo } from '../../components/ui/logo.tsx';
+
+/** The address people write to for help (landing page, /support, legal pages). */
+export const SUPPORT_EMAIL = 'support@avail.app';
+
+/** Sets `document.title` while the calling page is shown, and puts the previous title back after. */
+export function useDocumentTitle(title: string) {
+  useEffect(() => {
+    const previous = document.title;
+    document.title = title;
+    return () => {
+      document.title = previous;
+    };
+  }, [title]);
+}
 
 /** The top bar's 'Login' and 'Get started' buttons (landing page and simple pages). */
 export function HeaderAuthLinks() {
@@ -31,17 +45,19 @@ export function CardGrid({ items, columns }: { items: ReadonlyArray<readonly [st
   );
 }
 
-export function MarketingFooter() {
+/** The footer of the landing, legal and support pages: the spec's five links, support, © 2025. */
+export function MarketingFooter({ logoExternal = true }: { logoExternal?: boolean }) {
   return (
     <footer className="mk-footer">
       <div className="mk-container mk-footer-inner">
-        <Logo external />
+        <Logo external={logoExternal} />
         <nav aria-label="Footer">
           <Link to="/">Home</Link>
           <Link to="/login">Login</Link>
           <Link to="/register">Sign up</Link>
           <Link to="/privacypolicy">Privacy Policy</Link>
           <Link to="/termsofservice">Terms of Service</Link>
+          <Link to="/support">Support</Link>
         </nav>
         <p className="muted small">© 2025 Avail. All rights reserved.</p>
       </div>
@@ -49,22 +65,25 @@ export function MarketingFooter() {
   );
 }
 
-export function SimplePage({ title, children, logoExternal = false }: { title: string; children: ReactNode; logoExternal?: boolean }) {
+/** A static page (legal, support): top bar, one titled article, footer; sets the document title. */
+export function SimplePage({ title, intro, children, logoExternal = false }: { title: string; intro?: ReactNode; children: ReactNode; logoExternal?: boolean }) {
+  useDocumentTitle(`${title} · Avail`);
   return (
     <div className="mk-page">
       <header className="mk-header static">
         <div className="mk-container mk-header-inner">
           <Logo external={logoExternal} />
-          <div className="mk-header-cta">
+          <div className="mk-header-cta always">
             <HeaderAuthLinks />
           </div>
         </div>
       </header>
       <main className="mk-container prose">
         <h1>{title}</h1>
+        {intro && <p className="lead">{intro}</p>}
         {children}
       </main>
-      <MarketingFooter />
+      <MarketingFooter logoExternal={logoExternal} />
     </div>
   );
 }
