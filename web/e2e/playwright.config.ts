@@ -18,7 +18,9 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 15_000 },
   globalSetup: path.join(here, 'global-setup.ts'),
-  outputDir: path.join(root, 'test-results', 'e2e-artifacts'),
+  // One artifacts folder per web build under test, so runs against different builds (WEB_DIST_DIR)
+  // in parallel don't clean each other's traces.
+  outputDir: path.join(root, 'test-results', process.env.WEB_DIST_DIR ? `e2e-artifacts-${path.basename(process.env.WEB_DIST_DIR)}` : 'e2e-artifacts'),
   reporter: [
     ['list'],
     ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? path.join(root, 'test-results', 'e2e.json') }],
