@@ -148,7 +148,7 @@ export interface BusyIntervalsTable {
 
 export interface PageViewsTable {
   user_id: string;
-  /** YYYY-MM-DD (UTC). */
+  /** YYYY-MM-DD, the owner's calendar date (their zone) when the view happened. */
   day: string;
   /** sha256(secret + day + ip + user-agent); the IP is never stored. */
   visitor_hash: string;
@@ -235,6 +235,8 @@ export interface ProposalsTable {
   /** The visitor's IANA zone. */
   visitor_timezone: string;
   created_at: number;
+  /** UTC ms when the owner dismissed it (hidden from the list; still counted by the per-owner cap), else null. */
+  dismissed_at: Generated<number | null>;
 }
 
 export interface Database {

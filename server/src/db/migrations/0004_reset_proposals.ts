@@ -31,6 +31,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('note', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('visitor_timezone', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
+    // Set when the owner dismisses it: hidden from the list, still counted by the daily cap.
+    .addColumn('dismissed_at', 'bigint')
     .execute();
   await db.schema.createIndex('proposals_user_start_idx').on('proposals').columns(['user_id', 'start_ms']).execute();
   // The per-owner daily cap counts an owner's proposals of the last 24 h.

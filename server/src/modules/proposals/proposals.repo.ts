@@ -25,6 +25,7 @@ export function listUpcomingProposals(db: Db, userId: string, now: number, limit
     .selectAll()
     .where('user_id', '=', userId)
     .where('end_ms', '>', now)
+    .where('dismissed_at', 'is', null)
     .orderBy('start_ms', 'asc')
     .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')
@@ -33,12 +34,19 @@ export function listUpcomingProposals(db: Db, userId: string, now: number, limit
 }
 
 /**
- * Deletes the proposal only when it belongs to `userId`.
- * @returns false when there is no such proposal of this owner.
+ * Marks the proposal dismissed (at `now`, UTC ms) only when it belongs to `userId`. The row stays, so
+ * dismissing never frees room under the per-owner daily cap; it is removed with the account.
+ * @returns false when there is no such (undismissed) proposal of this owner.
  */
-export async function deleteProposal(db: Db, userId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('proposals').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export async function dismissProposal(db: Db, userId: string, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('proposals')
+    .set({ dismissed_at: now })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('dismissed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** The owner's e-mail address and display name (to send the proposal to), or undefined. */

@@ -87,6 +87,7 @@ export async function createProposal(deps: Deps, slug: string, input: ProposalBo
     note: input.note,
     visitor_timezone: input.visitor_timezone,
     created_at: now,
+    dismissed_at: null,
   };
   await repo.insertProposal(deps.db, row);
 
@@ -121,7 +122,7 @@ export async function listProposals(deps: Deps, userId: string) {
   return { proposals: rows.map(presentProposal) };
 }
 
-/** Dismisses (deletes) one of the owner's proposals; 404 `{ error: 'Proposal not found', code: 'not_found' }` otherwise. */
+/** Dismisses one of the owner's proposals (hidden from the list, kept for the daily cap); 404 `{ error: 'Proposal not found', code: 'not_found' }` otherwise. */
 export async function dismissProposal(deps: Deps, userId: string, id: string): Promise<void> {
-  if (!(await repo.deleteProposal(deps.db, userId, id))) throw notFound(PROPOSAL_MESSAGES.notFound);
+  if (!(await repo.dismissProposal(deps.db, userId, id, deps.now()))) throw notFound(PROPOSAL_MESSAGES.notFound);
 }

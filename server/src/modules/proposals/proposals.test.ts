@@ -221,6 +221,21 @@ describe('POST /api/public/:slug/proposals', () => {
     expect(res.body.error).toBe('Too many proposals. Please try again later.');
   });
 
+  it('still counts dismissed proposals toward the daily cap (dismissing frees no room)', async () => {
+    const o = await owner();
+    const listed = await request(t.app).get('/api/me/proposals').set(o.auth);
+    expect(listed.body.proposals).toEqual([]);
+    const row = (i: number) => ({
+      id: crypto.randomUUID(), user_id: o.user.id, start_ms: Date.UTC(2026, 10, 24, 9), end_ms: Date.UTC(2026, 10, 24, 9, 30),
+      name: `V${i}`, email: `v${i}@example.org`, visitor_timezone: 'UTC', created_at: NOW - 3_600_000,
+    });
+    for (let i = 0; i < 30; i++) await t.db.insertInto('proposals').values(row(i)).execute();
+    const all = (await request(t.app).get('/api/me/proposals').set(o.auth)).body.proposals as { id: string }[];
+    for (const p of all.slice(0, 10)) expect((await request(t.app).delete(`/api/me/proposals/${p.id}`).set(o.auth)).status).toBe(204);
+    expect((await request(t.app).get('/api/me/proposals').set(o.auth)).body.proposals).toHaveLength(20);
+    expect((await propose(o.username, proposal())).status).toBe(429);
+  });
+
   it('keeps the proposal and still answers 201 when the e-mail cannot be sent', async () => {
     const o = await owner();
     const mailer = t.deps.mailer;
