@@ -1,26 +1,30 @@
 /**
  * The visitor's public availability page (spec §2 Public availability page, §4 Public page,
- * §8 public messages). Light on purpose: only the API client, time helpers and radix Tooltip.
- * Shows free windows only, in the visitor's own (changeable) zone; no booking control.
+ * §8 public messages; issue 4: propose a time). Light on purpose: only the API client, time helpers
+ * and radix Tooltip/Dialog. Shows free windows only, in the visitor's own (changeable) zone; a free
+ * window can be proposed to the owner by e-mail, nothing is ever booked.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, ApiError, type PublicAvailability } from '@avail/shared/api/api-client.ts';
 import { PUBLIC_CLOCK_TICK_MS, TIMEZONE_GROUPS } from '@avail/shared/constants.ts';
 import {
-  addDays, browserTimeZone, dateInZone, daysInMonth, formatDayLabel, formatMonthLabel, formatTime, formatWeekRange, monthStart,
-  pad2, publicHourRange, splitByDay, weekDates, weekdayMon0, zonedParts, type DaySegment,
+  addDays, browserTimeZone, dateInZone, daysInMonth, formatDayShort, formatMonthLabel, formatTime, formatWeekRange, monthStart,
+  splitByDay, weekDates, type DaySegment,
 } from '../../lib/time.ts';
-import { Tooltip, TooltipProvider } from '../../components/ui/tooltip.tsx';
+import { TooltipProvider } from '../../components/ui/tooltip.tsx';
+import { MonthGrid } from './month-grid.tsx';
+import { ProposeDialog, type ProposeTarget } from './propose-dialog.tsx';
+import { WeekGrid } from './week-grid.tsx';
 import './public.css';
 
 type Status = 'loading' | 'loaded' | 'not_found' | 'server_error' | 'network_error';
-const PX_PER_HOUR = 48;
 const MESSAGES: Record<Exclude<Status, 'loading' | 'loaded'>, string> = {
   not_found: 'This availability link could not be found.',
   server_error: 'Something went wrong on our end. Please try again later.',
   network_error: 'Unable to connect. Please check your internet connection and try again.',
 };
 
+/** The public page of `slug`: states, week/month views, visitor zone, and the propose dialog. */
 export default function PublicPage({ slug }: { slug: string }) {
   const [tz, setTz] = useState(browserTimeZone);
   const [view, setView] = useState<'week' | 'month'>('week');
@@ -29,6 +33,8 @@ export default function PublicPage({ slug }: { slug: string }) {
   const [status, setStatus] = useState<Status>('loading');
   const [data, setData] = useState<PublicAvailability | null>(null);
   const [retry, setRetry] = useState(0);
+  const [selectedDay, setSelectedDay] = useState<string | null>(null);
+  const [target, setTarget] = useState<ProposeTarget | null>(null);
 
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), PUBLIC_CLOCK_TICK_MS);
@@ -64,6 +70,14 @@ export default function PublicPage({ slug }: { slug: string }) {
     return () => ctrl.abort();
   }, [slug, range, tz, retry]);
 
+  // After a 'no longer free' answer: refetch the shown windows without leaving the loaded state.
+  const refreshWindows = useCallback(() => {
+    api
+      .publicAvailability(slug, range, tz)
+      .then((res) => res?.availability && setData(res))
+      .catch(() => undefined);
+  }, [slug, range, tz]);
+
   useEffect(() => {
     document.title = data ? `${data.user_name}'s Availability · Avail` : 'Availability · Avail';
     let meta = document.querySelector('meta[name="robots"]');
@@ -94,6 +108,12 @@ export default function PublicPage({ slug }: { slug: string }) {
 
   const name = data?.user_name ?? '';
   const isCurrent = offset === 0;
+  const detected = browserTimeZone();
+  const switchView = (v: 'week' | 'month') => {
+    setView(v);
+    setOffset(0);
+    setSelectedDay(null);
+  };
 
   if (status === 'not_found' || (status !== 'loading' && status !== 'loaded' && !data)) {
     return (
@@ -124,16 +144,15 @@ export default function PublicPage({ slug }: { slug: string }) {
               <h1 className="pub-title">{data ? `${name}'s Availability` : <span className="skeleton skeleton-title" />}</h1>
               {data && (
                 <p className="pub-intro">
-                  These are the times {name} is free. Pick a time that works for you and propose it to {name} by email — {name} will then
-                  confirm it with you. Nothing is booked on this page.
+                  Pick a free time below and propose it to {name} by email — {name} will confirm it with you. Nothing is booked automatically.
                 </p>
               )}
             </div>
             <div className="segmented" role="group" aria-label="View">
-              <button type="button" aria-pressed={view === 'week'} className={view === 'week' ? 'active' : ''} onClick={() => { setView('week'); setOffset(0); }}>
+              <button type="button" aria-pressed={view === 'week'} className={view === 'week' ? 'active' : ''} onClick={() => switchView('week')}>
                 Week
               </button>
-              <button type="button" aria-pressed={view === 'month'} className={view === 'month' ? 'active' : ''} onClick={() => { setView('month'); setOffset(0); }}>
+              <button type="button" aria-pressed={view === 'month'} className={view === 'month' ? 'active' : ''} onClick={() => switchView('month')}>
                 Month
               </button>
             </div>
@@ -141,26 +160,50 @@ export default function PublicPage({ slug }: { slug: string }) {
 
           <div className="pub-toolbar">
             <div className="pub-nav">
-              <button type="button" className="icon-button bordered" aria-label={view === 'week' ? 'Previous week' : 'Previous month'} onClick={() => setOffset((o) => o - 1)}>
+              <button
+                type="button"
+                className="icon-button bordered"
+                aria-label={view === 'week' ? 'Previous week' : 'Previous month'}
+                onClick={() => {
+                  setOffset((o) => o - 1);
+                  setSelectedDay(null);
+                }}
+              >
                 ‹
               </button>
-              <span className="pub-range" aria-live="polite">
+              <span className="pub-range" aria-live="polite" data-testid="pub-range">
                 {view === 'week' ? formatWeekRange(dates) : formatMonthLabel(dates[0])}
               </span>
-              <button type="button" className="icon-button bordered" aria-label={view === 'week' ? 'Next week' : 'Next month'} onClick={() => setOffset((o) => o + 1)}>
+              <button
+                type="button"
+                className="icon-button bordered"
+                aria-label={view === 'week' ? 'Next week' : 'Next month'}
+                onClick={() => {
+                  setOffset((o) => o + 1);
+                  setSelectedDay(null);
+                }}
+              >
                 ›
               </button>
-              <button type="button" className="btn btn-secondary btn-sm" disabled={isCurrent} onClick={() => setOffset(0)}>
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                disabled={isCurrent}
+                onClick={() => {
+                  setOffset(0);
+                  setSelectedDay(null);
+                }}
+              >
                 {view === 'week' ? 'Go to current week' : 'Go to current month'}
               </button>
             </div>
             <div className="pub-tz">
               <label htmlFor="pub-tz">Times shown in</label>
-              <select id="pub-tz" value={tz} onChange={(e) => setTz(e.target.value)}>
+              <select id="pub-tz" value={tz} onChange={(e) => setTz(e.target.value)} aria-describedby="pub-tz-hint">
                 {zones.extra.map((z) => (
                   <option key={z} value={z}>
                     {z.replace(/_/g, ' ')}
-                    {z === browserTimeZone() ? ' (detected)' : ''}
+                    {z === detected ? ' (detected)' : ''}
                   </option>
                 ))}
                 {zones.groups.map((g) => (
@@ -168,12 +211,15 @@ export default function PublicPage({ slug }: { slug: string }) {
                     {g.zones.map((z) => (
                       <option key={z} value={z}>
                         {z.replace(/_/g, ' ')}
-                        {z === browserTimeZone() ? ' (detected)' : ''}
+                        {z === detected ? ' (detected)' : ''}
                       </option>
                     ))}
                   </optgroup>
                 ))}
               </select>
+              <span id="pub-tz-hint" className="sr-only">
+                Your time zone. Change it to see the free times in another zone.
+              </span>
             </div>
           </div>
 
@@ -182,11 +228,11 @@ export default function PublicPage({ slug }: { slug: string }) {
               <span className="spinner" /> Loading availability...
             </div>
           )}
-          {status === 'loaded' && data && view === 'week' && <WeekGrid dates={dates} segments={segments} tz={tz} now={now} today={today} />}
+          {status === 'loaded' && data && view === 'week' && <WeekGrid dates={dates} segments={segments} tz={tz} now={now} today={today} onPropose={setTarget} />}
           {status === 'loaded' && data && view === 'month' && (
-            <MonthGrid dates={dates} segments={segments} today={today} onPick={(d) => { setView('week'); setOffset(weekOffset(today, d)); }} />
+            <MonthGrid dates={dates} segments={segments} today={today} tz={tz} selected={selectedDay} onSelect={setSelectedDay} onPropose={setTarget} />
           )}
-          {status === 'loaded' && data && <FreeList dates={view === 'week' ? dates : []} segments={segments} tz={tz} />}
+          {status === 'loaded' && data && view === 'week' && <FreeList dates={dates} segments={segments} tz={tz} onPropose={setTarget} />}
           {data && data.user_timezone && data.user_timezone !== tz && (
             <p className="muted small pub-owner-tz">
               {name} is based in {data.user_timezone.replace(/_/g, ' ')}. All times above are in {tz.replace(/_/g, ' ')}.
@@ -197,14 +243,9 @@ export default function PublicPage({ slug }: { slug: string }) {
           Powered by <a href="/">Avail</a> · only free times are shown
         </footer>
       </div>
+      {data && <ProposeDialog slug={slug} ownerName={name} tz={tz} target={target} onClose={() => setTarget(null)} onStale={refreshWindows} />}
     </TooltipProvider>
   );
-}
-
-function weekOffset(today: string, date: string): number {
-  const a = Date.parse(addDays(today, -weekdayMon0(today)));
-  const b = Date.parse(addDays(date, -weekdayMon0(date)));
-  return Math.round((b - a) / (7 * 86_400_000));
 }
 
 function PublicHeader() {
@@ -221,97 +262,7 @@ function PublicHeader() {
   );
 }
 
-function WeekGrid({ dates, segments, tz, now, today }: { dates: string[]; segments: DaySegment[]; tz: string; now: number; today: string }) {
-  const range = publicHourRange(segments.map((s) => [s.startMin, s.endMin] as const));
-  const hours = Array.from({ length: range.end - range.start }, (_, i) => range.start + i);
-  const height = hours.length * PX_PER_HOUR;
-  const top = (min: number) => ((min - range.start * 60) / 60) * PX_PER_HOUR;
-  const np = zonedParts(now, tz);
-  const nowMin = np.hour * 60 + np.minute;
-  return (
-    <div className="pub-grid-scroll">
-      <div className="pub-grid" role="group" aria-label="Week of free times">
-        <div className="pub-corner" />
-        {dates.map((d) => {
-          const l = formatDayLabel(d);
-          return (
-            <div key={d} className={`pub-day-head${d === today ? ' today' : ''}`}>
-              <span>{l.weekday}</span>
-              <strong>{l.day}</strong>
-            </div>
-          );
-        })}
-        <div className="pub-gutter" style={{ height }}>
-          {hours.map((h) => (
-            <div key={h} className="pub-hour-label" style={{ top: (h - range.start) * PX_PER_HOUR }}>
-              {pad2(h)}:00
-            </div>
-          ))}
-        </div>
-        {dates.map((d) => (
-          <div key={d} className={`pub-col${d < today ? ' past' : ''}`} style={{ height, backgroundSize: `100% ${PX_PER_HOUR}px` }}>
-            {segments
-              .filter((s) => s.date === d)
-              .map((s) => {
-                const label = `${formatTime(s.startMs, tz)} – ${formatTime(s.endMs, tz)}`;
-                return (
-                  <Tooltip key={`${s.startMs}`} content="Hey, I'm free here">
-                    <button
-                      type="button"
-                      className="pub-slot"
-                      style={{ top: top(s.startMin), height: Math.max(14, ((s.endMin - s.startMin) / 60) * PX_PER_HOUR) }}
-                      aria-label={`Free ${formatDayLabel(d).weekday} ${label}`}
-                    >
-                      <span>{label}</span>
-                    </button>
-                  </Tooltip>
-                );
-              })}
-            {d === today && nowMin >= range.start * 60 && nowMin <= range.end * 60 && (
-              <div className="now-line" style={{ top: top(nowMin) }} data-testid="now-line" aria-hidden="true" />
-            )}
-          </div>
-        ))}
-      </div>
-      {segments.length === 0 && <p className="pub-empty">No free times this week. Try the next week.</p>}
-    </div>
-  );
-}
-
-function MonthGrid({ dates, segments, today, onPick }: { dates: string[]; segments: DaySegment[]; today: string; onPick: (d: string) => void }) {
-  const lead = weekdayMon0(dates[0]);
-  const free = new Map<string, number>();
-  for (const s of segments) free.set(s.date, (free.get(s.date) ?? 0) + (s.endMin - s.startMin));
-  return (
-    <div className="pub-month" role="group" aria-label="Month of free times">
-      {['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].map((d) => (
-        <div key={d} className="pub-month-head">
-          {d}
-        </div>
-      ))}
-      {Array.from({ length: lead }, (_, i) => (
-        <div key={`lead${i}`} className="pub-month-cell empty" />
-      ))}
-      {dates.map((d) => {
-        const mins = free.get(d) ?? 0;
-        return (
-          <button
-            type="button"
-            key={d}
-            className={`pub-month-cell${d === today ? ' today' : ''}${d < today ? ' past' : ''}`}
-            onClick={() => onPick(d)}
-            aria-label={`${d}: ${mins ? `${Math.round((mins / 60) * 10) / 10} free hours` : 'no free time'}`}
-          >
-            <span className="pub-month-day">{Number(d.slice(8))}</span>
-            {mins > 0 && <span className="dot" aria-hidden="true" />}
-          </button>
-        );
-      })}
-    </div>
-  );
-}
-
-function FreeList({ dates, segments, tz }: { dates: string[]; segments: DaySegment[]; tz: string }) {
+function FreeList({ dates, segments, tz, onPropose }: { dates: string[]; segments: DaySegment[]; tz: string; onPropose: (t: ProposeTarget) => void }) {
   if (!dates.length || !segments.length) return null;
   return (
     <details className="pub-list" open={typeof window !== 'undefined' && window.innerWidth < 560}>
@@ -320,13 +271,25 @@ function FreeList({ dates, segments, tz }: { dates: string[]; segments: DaySegme
         {dates.map((d) => {
           const segs = segments.filter((s) => s.date === d);
           if (!segs.length) return null;
-          const l = formatDayLabel(d);
           return (
             <li key={d}>
-              <strong>
-                {l.weekday} {l.day} {l.month}
-              </strong>
-              : {segs.map((s) => `${formatTime(s.startMs, tz)}–${formatTime(s.endMs, tz)}`).join(', ')}
+              <strong>{formatDayShort(d)}</strong>
+              <span className="pub-list-windows">
+                {segs.map((s) => {
+                  const text = `${formatTime(s.startMs, tz)}–${formatTime(s.endMs, tz)}`;
+                  return (
+                    <button
+                      key={s.startMs}
+                      type="button"
+                      className="btn btn-secondary btn-sm"
+                      aria-label={`Propose a time on ${formatDayShort(d)}, ${text}`}
+                      onClick={(e) => onPropose({ startMs: s.startMs, endMs: s.endMs, returnFocus: e.currentTarget })}
+                    >
+                      {text}
+                    </button>
+                  );
+                })}
+              </span>
             </li>
           );
         })}
