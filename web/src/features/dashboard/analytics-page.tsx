@@ -104,13 +104,13 @@ function AnalyticsReport({ data, rangeLabel }: { data: LinkAnalytics; rangeLabel
         </div>
         <div className="card stat-card">
           <p className="stat-label">Change</p>
-          <p className={`stat-sub trend trend-${change.trend}`} data-testid="analytics-change">
+          <p className={`stat-sub trend trend-${change.trend}`}>
             {TREND_ICON[change.trend] && (
               <span className="trend-icon" aria-hidden="true">
                 {TREND_ICON[change.trend]}
               </span>
             )}
-            {change.text}
+            <span data-testid="analytics-change">{change.text}</span>
           </p>
           <p className="stat-sub muted small">
             {data.previous_total} {data.previous_total === 1 ? 'view' : 'views'} in the {data.days} days before

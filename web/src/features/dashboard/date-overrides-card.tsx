@@ -256,7 +256,7 @@ function AddOverrideDialog({
         )}
         <div className="field">
           <label htmlFor="override-date">Date</label>
-          <input id="override-date" type="date" min={today} value={date} onChange={(e) => setDate(e.target.value)} required />
+          <input id="override-date" type="date" min={today} value={date} onChange={(e) => setDate(e.target.value)} required autoFocus />
         </div>
         <fieldset className="choice-group">
           <legend>Availability on this date</legend>

@@ -6,16 +6,13 @@
 import { useEffect, useState } from 'react';
 import { api, ApiError, serverMessage, type GeneratedEmailText } from '@avail/shared/api/api-client.ts';
 import { TIMEZONE_GROUPS } from '@avail/shared/constants.ts';
+import { defaultEmailText as defaultText } from '@avail/shared/email-text.ts';
 import { dataAreas, useSession } from '../../app/session.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { useUsernameCheck } from '../../components/use-username-check.ts';
 import { browserTimeZone } from '../../lib/time.ts';
 import { useCopy } from './use-copy.ts';
 import { useStore } from './use-store.ts';
-
-function defaultText(name: string, link: string) {
-  return `Hi,\n\nHere are the times I'm free: ${link}\n\nPick a slot that works for you and propose it by replying to this email — I'll confirm.\n\nBest,\n${name}`;
-}
 
 /** spec §8: the failure message of 'Generate New Text'. */
 export const GENERATE_FAILED_TEXT = 'Failed to generate email text. Using default.';
@@ -192,7 +189,7 @@ export default function LinksPage() {
           <label htmlFor="email-text">Email text</label>
           <textarea id="email-text" rows={10} value={text} onChange={(e) => setText(e.target.value)} aria-busy={generating} />
         </div>
-        <div className="toolbar">
+        <div className="toolbar email-actions">
           <button type="button" className="btn btn-secondary btn-sm" onClick={() => void generate()} disabled={generating}>
             {generating ? 'Generating...' : 'Generate New Text'}
           </button>

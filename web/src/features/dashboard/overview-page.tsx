@@ -5,6 +5,7 @@ import { useLocalConnections, useLocalData, useLocalRules } from '../../app/loca
 import { dataAreas, useSession } from '../../app/session.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { browserTimeZone } from '../../lib/time.ts';
+import { ProposalsCard } from './proposals-card.tsx';
 import { mapStats, viewsChangeLine } from './stats.ts';
 import { useCopy } from './use-copy.ts';
 import { useStore } from './use-store.ts';
@@ -72,6 +73,7 @@ export default function OverviewPage() {
           <p className="stat-sub muted small">{conns.length === 0 ? 'Connect a calendar →' : `${conns.length} connected · Manage →`}</p>
         </Link>
       </div>
+      <ProposalsCard />
 
       {rules.loading && !rules.data ? (
         <div className="card center-block">
@@ -99,13 +101,13 @@ function ViewsChange({ stats, loading }: { stats?: DashboardStats; loading: bool
   if (loading || !stats) return <p className="stat-sub muted small">Visits to your public page</p>;
   const { trend, text } = viewsChangeLine(stats.views_last_7_days ?? 0, stats.views_previous_7_days ?? 0, stats.views_change_percent ?? null);
   return (
-    <p className={`stat-sub small trend trend-${trend}`} data-testid="views-change">
+    <p className={`stat-sub small trend trend-${trend}`}>
       {TREND_ICON[trend] && (
         <span className="trend-icon" aria-hidden="true">
           {TREND_ICON[trend]}
         </span>
       )}
-      {text}
+      <span data-testid="views-change">{text}</span>
     </p>
   );
 }

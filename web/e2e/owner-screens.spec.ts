@@ -1,0 +1,311 @@
+/**
+ * The owner's dashboard screens of issue 4 against the real server: the Total Views card's real
+ * count and change, Analytics per-day counts and ranges, the Links page's generated e-mail text
+ * (zone, context, failure fallback, copy feedback), date overrides seen by a visitor, the alert
+ * durations (fake timers), and the once-only parallel preload of the four data areas (T-14, T-15).
+ * Screenshots at 1280 and 375 px go to test-results/screenshots/.
+ */
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { nextWeekMonday, OWNER_ZONE, uniqueAccount } from './fixtures.ts';
+import { onboardedOwner } from './helpers.ts';
+
+const SHOTS = 'test-results/screenshots';
+
+/** Full-page screenshots at 1280 and 375 px; at 375 px the page must not scroll sideways. */
+async function shoot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: `${SHOTS}/owner-${name}-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await page.screenshot({ path: `${SHOTS}/owner-${name}-375.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** Opens the owner's public page as a new anonymous visitor with its own user agent. */
+async function visit(browser: Browser, baseURL: string | undefined, username: string, userAgent: string) {
+  const ctx = await browser.newContext({ baseURL, timezoneId: OWNER_ZONE, userAgent });
+  const pub = await ctx.newPage();
+  const counted = pub.waitForResponse((r) => r.url().includes(`/api/public/${username}/availability`) && r.ok());
+  await pub.goto(`/${username}`);
+  await counted;
+  await expect(pub.getByRole('heading', { name: /'s Availability$/ })).toBeVisible();
+  await ctx.close();
+}
+
+/** The text of the alerts of one kind. */
+const errorAlerts = (page: Page) => page.getByRole('alert').locator('.alert-body');
+const statusAlerts = (page: Page) => page.locator('.alert[role="status"] .alert-body');
+
+test('Total Views and Analytics show real visits: count, change, per-day bars and ranges', async ({ page, browser, baseURL }) => {
+  const owner = uniqueAccount('views');
+  await onboardedOwner(page, owner);
+
+  // A new owner: 0 views, no change yet, and the Analytics placeholder with its dead Filter.
+  await expect(page.getByTestId('total-views')).toHaveText('0');
+  await expect(page.getByTestId('views-change')).toHaveText('No views yet');
+  await expect(page.getByText('+12%')).toHaveCount(0);
+  await page.getByRole('link', { name: 'Analytics' }).click();
+  await expect(page.getByRole('heading', { name: 'No analytics data yet' })).toBeVisible();
+  await expect(page.getByLabel('Range').locator('option')).toHaveText(['Last 7 days', 'Last 30 days', 'Last 3 months']);
+  const before = await page.locator('.app-main').innerHTML();
+  await page.getByRole('button', { name: /Filter/ }).click();
+  expect(await page.locator('.app-main').innerHTML()).toBe(before);
+  await shoot(page, 'analytics-empty');
+
+  // Two visitors (different browsers) open the public page; one of them twice (one view a day).
+  await visit(browser, baseURL, owner.username, 'Mozilla/5.0 (X11; Linux x86_64) VisitorOne/1.0');
+  await visit(browser, baseURL, owner.username, 'Mozilla/5.0 (Macintosh) VisitorTwo/2.0');
+  await visit(browser, baseURL, owner.username, 'Mozilla/5.0 (X11; Linux x86_64) VisitorOne/1.0');
+
+  // The owner reloads (the preload fetches fresh numbers): 2 views, all new this week.
+  await page.goto('/app/dashboard');
+  await expect(page.getByTestId('total-views')).toHaveText('2');
+  await expect(page.getByTestId('views-change')).toHaveText('New this week');
+  await shoot(page, 'overview');
+
+  // Analytics: today's bar carries the 2 views; the ranges refetch with days=30 and 90.
+  await page.getByRole('link', { name: 'Analytics' }).click();
+  await expect(page.getByTestId('analytics-total')).toHaveText('2');
+  await expect(page.getByTestId('analytics-change')).toHaveText('New in this period');
+  const bars = page.getByTestId('views-chart').getByRole('img');
+  await expect(bars).toHaveCount(7);
+  await expect(bars.last()).toHaveAccessibleName(/: 2 views$/);
+  await expect(bars.first()).toHaveAccessibleName(/: 0 views$/);
+  await expect(page.getByTestId('analytics-best-day')).not.toHaveText('No views in this range');
+  await expect(page.getByRole('table')).toContainText('2');
+  await shoot(page, 'analytics');
+
+  for (const [label, days] of [['Last 30 days', 30], ['Last 3 months', 90]] as const) {
+    const req = page.waitForRequest((r) => r.url().includes('/api/me/analytics/links') && new URL(r.url()).searchParams.get('days') === String(days));
+    await page.getByLabel('Range').selectOption({ label });
+    await req;
+    await expect(bars).toHaveCount(days);
+    await expect(page.getByTestId('analytics-total')).toHaveText('2');
+    await expect(page.locator('.analytics-stats')).toContainText(label);
+  }
+});
+
+test('Links: generated e-mail text lists free windows in the chosen zone, falls back on failure, copy feedback 2 s', async ({ page }) => {
+  const owner = uniqueAccount('links');
+  await page.clock.install();
+  await onboardedOwner(page, owner);
+  await page.getByRole('link', { name: 'Links' }).click();
+  const link = `${new URL(page.url()).origin}/${owner.username}`;
+  await expect(page.getByTestId('public-link')).toHaveText(link);
+  await expect(page.getByTestId('username-rule')).toHaveText(/You can change your username (once every 14 days|again in \d+ days?)\./);
+  const textarea = page.getByRole('textbox', { name: 'Email text' });
+  await expect(textarea).toHaveValue(new RegExp(`Here are the times I'm free: ${link}`));
+  await expect(page.getByLabel('Times shown in')).toHaveValue(OWNER_ZONE);
+
+  // Generate in the owner's zone, with a context line.
+  await page.getByLabel('What is it for? (optional)').fill('a quick intro call');
+  const generate = page.getByRole('button', { name: 'Generate New Text' });
+  await generate.click();
+  await expect(textarea).toHaveValue(/Here are my next free times \(Europe\/Brussels\):/);
+  const brussels = await textarea.inputValue();
+  expect(brussels).toContain("I'd love to find a time for a quick intro call.");
+  expect(brussels).toContain(link);
+  const firstLine = /• Mon \d{1,2} \w{3}, (\d\d):(\d\d)–(\d\d):(\d\d)/.exec(brussels);
+  expect(firstLine, brussels).not.toBeNull();
+
+  // Another zone shifts the listed hours (Brussels is 6 h ahead of New York in winter, 5 or 6 in summer).
+  await page.getByLabel('Times shown in').selectOption('America/New_York');
+  await generate.click();
+  await expect(textarea).toHaveValue(/Here are my next free times \(America\/New_York\):/);
+  const ny = await textarea.inputValue();
+  const nyLine = /• Mon \d{1,2} \w{3}, (\d\d):(\d\d)–(\d\d):(\d\d)/.exec(ny);
+  expect(nyLine, ny).not.toBeNull();
+  const shift = Number(firstLine![1]) - Number(nyLine![1]);
+  expect([5, 6]).toContain(shift);
+  expect(Number(firstLine![3]) - Number(nyLine![3])).toBe(shift);
+  await shoot(page, 'links');
+
+  // Copy feedback: 'Copied!' for 2 s on both buttons (fake clock, paused).
+  const now = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(now + 500);
+  for (const [idle, btn] of [['Copy Email Text', page.getByRole('button', { name: /^(Copy Email Text|Copied!)$/ })], ['Copy', page.locator('.copy-row').getByRole('button')]] as const) {
+    await btn.click();
+    await expect(btn).toHaveText('Copied!');
+    await page.clock.runFor(1_900);
+    await expect(btn).toHaveText('Copied!');
+    await page.clock.runFor(150);
+    await expect(btn).toHaveText(idle);
+  }
+  await page.clock.resume();
+
+  // Failure: the server's fallback text is used, with the error and an info alert (M-19, M-20).
+  const fallback = `Hi,\n\nHere are the times I'm free: ${link}\n\nFallback body from the server.\n\nBest,\n${owner.name}`;
+  await page.route('**/api/me/profile/generate-email-text', (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ success: false, text: fallback, default: true, error: 'Failed to generate email text. Using default.' }),
+    }),
+  );
+  await generate.click();
+  await expect(errorAlerts(page)).toHaveText('Failed to generate email text. Using default.');
+  // The start of the server's text on one line, about 60 characters, then '...'.
+  const preview = fallback.replace(/\s+/g, ' ').slice(0, 60).trimEnd();
+  await expect(statusAlerts(page)).toHaveText(`Using default text: ${preview}...`);
+  await expect(textarea).toHaveValue(fallback);
+
+  // Alert durations (spec §4): the info alert closes after 5 s, the error stays at 9 s and closes at 10 s.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 500);
+  await generate.click();
+  await expect(errorAlerts(page)).toHaveText('Failed to generate email text. Using default.');
+  await expect(statusAlerts(page)).toHaveCount(1);
+  await page.clock.runFor(4_900);
+  await expect(statusAlerts(page)).toHaveCount(1);
+  await page.clock.runFor(200);
+  await expect(statusAlerts(page)).toHaveCount(0);
+  await expect(errorAlerts(page)).toHaveCount(1);
+  await page.clock.runFor(3_800); // 9 s
+  await expect(errorAlerts(page)).toHaveText('Failed to generate email text. Using default.');
+  await page.clock.runFor(1_100); // 10.1 s
+  await expect(errorAlerts(page)).toHaveCount(0);
+  await page.clock.resume();
+  await page.unroute('**/api/me/profile/generate-email-text');
+});
+
+test('date overrides: a day off, then custom hours, then removed — as the visitor sees them', async ({ page, browser, baseURL }) => {
+  const owner = uniqueAccount('ovrd');
+  await page.clock.install();
+  await onboardedOwner(page, owner);
+  const monday = nextWeekMonday(OWNER_ZONE);
+  const visitor = await browser.newContext({ baseURL, timezoneId: OWNER_ZONE });
+  const pub = await visitor.newPage();
+  const mondayBlocks = pub.getByRole('button', { name: /^Free Mon / });
+  async function publicNextWeek() {
+    await pub.goto(`/${owner.username}`);
+    await expect(pub.getByRole('heading', { name: `${owner.name}'s Availability` })).toBeVisible();
+    await pub.getByRole('button', { name: 'Next week' }).click();
+  }
+  await publicNextWeek();
+  await expect(mondayBlocks).toHaveCount(1);
+  await expect(mondayBlocks).toHaveAccessibleName(/^Free Mon 09:00 – 17:00/);
+
+  await page.getByRole('link', { name: 'Availability' }).click();
+  const card = page.getByTestId('date-overrides');
+  await expect(card.getByText('No upcoming date overrides.')).toBeVisible();
+
+  // Add a day off, with the dialog's validation first.
+  await card.getByRole('button', { name: 'Add override' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add date override' });
+  await expect(dialog.getByLabel('Date')).toBeFocused();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Please choose a date');
+  await dialog.getByLabel('Date').fill(monday);
+  await dialog.getByLabel('Custom hours').check();
+  await dialog.getByLabel('Start').fill('');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Please fill in all time fields');
+  await dialog.getByLabel('Start').fill('13:00');
+  await dialog.getByLabel('End').fill('12:00');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('End time must be after start time');
+  await shoot(page, 'add-override-dialog');
+  await dialog.getByLabel('Unavailable all day').check();
+
+  // Success alert closes after 5 s (fake clock).
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 500);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(statusAlerts(page)).toHaveText('Date override saved.');
+  await page.clock.runFor(4_900);
+  await expect(statusAlerts(page)).toHaveText('Date override saved.');
+  await page.clock.runFor(200);
+  await expect(statusAlerts(page)).toHaveCount(0);
+  await page.clock.resume();
+
+  const row = card.getByTestId('override-row');
+  await expect(row).toHaveCount(1);
+  const [y, m, d] = monday.split('-').map(Number);
+  const shown = new Date(Date.UTC(y, m - 1, d)).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  await expect(row).toContainText(`Mon, ${shown}`);
+  await expect(row).toContainText('Unavailable all day');
+  await expect(card.getByText('Pending sync')).toHaveCount(0);
+  await expect(async () => {
+    await publicNextWeek();
+    await pub.waitForLoadState('networkidle');
+    await expect(mondayBlocks).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+
+  // Custom hours replace the day off: the visitor sees exactly 10:00–12:00 on that Monday.
+  await card.getByRole('button', { name: 'Add override' }).click();
+  await dialog.getByLabel('Date').fill(monday);
+  await dialog.getByLabel('Custom hours').check();
+  await dialog.getByLabel('Start').fill('10:00');
+  await dialog.getByLabel('End').fill('12:00');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('10:00 AM - 12:00 PM');
+  await expect(row).not.toContainText('Unavailable all day');
+  await expect(async () => {
+    await publicNextWeek();
+    await expect(mondayBlocks).toHaveCount(1, { timeout: 2_000 });
+    await expect(mondayBlocks).toHaveAccessibleName(/^Free Mon 10:00 – 12:00/, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await shoot(page, 'availability');
+
+  // Remove: back to the weekly rule.
+  await row.getByRole('button', { name: `Remove override for Mon, ${shown}` }).click();
+  await expect(statusAlerts(page)).toHaveText('Date override removed.');
+  await expect(row).toHaveCount(0);
+  await expect(async () => {
+    await publicNextWeek();
+    await expect(mondayBlocks).toHaveAccessibleName(/^Free Mon 09:00 – 17:00/, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await visitor.close();
+});
+
+const AREAS = ['/api/me/dashboard/stats', '/api/me/availability-rules', '/api/me/links', '/api/me/analytics/links'];
+
+test('the four data areas preload once, in parallel; a blocked one spares the others (T-14, T-15, M-37)', async ({ page }) => {
+  const owner = uniqueAccount('pre');
+  await onboardedOwner(page, owner);
+  // Onboarding ends with its own full reload: let it settle on a fresh load before counting.
+  await page.goto('/app/dashboard');
+  await expect(page.getByTestId('total-views')).toHaveText('0');
+
+  // T-14: after authentication (a reload with the stored token) each area is requested once.
+  const started = new Map<string, number[]>();
+  page.on('request', (r) => {
+    const p = new URL(r.url()).pathname;
+    if (AREAS.includes(p)) started.set(p, [...(started.get(p) ?? []), Date.now()]);
+  });
+  await page.reload();
+  await expect(page.getByTestId('total-views')).toHaveText('0');
+  await expect.poll(() => AREAS.every((p) => started.has(p))).toBe(true);
+  await page.getByRole('link', { name: 'Links' }).click();
+  await page.getByRole('link', { name: 'Analytics' }).click();
+  await expect(page.getByRole('heading', { name: 'No analytics data yet' })).toBeVisible();
+  for (const p of AREAS) expect(started.get(p)?.length, p).toBe(1);
+  // In parallel (they overlap in the browser's network waterfall): each started before any ended.
+  const timing = await page.evaluate((areas) => {
+    const list = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    return areas.map((a) => list.filter((e) => new URL(e.name).pathname === a).map((e) => ({ start: e.startTime, end: e.responseEnd })));
+  }, AREAS);
+  for (const t of timing) expect(t).toHaveLength(1);
+  expect(Math.max(...timing.map((t) => t[0].start))).toBeLessThan(Math.min(...timing.map((t) => t[0].end)));
+
+  // T-15 and M-37: /api/me/links blocked — the other three load and show; no message on screen.
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  started.clear();
+  await page.route('**/api/me/links', (route) => route.abort('blockedbyclient'));
+  await page.goto('/app/dashboard');
+  await expect(page.getByTestId('total-views')).toHaveText('0');
+  await expect(page.getByRole('heading', { name: 'Your week' })).toBeVisible();
+  await expect.poll(() => errors.some((e) => e.includes('Preload failed'))).toBe(true);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  for (const p of ['/api/me/dashboard/stats', '/api/me/availability-rules', '/api/me/analytics/links']) expect(started.get(p)?.length, p).toBe(1);
+  await page.getByRole('link', { name: 'Analytics' }).click();
+  await expect(page.getByRole('heading', { name: 'No analytics data yet' })).toBeVisible();
+  expect(started.get('/api/me/analytics/links')?.length).toBe(1);
+  // Links falls back to origin + username while /me/links is unavailable.
+  await page.getByRole('link', { name: 'Links' }).click();
+  await expect(page.getByTestId('public-link')).toHaveText(`${new URL(page.url()).origin}/${owner.username}`);
+});
