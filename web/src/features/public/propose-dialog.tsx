@@ -146,7 +146,7 @@ function ProposeContent({ slug, ownerName, tz, target, onStale }: { slug: string
     >
       <div className="dialog-header">
         <D.Title className="dialog-title">Propose a time</D.Title>
-        <D.Close className="icon-button" aria-label="Close">
+        <D.Close className="icon-button" aria-label="Close dialog">
           ✕
         </D.Close>
       </div>
