@@ -108,3 +108,77 @@ export function uniqueAccount(prefix = 'owner') {
   const id = `${Date.now().toString(36)}${(n++).toString(36)}`.slice(-8);
   return { email: `${prefix}.${id}@example.com`, username: `${prefix.slice(0, 4)}-${id}`.slice(0, 15), name: 'Olivia Owner' };
 }
+
+/** One captured e-mail: its file, subject and decoded text parts (text/plain and text/html). */
+export interface CapturedMail {
+  file: string;
+  subject: string;
+  text: string;
+}
+
+/** Decodes quoted-printable (soft line breaks and =XX bytes) as UTF-8. */
+function decodeQuotedPrintable(s: string): string {
+  const soft = s.replace(/=\r?\n/g, '');
+  const bytes: number[] = [];
+  for (let i = 0; i < soft.length; i++) {
+    const hex = soft.slice(i + 1, i + 3);
+    if (soft[i] === '=' && /^[0-9A-F]{2}$/i.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(soft[i], 'utf8'));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/** A header's value (unfolded), or ''. */
+function mailHeader(head: string, name: string): string {
+  const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
+  const m = new RegExp(`^${name}:[ \\t]*(.*)$`, 'im').exec(unfolded);
+  return m ? m[1].trim() : '';
+}
+
+/** The decoded bodies of a MIME entity (recursing into multipart parts). */
+function mailBodies(entity: string): string[] {
+  const split = /\r?\n\r?\n/.exec(entity);
+  const head = split ? entity.slice(0, split.index) : entity;
+  const body = split ? entity.slice(split.index + split[0].length) : '';
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(mailHeader(head, 'Content-Type'))?.[1];
+  if (boundary) {
+    return body
+      .split(`--${boundary}`)
+      .slice(1)
+      .filter((part) => !part.startsWith('--'))
+      .flatMap((part) => mailBodies(part.replace(/^\r?\n/, '')));
+  }
+  const encoding = mailHeader(head, 'Content-Transfer-Encoding').toLowerCase();
+  if (encoding === 'base64') return [Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')];
+  if (encoding === 'quoted-printable') return [decodeQuotedPrintable(body)];
+  return [body];
+}
+
+/**
+ * Waits for the newest captured mail to `to` whose subject matches `subject`, written at or after
+ * `since` (ms since the epoch; the capture names files `<Date.now()>-<n>.eml`), and returns it decoded.
+ */
+export async function waitForMail(to: string, subject: RegExp, { since = 0, timeoutMs = 20_000 }: { since?: number; timeoutMs?: number } = {}): Promise<CapturedMail> {
+  const dir = process.env.E2E_MAIL_DIR;
+  if (!dir) throw new Error('E2E_MAIL_DIR not set (global setup did not run)');
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    const files = readdirSync(dir)
+      .filter((f) => Number(f.split('-')[0]) >= since)
+      .sort((a, b) => Number(b.split('-')[0]) - Number(a.split('-')[0]) || b.localeCompare(a));
+    for (const file of files) {
+      const raw = readFileSync(path.join(dir, file), 'utf8');
+      const head = raw.slice(0, /\r?\n\r?\n/.exec(raw)?.index ?? raw.length);
+      if (!mailHeader(head, 'To').toLowerCase().includes(to.toLowerCase())) continue;
+      const mailSubject = mailHeader(head, 'Subject');
+      if (!subject.test(mailSubject)) continue;
+      return { file, subject: mailSubject, text: mailBodies(raw).join('\n') };
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`No mail to ${to} matching ${subject} within ${timeoutMs} ms`);
+}

@@ -22,6 +22,19 @@ async function scrollInstantly(page: Page, top: number) {
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(top);
 }
 
+/** Waits until the window has stopped scrolling (the same position on consecutive checks). */
+async function scrollSettled(page: Page) {
+  let last = -1;
+  await expect
+    .poll(async () => {
+      const y = await page.evaluate(() => new Promise<number>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(window.scrollY)))));
+      const still = y === last;
+      last = y;
+      return still;
+    })
+    .toBe(true);
+}
+
 /** True once section `id` sits at the top of the viewport (below the sticky bar) or the page is scrolled to its end. */
 async function sectionInView(page: Page, id: string) {
   return page.evaluate((sectionId) => {
@@ -137,6 +150,8 @@ test('landing: anchors scroll smoothly to their sections; the header gets compac
     await nav.getByRole('link', { name: label, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/#${id}$`));
     await expect.poll(() => sectionInView(page, id)).toBe(true);
+    await scrollSettled(page);
+    expect(await sectionInView(page, id)).toBe(true);
     await expect(header).toHaveClass(/compact/);
   }
 
@@ -149,6 +164,7 @@ test('landing: anchors scroll smoothly to their sections; the header gets compac
   });
   await nav.getByRole('link', { name: 'Pricing' }).click();
   await expect.poll(() => sectionInView(page, 'pricing')).toBe(true);
+  await scrollSettled(page);
   const target = await page.evaluate(() => window.scrollY);
   const seen = await page.evaluate(() => (window as unknown as { seen: number[] }).seen);
   const between = new Set(seen.filter((y) => y > 0 && y < target - 1));
