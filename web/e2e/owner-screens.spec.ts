@@ -259,6 +259,65 @@ test('date overrides: a day off, then custom hours, then removed — as the visi
   await visitor.close();
 });
 
+test('Availability: 12-hour list and summary; Edit Schedule validates, prompts on removals and keeps the last slot', async ({ page }) => {
+  const owner = uniqueAccount('sched');
+  await onboardedOwner(page, owner);
+  await page.getByRole('link', { name: 'Availability' }).click();
+  await expect(page.getByTestId('availability-summary')).toContainText('1 slot across 1 day · 8 hours per week');
+  await expect(page.locator('.day-row', { hasText: 'Monday' })).toContainText('9:00 AM - 5:00 PM');
+  await expect(page.locator('.day-row', { hasText: 'Tuesday' })).toContainText('Unavailable');
+
+  // The modal takes focus, Escape closes it and focus returns to its button.
+  const edit = page.getByRole('button', { name: 'Edit Schedule' });
+  await edit.click();
+  const modal = page.getByRole('dialog', { name: 'Edit Schedule' });
+  await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')))).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(modal).toHaveCount(0);
+  await expect(edit).toBeFocused();
+
+  // X-28, X-23: the last slot cannot be removed; an empty time field is refused.
+  await edit.click();
+  await expect(modal.getByRole('button', { name: 'Remove slot 1' })).toBeDisabled();
+  await modal.getByRole('button', { name: /Add Another Time Slot/ }).click();
+  await modal.getByLabel('Day').nth(1).selectOption({ label: 'Tuesday' });
+  await modal.getByLabel('Start').nth(1).fill('');
+  await modal.getByRole('button', { name: 'Save Schedule' }).click();
+  await expect(modal.getByRole('alert')).toHaveText('Please fill in all time fields');
+  await modal.getByLabel('Start').nth(1).fill('13:00');
+  await modal.getByLabel('End').nth(1).fill('17:30');
+  await modal.getByRole('button', { name: 'Save Schedule' }).click();
+  await expect(statusAlerts(page)).toHaveText('Availability updated successfully!');
+  await expect(page.getByTestId('availability-summary')).toContainText('2 slots across 2 days · 12.5 hours per week');
+  await expect(page.locator('.day-row', { hasText: 'Tuesday' })).toContainText('1:00 PM - 5:30 PM');
+
+  // X-26: removing some slots asks first; Cancel keeps the modal, Save applies.
+  await edit.click();
+  await modal.getByRole('button', { name: 'Remove slot 1' }).click();
+  await modal.getByRole('button', { name: 'Save Schedule' }).click();
+  const some = page.getByRole('dialog', { name: 'Remove time slots?' });
+  await expect(some).toContainText('Some time slots were removed. Save the schedule without them?');
+  await some.getByRole('button', { name: 'Cancel' }).click();
+  await expect(some).toHaveCount(0);
+  await modal.getByRole('button', { name: 'Save Schedule' }).click();
+  await page.getByRole('dialog', { name: 'Remove time slots?' }).getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('availability-summary')).toContainText('1 slot across 1 day');
+  await expect(page.locator('.day-row', { hasText: 'Monday' })).toContainText('Unavailable');
+
+  // X-27: removing every current slot (only a new one left) is a different prompt.
+  await edit.click();
+  await modal.getByRole('button', { name: /Add Another Time Slot/ }).click();
+  await modal.getByLabel('Day').nth(1).selectOption({ label: 'Wednesday' });
+  await modal.getByRole('button', { name: 'Remove slot 1' }).click();
+  await expect(modal.getByRole('button', { name: 'Remove slot 1' })).toBeDisabled();
+  await modal.getByRole('button', { name: 'Save Schedule' }).click();
+  const all = page.getByRole('dialog', { name: 'Remove all current time slots?' });
+  await expect(all).toContainText('You removed all of your current time slots. Save the schedule with only the new ones?');
+  await all.getByRole('button', { name: 'Save' }).click();
+  await expect(page.locator('.day-row', { hasText: 'Wednesday' })).toContainText('9:00 AM - 5:00 PM');
+  await expect(page.locator('.day-row', { hasText: 'Tuesday' })).toContainText('Unavailable');
+});
+
 const AREAS = ['/api/me/dashboard/stats', '/api/me/availability-rules', '/api/me/links', '/api/me/analytics/links'];
 
 test('the four data areas preload once, in parallel; a blocked one spares the others (T-14, T-15, M-37)', async ({ page }) => {

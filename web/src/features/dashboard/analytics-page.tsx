@@ -137,7 +137,12 @@ function AnalyticsReport({ data, rangeLabel }: { data: LinkAnalytics; rangeLabel
             const text = `${formatOwnerDate(e.date)}: ${e.views} ${e.views === 1 ? 'view' : 'views'}`;
             return (
               <li key={e.date} className="bar-slot" title={text}>
-                <span className={`bar${e.views === 0 ? ' zero' : ''}`} role="img" aria-label={text} style={{ height: `${(e.views / max) * 100}%` }} />
+                {entries.length <= 31 && e.views > 0 && (
+                  <span className="bar-value" aria-hidden="true">
+                    {e.views}
+                  </span>
+                )}
+                <span className={`bar${e.views === 0 ? ' zero' : ''}`} role="img" aria-label={text} style={{ height: `${(e.views / max) * 85}%` }} />
               </li>
             );
           })}

@@ -3,7 +3,7 @@
  * weekly rules are read from the device database and saved to it first (issue 3: they sync when
  * the server is reachable; unsynced rules show as pending); REST until the database has synced.
  */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api } from '@avail/shared/api/api-client.ts';
 import { availabilityRuleSchema, DEFAULT_RULE } from '@avail/shared';
@@ -48,6 +48,12 @@ export default function AvailabilityPage() {
   const list: RuleView[] = [...(rules.data?.rules ?? [])].sort(byDayAndStart);
   const pendingRules = useDevice ? pendingKeys.filter((k) => k.startsWith('availability_rules/')).length : 0;
   const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  /** Closes the modal and gives focus back to 'Edit Schedule' (the modal is unmounted, not hidden). */
+  const closeEditor = () => {
+    setEditing(false);
+    setTimeout(() => editButton.current?.focus(), 0);
+  };
   const alert = useAlert();
   const days = new Set(list.map((r) => r.weekday)).size;
   const totalMin = list.reduce((n, r) => n + hhmmToMinutes(r.end_time_local) - hhmmToMinutes(r.start_time_local), 0);
@@ -59,7 +65,7 @@ export default function AvailabilityPage() {
           <h1>Availability</h1>
           <p className="muted">Your weekly hours. Busy events from your calendars are subtracted automatically.</p>
         </div>
-        <button type="button" className="btn btn-primary" onClick={() => setEditing(true)} disabled={rules.loading && !rules.data}>
+        <button ref={editButton} type="button" className="btn btn-primary" onClick={() => setEditing(true)} disabled={rules.loading && !rules.data}>
           Edit Schedule
         </button>
       </div>
@@ -116,9 +122,9 @@ export default function AvailabilityPage() {
         <EditScheduleModal
           initial={list.map((r) => mk(r))}
           local={fromDevice ? local.data : null}
-          onClose={() => setEditing(false)}
+          onClose={closeEditor}
           onSaved={() => {
-            setEditing(false);
+            closeEditor();
             invalidate('dashboard');
             if (fromDevice) invalidate('availability');
             else void rest.reload(true);
@@ -171,7 +177,9 @@ function EditScheduleModal({ initial, local, onClose, onSaved }: { initial: Edit
       return;
     }
     const removed = initial.filter((i) => !slots.some((s) => s.key === i.key)).length;
-    if (removed > 0) setConfirm('some');
+    // The last slot cannot be removed, so "all removed" means every slot the schedule had
+    // is gone and only newly added ones remain: a different prompt.
+    if (removed > 0) setConfirm(removed === initial.length ? 'all' : 'some');
     else void save();
   }
 
@@ -204,10 +212,10 @@ function EditScheduleModal({ initial, local, onClose, onSaved }: { initial: Edit
       <ConfirmDialog
         open={confirm !== null}
         onOpenChange={(o) => !o && setConfirm(null)}
-        title={confirm === 'all' ? 'Remove all availability?' : 'Remove time slots?'}
+        title={confirm === 'all' ? 'Remove all current time slots?' : 'Remove time slots?'}
         message={
           confirm === 'all'
-            ? 'You removed all of your time slots. Visitors will see no free time. Continue?'
+            ? 'You removed all of your current time slots. Save the schedule with only the new ones?'
             : 'Some time slots were removed. Save the schedule without them?'
         }
         confirmLabel="Save"

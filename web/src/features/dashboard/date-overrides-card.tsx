@@ -3,7 +3,7 @@
  * ignores its weekly rules and offers exactly the exceptions' windows; both times null is a day
  * off. Written to the device database first (synced by the replication), REST until it has synced.
  */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { api, type AvailabilityException } from '@avail/shared/api/api-client.ts';
 import { deleteExceptionLocal, putExceptionLocal } from '@avail/shared/rx/local-writes.ts';
 import { useLocalData, useLocalExceptions, usePendingKeys } from '../../app/local-data.tsx';
@@ -72,6 +72,12 @@ export function DateOverridesCard({ timezone }: { timezone: string }) {
   const today = dateInZone(Date.now(), timezone);
   const groups = list ? groupOverrides(list, today) : [];
   const [adding, setAdding] = useState(false);
+  const addButton = useRef<HTMLButtonElement>(null);
+  /** Closes the dialog and gives focus back to 'Add override'. */
+  const closeDialog = () => {
+    setAdding(false);
+    setTimeout(() => addButton.current?.focus(), 0);
+  };
   const [removing, setRemoving] = useState<string | null>(null);
   const alert = useAlert();
   const db = useDevice ? local.data : null;
@@ -102,7 +108,7 @@ export function DateOverridesCard({ timezone }: { timezone: string }) {
           </h2>
           <p className="muted small">Take a day off or set special hours for one date. It replaces your weekly hours on that date.</p>
         </div>
-        <button type="button" className="btn btn-secondary btn-sm" onClick={() => setAdding(true)} disabled={!list}>
+        <button ref={addButton} type="button" className="btn btn-secondary btn-sm" onClick={() => setAdding(true)} disabled={!list}>
           Add override
         </button>
       </div>
@@ -154,9 +160,9 @@ export function DateOverridesCard({ timezone }: { timezone: string }) {
           today={today}
           existing={list}
           local={db}
-          onClose={() => setAdding(false)}
+          onClose={closeDialog}
           onSaved={async () => {
-            setAdding(false);
+            closeDialog();
             await afterWrite();
             alert.show('success', 'Date override saved.');
           }}
