@@ -332,9 +332,9 @@ test('F-01: the busy event\'s title and details never reach the visitor, in the 
   await pub.getByRole('group', { name: 'Month of free times' }).getByRole('button', { name: new RegExp(`^Wed ${day} \\w+: 7 free hours$`) }).click();
   const after = pub.getByRole('button', { name: new RegExp(`^Free Wed ${day} \\w+, 12:00–17:00 — propose a time$`) });
   await expect(pub.getByRole('button', { name: new RegExp(`^Free Wed ${day} \\w+, 09:00–11:00 — propose a time$`) })).toBeVisible();
-  await after.scrollIntoViewIfNeeded();
-  await after.focus();
+  await after.hover();
   await expect(pub.getByRole('tooltip')).toHaveText("Hey, I'm free here");
+  await after.focus();
   await after.press('Enter');
   const dialog = pub.getByRole('dialog', { name: 'Propose a time' });
   await expect(dialog).toContainText('12:00–17:00');
