@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { formatOwnerDate } from './analytics-page.tsx';
+import { groupOverrides, validateOverride } from './date-overrides-card.tsx';
+import { textPreview } from './links-page.tsx';
+
+const ex = (id: string, date: string, start: string | null = null, end: string | null = null) => ({ id, date, start_time_local: start, end_time_local: end });
+
+describe('date overrides', () => {
+  it('lists upcoming dates only, in order, with a date\'s windows grouped and sorted', () => {
+    const groups = groupOverrides(
+      [ex('a', '2026-11-30', '14:00', '16:00'), ex('b', '2026-11-20'), ex('c', '2026-11-24'), ex('d', '2026-11-30', '09:00', '10:00')],
+      '2026-11-22',
+    );
+    expect(groups.map((g) => g.date)).toEqual(['2026-11-24', '2026-11-30']);
+    expect(groups[0].windows).toEqual([]);
+    expect(groups[1].windows).toEqual([{ start: '09:00', end: '10:00' }, { start: '14:00', end: '16:00' }]);
+    expect(groups[1].items.map((i) => i.id)).toEqual(['a', 'd']);
+  });
+  it('validates the add-override form with the spec messages', () => {
+    const today = '2026-11-22';
+    expect(validateOverride({ date: '', mode: 'off', start: '', end: '' }, today)).toBe('Please choose a date');
+    expect(validateOverride({ date: '2026-11-21', mode: 'off', start: '', end: '' }, today)).toBe('Please choose today or a later date');
+    expect(validateOverride({ date: today, mode: 'off', start: '', end: '' }, today)).toBe('');
+    expect(validateOverride({ date: today, mode: 'custom', start: '', end: '12:00' }, today)).toBe('Please fill in all time fields');
+    expect(validateOverride({ date: today, mode: 'custom', start: '12:00', end: '12:00' }, today)).toBe('End time must be after start time');
+    expect(validateOverride({ date: today, mode: 'custom', start: '10:00', end: '12:00' }, today)).toBe('');
+  });
+});
+
+describe('owner-screen formatting', () => {
+  it('writes an owner date with its weekday', () => {
+    expect(formatOwnerDate('2026-11-24')).toBe('Tue, 24 Nov 2026');
+    expect(formatOwnerDate('2026-11-24', false)).toBe('Tue, 24 Nov');
+  });
+  it('previews a text on one line, at most 60 characters', () => {
+    const p = textPreview('Hi,\n\nHere are the times I\'m free: https://avail.example/jane-doe-long\n\nBest');
+    expect(p).toBe("Hi, Here are the times I'm free: https://avail.example/jane-");
+    expect(p.length).toBeLessThanOrEqual(60);
+  });
+});
