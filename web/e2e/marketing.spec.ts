@@ -1,6 +1,6 @@
 /**
  * Landing, legal, support and 404 pages against the spec (§1 facts, §2 "Landing page (/)", §9):
- * L-01..L-27 (except L-26, the login screen's logo), F-02, F-08, F-09, F-17..F-25.
+ * L-01..L-27 (L-26 recorded: /login links the logo to /app/dashboard), F-02, F-08, F-09, F-17..F-25.
  * Saves screenshots at 1280 and 375 px wide under test-results/screenshots/.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -296,7 +296,7 @@ test('landing: the FAQ has six questions, the first open, one open at a time, ke
   await expect(faq.getByRole('region')).toHaveCount(0);
 });
 
-test('logo: the marketing site on /, /privacypolicy and /termsofservice; /app/dashboard elsewhere (L-24, L-25, L-27)', async ({ page }) => {
+test('logo: the marketing site on /, /privacypolicy and /termsofservice; /app/dashboard elsewhere, /login included (L-24..L-27)', async ({ page }) => {
   await page.route('https://avail.app/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Avail marketing site</title><h1>Avail marketing site</h1>' }));
   for (const path of ['/', '/privacypolicy', '/termsofservice']) {
     await page.goto(path);
@@ -306,7 +306,8 @@ test('logo: the marketing site on /, /privacypolicy and /termsofservice; /app/da
     await expect(page).toHaveURL(`${MARKETING_SITE}/`);
     await expect(page.getByRole('heading', { name: 'Avail marketing site' })).toBeVisible();
   }
-  for (const path of ['/support', '/forgot-password', '/nope/deeper']) {
+  // L-26 (recorded, the login screen is not this spec's): on /login the logo goes to /app/dashboard.
+  for (const path of ['/support', '/forgot-password', '/nope/deeper', '/login']) {
     await page.goto(path);
     const logo = page.getByRole('link', { name: 'Avail dashboard' }).first();
     await expect(logo).toHaveAttribute('href', '/app/dashboard');

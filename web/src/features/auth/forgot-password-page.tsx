@@ -149,12 +149,14 @@ export default function ForgotPasswordPage() {
 
   if (step === 'done') {
     return (
-      <AuthLayout title={TITLES.done} footer={footer}>
+      <AuthLayout title={TITLES.done}>
         <div className="verify-success" ref={doneRef} tabIndex={-1}>
           <div className="success-badge" aria-hidden="true">
             ✓
           </div>
-          <Alert kind="success">{doneMessage}</Alert>
+          <p className="lead" role="status">
+            {doneMessage}
+          </p>
           <Link to="/login" className="btn btn-primary btn-block">
             Sign in
           </Link>

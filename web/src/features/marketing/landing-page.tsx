@@ -394,9 +394,9 @@ export default function LandingPage() {
                   <h3>
                     <Accordion.Trigger className="faq-trigger">
                       {q}
-                      <span aria-hidden="true" className="faq-chevron">
-                        ⌄
-                      </span>
+                      <svg className="faq-chevron" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+                        <path d="M6 9l6 6 6-6" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+                      </svg>
                     </Accordion.Trigger>
                   </h3>
                 </Accordion.Header>
