@@ -44,6 +44,7 @@ export default function ForgotPasswordPage() {
   const [errors, setErrors] = useState<Partial<Record<ResetField, string>>>({});
   const [serverError, setServerError] = useState('');
   const [notice, setNotice] = useState('');
+  const [noticeKey, setNoticeKey] = useState(0);
   const [doneMessage, setDoneMessage] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [resending, setResending] = useState(false);
@@ -64,6 +65,7 @@ export default function ForgotPasswordPage() {
   async function sendCode() {
     const res = await api.forgotPassword(email.trim());
     setNotice(res.message);
+    setNoticeKey((k) => k + 1); // a fresh status element, so a resend is announced again
   }
 
   async function onRequest(e: FormEvent) {
@@ -215,7 +217,11 @@ export default function ForgotPasswordPage() {
       footer={footer}
     >
       <form className="form" onSubmit={onReset} noValidate>
-        {notice && <Alert kind="success">{notice}</Alert>}
+        {notice && (
+          <Alert key={noticeKey} kind="success">
+            {notice}
+          </Alert>
+        )}
         {serverError && <Alert kind="error">{serverError}</Alert>}
         <div className="field">
           <label htmlFor="reset-code">Reset code</label>

@@ -328,7 +328,7 @@ export default function LandingPage() {
 
         <Section id="use-cases" title="Built for people whose time is in demand" alt>
           <CardGrid items={USE_CASES} columns="four" />
-          <div className="mk-why" aria-labelledby="why-title">
+          <div className="mk-why">
             <h3 id="why-title">Why Avail?</h3>
             <ul className="mk-why-list">
               {WHY.map(([title, text]) => (
