@@ -106,7 +106,7 @@ export default function LinksPage() {
         </div>
       </div>
       {alert.node}
-      <section className="card" aria-labelledby="public-link-title">
+      <section className="card">
         <h2 id="public-link-title" className="card-title">
           Your public link
         </h2>
@@ -120,7 +120,7 @@ export default function LinksPage() {
         </div>
         {!current && <p className="muted small">Set a username below to get your link.</p>}
       </section>
-      <section className="card" aria-labelledby="username-title">
+      <section className="card">
         <h2 id="username-title" className="card-title">
           Username
         </h2>
@@ -152,7 +152,7 @@ export default function LinksPage() {
           {saving ? 'Saving...' : 'Save username'}
         </button>
       </section>
-      <section className="card" aria-labelledby="email-text-title">
+      <section className="card">
         <h2 id="email-text-title" className="card-title">
           Email text
         </h2>
