@@ -4,6 +4,7 @@
  * the availability call with `page.route` so the windows are known; the F-01 test uses the real
  * server with the ICS feed's 'Secret Board Meeting'.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { OWNER_ZONE, SECRET_TITLE, uniqueAccount, zonedDateTime } from './fixtures.ts';
 import { registerVerified } from './helpers.ts';
@@ -11,6 +12,12 @@ import { registerVerified } from './helpers.ts';
 const SLUG = 'jane-doe';
 const NAME = 'Jane Doe';
 const SHOTS = 'test-results/screenshots';
+
+/** Serious or critical axe (WCAG 2.1 A/AA) violations of what is on screen, as readable lines. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+}
 
 /** Plain dates of an inclusive 'A..B' range. */
 function datesOf(range: string): string[] {
@@ -274,7 +281,7 @@ test('the week grid shows 07:00–20:00 by default and widens for a 06:00 window
   await expect(labels.last()).toHaveText('19:00');
 });
 
-test('screenshots of the week and month views at 1280 and 375 px, without page overflow at 375', async ({ page }) => {
+test('week, month and dialog at 1280 and 375 px: screenshots, no page overflow, no serious axe violations', async ({ page }) => {
   await mockAvailability(page, [['09:00', '12:00'], ['13:00', '17:30']]);
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: width === 1280 ? 800 : 812 });
@@ -284,6 +291,7 @@ test('screenshots of the week and month views at 1280 and 375 px, without page o
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/public-page-week-${width}.png`, fullPage: true });
+    expect(await axeViolations(page), `week at ${width}`).toEqual([]);
     await page.getByRole('button', { name: 'Month', exact: true }).click();
     await expect(page.getByRole('group', { name: 'Month of free times' })).toBeVisible();
     const firstDot = page.getByRole('group', { name: 'Month of free times' }).getByRole('button', { name: /free hours$/ }).last();
@@ -292,6 +300,19 @@ test('screenshots of the week and month views at 1280 and 375 px, without page o
     const overflowMonth = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflowMonth).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/public-page-month-${width}.png`, fullPage: true });
+    expect(await axeViolations(page), `month at ${width}`).toEqual([]);
+    // The propose dialog, opened from the day list, fits the screen and passes axe too.
+    await page.getByRole('button', { name: /^Free .*, 09:00–12:00 — propose a time$/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Propose a time' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Send proposal' }).click();
+    await expect(dialog.getByText('Name is required')).toBeVisible();
+    const box = (await dialog.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+    await page.waitForTimeout(200); // the dialog's entrance animation, before measuring colours
+    expect(await axeViolations(page), `dialog at ${width}`).toEqual([]);
+    await page.keyboard.press('Escape');
   }
 });
 

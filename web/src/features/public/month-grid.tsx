@@ -86,7 +86,6 @@ export function MonthGrid({
                           onClick={(e) => onPropose({ startMs: s.startMs, endMs: s.endMs, returnFocus: e.currentTarget })}
                         >
                           <strong>{text}</strong>
-                          <span>Propose a time</span>
                         </button>
                       </Tooltip>
                     </li>

@@ -79,11 +79,11 @@ export function WeekGrid({
                 const h = Math.max(14, ((s.endMin - s.startMin) / 60) * PX_PER_HOUR);
                 return (
                   <Tooltip key={`${s.startMs}`} content={FREE_TOOLTIP}>
-                    <button type="button" className="pub-slot" style={{ top: top(s.startMin), height: h }} aria-label={slotLabel(s, tz)} onClick={open(s)}>
+                    <button type="button" className={`pub-slot${h >= 44 ? ' with-cta' : ''}`} style={{ top: top(s.startMin), height: h }} aria-label={slotLabel(s, tz)} onClick={open(s)}>
                       <span>
                         {formatTime(s.startMs, tz)} – {formatTime(s.endMs, tz)}
                       </span>
-                      {h >= 44 && <span className="pub-slot-cta">Propose a time</span>}
+
                     </button>
                   </Tooltip>
                 );
