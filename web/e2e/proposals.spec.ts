@@ -287,7 +287,7 @@ test('the owner sees the proposals on the dashboard, replies by e-mail and dismi
   await page.screenshot({ path: `${SHOTS}/proposals-card-375.png`, fullPage: true });
 });
 
-test('the card refreshes every 2 minutes', async () => {
+test('the card shows a spinner while loading and refreshes every 2 minutes', async () => {
   const page = ownerPage;
   // A fresh dashboard with fake timers; a routed list answers the refresh with a new proposal.
   const ctx = page.context();
@@ -295,8 +295,11 @@ test('the card refreshes every 2 minutes', async () => {
   const p2 = await ctx.newPage();
   await p2.clock.install();
   let calls = 0;
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
   await p2.route('**/api/me/proposals', async (route) => {
     calls++;
+    if (calls === 1) await held; // the first load is held: the card shows its spinner meanwhile
     const res = await route.fetch();
     const json = (await res.json()) as { proposals: Array<Record<string, string>> };
     if (calls > 1) json.proposals.push({ ...json.proposals[0], id: 'late-1', name: 'Late Larry', email: 'larry@example.org', note: '' });
@@ -304,8 +307,12 @@ test('the card refreshes every 2 minutes', async () => {
   });
   expect(token).not.toBeNull();
   await p2.goto('/app/dashboard');
-  const items = p2.getByRole('region', { name: 'Proposed times' }).getByTestId('proposal-item');
+  const card = p2.getByRole('region', { name: 'Proposed times' });
+  await expect(card.getByRole('status', { name: 'Loading proposals' })).toBeVisible();
+  release();
+  const items = card.getByTestId('proposal-item');
   await expect(items).toHaveCount(1);
+  await expect(card.getByRole('status', { name: 'Loading proposals' })).toHaveCount(0);
   await p2.clock.runFor(60_000);
   await expect(items).toHaveCount(1);
   await p2.clock.runFor(61_000);
