@@ -257,6 +257,11 @@ test('date overrides: a day off, then custom hours, then removed — as the visi
     await expect(mondayBlocks).toHaveAccessibleName(/^Free Mon 10:00 – 12:00/, { timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
   await shoot(page, 'availability');
+  // The dashboard's week preview shows the override's hours on that Monday, marked as such.
+  await page.getByRole('link', { name: 'Overview' }).click();
+  await page.getByRole('button', { name: 'Next week' }).click();
+  await expect(page.locator(`.cal-col[data-date="${monday}"] .cal-available`)).toHaveText('10:00–12:00 (override)');
+  await page.getByRole('link', { name: 'Availability' }).click();
 
   // Remove: back to the weekly rule.
   await row.getByRole('button', { name: `Remove override for Mon, ${shown}` }).click();
@@ -266,6 +271,9 @@ test('date overrides: a day off, then custom hours, then removed — as the visi
     await publicNextWeek();
     await expect(mondayBlocks).toHaveAccessibleName(/^Free Mon 09:00 – 17:00/, { timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
+  await page.getByRole('link', { name: 'Overview' }).click();
+  await page.getByRole('button', { name: 'Next week' }).click();
+  await expect(page.locator(`.cal-col[data-date="${monday}"] .cal-available`)).toHaveText('09:00–17:00');
   await visitor.close();
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatOwnerDate } from './analytics-page.tsx';
 import { groupOverrides, validateOverride } from './date-overrides-card.tsx';
 import { textPreview } from './links-page.tsx';
+import { availabilityBlocksFor } from './week-calendar.tsx';
 
 const ex = (id: string, date: string, start: string | null = null, end: string | null = null) => ({ id, date, start_time_local: start, end_time_local: end });
 
@@ -36,5 +37,20 @@ describe('owner-screen formatting', () => {
     const p = textPreview('Hi,\n\nHere are the times I\'m free: https://avail.example/jane-doe-long\n\nBest');
     expect(p).toBe("Hi, Here are the times I'm free: https://avail.example/jane-");
     expect(p.length).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('week preview with date overrides', () => {
+  const rules = [{ weekday: 0, start_time_local: '09:00', end_time_local: '17:00' }];
+  it('uses the weekly rule on a date without overrides', () => {
+    expect(availabilityBlocksFor('2026-11-23', 0, rules, [])).toEqual([{ start: '09:00', end: '17:00', override: false }]);
+  });
+  it('shows nothing on a day off and exactly the custom hours otherwise', () => {
+    expect(availabilityBlocksFor('2026-11-23', 0, rules, [ex('a', '2026-11-23')])).toEqual([]);
+    expect(availabilityBlocksFor('2026-11-23', 0, rules, [ex('a', '2026-11-23'), ex('b', '2026-11-23', '14:00', '15:00'), ex('c', '2026-11-23', '10:00', '12:00')])).toEqual([
+      { start: '10:00', end: '12:00', override: true },
+      { start: '14:00', end: '15:00', override: true },
+    ]);
+    expect(availabilityBlocksFor('2026-11-30', 0, rules, [ex('a', '2026-11-23')])).toHaveLength(1);
   });
 });

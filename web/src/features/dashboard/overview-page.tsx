@@ -1,7 +1,7 @@
 /** Dashboard Overview (spec §2 Dashboard; §3 Dashboard data with its defaults). */
 import { Link } from 'react-router-dom';
 import { api, type CalendarConnection, type DashboardStats } from '@avail/shared/api/api-client.ts';
-import { useLocalConnections, useLocalData, useLocalRules } from '../../app/local-data.tsx';
+import { useLocalConnections, useLocalData, useLocalExceptions, useLocalRules } from '../../app/local-data.tsx';
 import { dataAreas, useSession } from '../../app/session.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { browserTimeZone } from '../../lib/time.ts';
@@ -22,6 +22,10 @@ export default function OverviewPage() {
   const restRules = useStore('availability', dataAreas.availability, !fromDevice);
   const restConns = useStore('connections', () => api.connections(), !fromDevice);
   const rules = fromDevice && localRules ? { data: { rules: localRules }, loading: false, error: null } : restRules;
+  // Date overrides replace a date's weekly hours in the preview (device database, REST until synced).
+  const localExceptions = useLocalExceptions(local.data, local.synced);
+  const restExceptions = useStore('exceptions', () => api.exceptions(), !fromDevice);
+  const exceptions = fromDevice && localExceptions ? localExceptions : restExceptions.data?.exceptions;
   const connections = fromDevice && localConns ? { data: { connections: localConns }, loading: false } : restConns;
   const { copied, copy } = useCopy();
   const s = mapStats(stats.data);
@@ -88,7 +92,7 @@ export default function OverviewPage() {
           </Link>
         </section>
       ) : (
-        <WeekCalendar rules={ruleList} timezone={timezone} />
+        <WeekCalendar rules={ruleList} timezone={timezone} exceptions={exceptions} />
       )}
     </div>
   );

@@ -1,7 +1,8 @@
 /**
  * The owner's weekly calendar preview (spec §2 Dashboard, §4 Dashboard calendar, §9 grid):
  * Monday first, 60 px per hour, at least 08–20 h widened by 2 h around rules and events,
- * availability blocks from the weekly rules plus the owner's events with their titles.
+ * availability blocks from the weekly rules (a date with overrides shows the overrides' windows
+ * instead) plus the owner's events with their titles.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, type AvailabilityRule, type CalendarEvent } from '@avail/shared/api/api-client.ts';
@@ -28,7 +29,32 @@ registerStaleOnSync(() => {
   if (eventsCache) eventsCache = { ...eventsCache, at: 0 };
 });
 
-export function WeekCalendar({ rules, timezone }: { rules: AvailabilityRule[]; timezone: string }) {
+/** A date override as the preview needs it (availability-semantics.md: both times null = day off). */
+export interface PreviewException {
+  date?: string;
+  start_time_local?: string | null;
+  end_time_local?: string | null;
+}
+
+/**
+ * Availability blocks of one date: its date overrides' windows when it has any (its weekly rules
+ * are then ignored; a day off gives none), else the weekly rules of its weekday (0 = Monday).
+ */
+export function availabilityBlocksFor(date: string, weekday: number, rules: AvailabilityRule[], exceptions: PreviewException[]): { start: string; end: string; override: boolean }[] {
+  const exc = exceptions.filter((e) => e.date === date);
+  if (exc.length) {
+    return exc
+      .filter((e) => e.start_time_local && e.end_time_local)
+      .map((e) => ({ start: e.start_time_local!, end: e.end_time_local!, override: true }))
+      .sort((a, b) => a.start.localeCompare(b.start));
+  }
+  return rules.filter((r) => r.weekday === weekday).map((r) => ({ start: r.start_time_local, end: r.end_time_local, override: false }));
+}
+
+const NO_EXCEPTIONS: PreviewException[] = [];
+
+/** The owner's week grid with availability (date overrides applied), events and the controls. */
+export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { rules: AvailabilityRule[]; timezone: string; exceptions?: PreviewException[] }) {
   const [offset, setOffset] = useState(0);
   const [now, setNow] = useState(() => Date.now());
   const today = dateInZone(now, timezone);
@@ -111,12 +137,13 @@ export function WeekCalendar({ rules, timezone }: { rules: AvailabilityRule[]; t
       }
       for (const seg of splitByDay(s, e, dates, timezone)) timed.push({ ev, date: seg.date, startMin: seg.startMin, endMin: seg.endMin });
     }
+    const blocks = dates.map((d, col) => availabilityBlocksFor(d, col, rules, exceptions));
     const items: [number, number][] = [
-      ...rules.map((r) => [hhmmToMinutes(r.start_time_local), hhmmToMinutes(r.end_time_local)] as [number, number]),
+      ...blocks.flat().map((b) => [hhmmToMinutes(b.start), hhmmToMinutes(b.end)] as [number, number]),
       ...timed.map((t) => [t.startMin, t.endMin] as [number, number]),
     ];
-    return { timed, allDay, range: dashboardHourRange(items) };
-  }, [events, rules, dates, timezone]);
+    return { timed, allDay, blocks, range: dashboardHourRange(items) };
+  }, [events, rules, exceptions, dates, timezone]);
 
   const { range } = layout;
   const hours = Array.from({ length: range.end - range.start }, (_, i) => range.start + i);
@@ -204,19 +231,23 @@ export function WeekCalendar({ rules, timezone }: { rules: AvailabilityRule[]; t
                   style={{ top: (h - range.start) * CALENDAR_PX_PER_HOUR, height: CALENDAR_PX_PER_HOUR }}
                 />
               ))}
-              {rules
-                .filter((r) => r.weekday === col)
-                .map((r, i) => {
-                  const s = hhmmToMinutes(r.start_time_local);
-                  const e = hhmmToMinutes(r.end_time_local);
-                  return (
-                    <div key={`r${i}`} className="cal-available" style={{ top: top(s), height: ((e - s) / 60) * CALENDAR_PX_PER_HOUR }}>
-                      <span>
-                        {r.start_time_local}–{r.end_time_local}
-                      </span>
-                    </div>
-                  );
-                })}
+              {layout.blocks[col].map((b, i) => {
+                const s = hhmmToMinutes(b.start);
+                const e = hhmmToMinutes(b.end);
+                return (
+                  <div
+                    key={`r${i}`}
+                    className={`cal-available${b.override ? ' override' : ''}`}
+                    style={{ top: top(s), height: ((e - s) / 60) * CALENDAR_PX_PER_HOUR }}
+                    title={b.override ? 'Date override' : undefined}
+                  >
+                    <span>
+                      {b.start}–{b.end}
+                      {b.override && ' (override)'}
+                    </span>
+                  </div>
+                );
+              })}
               {layout.timed
                 .filter((t) => t.date === d)
                 .map((t) => (
