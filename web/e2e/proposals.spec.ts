@@ -101,6 +101,20 @@ test('a visitor proposes a time with the keyboard; the owner is e-mailed with Re
   await expect(dialog).toContainText(`Nothing is booked until ${owner.name} confirms.`);
   const name = dialog.getByLabel('Your name');
   const email = dialog.getByLabel('Your email');
+  // Focus starts on the first field, the start time: 08:00 → 09:00, then 45 minutes.
+  const startSelect = dialog.getByLabel('Start time');
+  await expect(startSelect).toBeFocused();
+  await expect(startSelect.locator('option:checked')).toHaveText('08:00');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowDown');
+  await expect(startSelect.locator('option:checked')).toHaveText('09:00');
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByLabel('Duration')).toBeFocused();
+  await expect(dialog.getByLabel('Duration').locator('option')).toHaveText(['15 min', '30 min', '45 min', '1 hour', '1.5 hours']);
+  await expect(dialog.getByLabel('Duration').locator('option:checked')).toHaveText('30 min');
+  await page.keyboard.press('ArrowDown');
+  await expect(dialog.getByLabel('Duration').locator('option:checked')).toHaveText('45 min');
+  await expect(dialog).toContainText(`Your proposal: ${day}, 09:00–09:45`);
+  await page.keyboard.press('Tab');
   await expect(name).toBeFocused();
   // Empty form: the client's messages, nothing sent.
   const posts: string[] = [];
@@ -125,18 +139,6 @@ test('a visitor proposes a time with the keyboard; the owner is e-mailed with Re
   await expect(dialog.getByLabel('Note (optional)')).toBeFocused();
   await page.keyboard.type(visitor.note);
   await expect(dialog.getByText(`${visitor.note.length}/1000`)).toBeVisible();
-  // Back to the start select (note → email → name → duration → start): 09:00, then 45 minutes.
-  for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+Tab');
-  await expect(dialog.getByLabel('Start time')).toBeFocused();
-  await expect(dialog.getByLabel('Start time').locator('option:checked')).toHaveText('08:00');
-  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowDown');
-  await expect(dialog.getByLabel('Start time').locator('option:checked')).toHaveText('09:00');
-  await page.keyboard.press('Tab');
-  await expect(dialog.getByLabel('Duration')).toBeFocused();
-  await expect(dialog.getByLabel('Duration').locator('option')).toHaveText(['15 min', '30 min', '45 min', '1 hour', '1.5 hours']);
-  await page.keyboard.press('ArrowDown');
-  await expect(dialog.getByLabel('Duration').locator('option:checked')).toHaveText('45 min');
-  await expect(dialog).toContainText(`Your proposal: ${day}, 09:00–09:45`);
 
   // Hold the real request a moment to see 'Sending...'.
   let release!: () => void;

@@ -220,7 +220,7 @@ test('tooltip on hover and on keyboard focus; a free block opens a proposal, nev
   await slot.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'Propose a time' });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByLabel('Your name')).toBeFocused();
+  await expect(dialog.getByLabel('Start time')).toBeFocused();
   await expect(dialog.getByLabel('Start time')).toHaveValue(/\d+/);
   await expect(dialog.getByLabel('Start time').locator('option:checked')).toHaveText('09:00');
   await expect(dialog.getByLabel('Duration').locator('option:checked')).toHaveText('30 min');

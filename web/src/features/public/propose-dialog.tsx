@@ -65,6 +65,7 @@ export function ProposeDialog({
 
 function ProposeContent({ slug, ownerName, tz, target, onStale }: { slug: string; ownerName: string; tz: string; target: ProposeTarget; onStale: () => void }) {
   const id = useId();
+  const startRef = useRef<HTMLSelectElement>(null);
   const nameRef = useRef<HTMLInputElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -136,8 +137,9 @@ function ProposeContent({ slug, ownerName, tz, target, onStale }: { slug: string
     <D.Content
       className="dialog-content propose-dialog"
       onOpenAutoFocus={(e) => {
+        // The first field: the start time (then length, name, e-mail, note).
         e.preventDefault();
-        nameRef.current?.focus();
+        startRef.current?.focus();
       }}
       onCloseAutoFocus={(e) => {
         e.preventDefault();
@@ -190,7 +192,7 @@ function ProposeContent({ slug, ownerName, tz, target, onStale }: { slug: string
           <div className="propose-when">
             <div className="field">
               <label htmlFor={`${id}-start`}>Start time</label>
-              <select id={`${id}-start`} value={start} onChange={(e) => setStart(Number(e.target.value))}>
+              <select ref={startRef} id={`${id}-start`} value={start} onChange={(e) => setStart(Number(e.target.value))}>
                 {starts.map((s) => (
                   <option key={s} value={s}>
                     {formatTime(s, tz)}
