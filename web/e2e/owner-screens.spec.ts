@@ -120,8 +120,20 @@ test('Links: generated e-mail text lists free windows in the chosen zone, falls 
   expect(firstLine, brussels).not.toBeNull();
 
   // Another zone shifts the listed hours (Brussels is 6 h ahead of New York in winter, 5 or 6 in summer).
+  // While the server writes, the button says 'Generating...' and is disabled.
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  await page.route('**/api/me/profile/generate-email-text', async (route) => {
+    await gate;
+    await route.continue();
+  });
   await page.getByLabel('Times shown in').selectOption('America/New_York');
   await generate.click();
+  await expect(page.getByRole('button', { name: 'Generating...' })).toBeDisabled();
+  const answered = page.waitForResponse((r) => r.url().endsWith('/api/me/profile/generate-email-text'));
+  release();
+  await answered;
+  await page.unroute('**/api/me/profile/generate-email-text');
   await expect(textarea).toHaveValue(/Here are my next free times \(America\/New_York\):/);
   const ny = await textarea.inputValue();
   const nyLine = /• Mon \d{1,2} \w{3}, (\d\d):(\d\d)–(\d\d):(\d\d)/.exec(ny);
@@ -176,6 +188,22 @@ test('Links: generated e-mail text lists free windows in the chosen zone, falls 
   await expect(errorAlerts(page)).toHaveCount(0);
   await page.clock.resume();
   await page.unroute('**/api/me/profile/generate-email-text');
+
+  // No free window in the next 14 days (every Monday off): the default text and an info alert.
+  const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+  for (let week = 0; week < 3; week++) {
+    const [y, m, d] = nextWeekMonday(OWNER_ZONE).split('-').map(Number);
+    const date = new Date(Date.UTC(y, m - 1, d + 7 * week - 7)).toISOString().slice(0, 10);
+    const res = await page.request.post('/api/me/exceptions', {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { date, start_time_local: null, end_time_local: null },
+    });
+    expect(res.ok(), await res.text()).toBe(true);
+  }
+  await generate.click();
+  await expect(statusAlerts(page)).toHaveText('No free times in the next 14 days were found, so the default text is shown.');
+  await expect(errorAlerts(page)).toHaveCount(0);
+  await expect(textarea).toHaveValue(new RegExp(`^Hi,\n\nHere are the times I'm free: ${link}\n`));
 });
 
 test('date overrides: a day off, then custom hours, then removed — as the visitor sees them', async ({ page, browser, baseURL }) => {
