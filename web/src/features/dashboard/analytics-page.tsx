@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { api, type LinkAnalytics } from '@avail/shared/api/api-client.ts';
 import { dataAreas } from '../../app/session.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { viewsChangeLine } from './stats.ts';
+import { formatOwnerDate, viewsChangeLine } from './stats.ts';
 import { useStore } from './use-store.ts';
 
 type Days = 7 | 30 | 90;
@@ -18,15 +18,6 @@ const RANGES: { days: Days; label: string }[] = [
   { days: 90, label: 'Last 3 months' },
 ];
 const TREND_ICON = { up: '▲', down: '▼', flat: '▬', new: '★', none: '' } as const;
-
-/** 'Tue, 24 Nov 2026' (or without the year) for an owner's date 'YYYY-MM-DD'. */
-export function formatOwnerDate(date: string, withYear = true): string {
-  const [y, m, d] = date.split('-').map(Number);
-  const t = new Date(Date.UTC(y, m - 1, d));
-  const weekday = t.toLocaleDateString('en-GB', { weekday: 'short', timeZone: 'UTC' });
-  const month = t.toLocaleDateString('en-GB', { month: 'short', timeZone: 'UTC' });
-  return `${weekday}, ${d} ${month}${withYear ? ` ${y}` : ''}`;
-}
 
 /** The area key of a range: Last 7 days is the preloaded 'analytics' area. */
 const areaKey = (days: Days) => (days === 7 ? 'analytics' : `analytics-${days}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOwnerDate } from './analytics-page.tsx';
+import { formatOwnerDate } from './stats.ts';
 import { groupOverrides, validateOverride } from './date-overrides-card.tsx';
 import { textPreview } from './links-page.tsx';
 import { availabilityBlocksFor } from './week-calendar.tsx';

@@ -12,7 +12,7 @@ import { useAlert } from '../../components/ui/alert.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { dateInZone, to12h } from '../../lib/time.ts';
-import { formatOwnerDate } from './analytics-page.tsx';
+import { formatOwnerDate } from './stats.ts';
 import { useStore } from './use-store.ts';
 
 interface Override {

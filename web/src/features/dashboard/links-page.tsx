@@ -55,9 +55,6 @@ export default function LinksPage() {
   useEffect(() => {
     if (!generated) setText(defaultText(user?.name ?? '', link));
   }, [user?.name, link, generated]);
-  useEffect(() => {
-    if (user?.timezone) setZone((z) => z || user.timezone!);
-  }, [user?.timezone]);
 
   async function save() {
     if (!canChange) {
