@@ -143,12 +143,18 @@ test('Links: generated e-mail text lists free windows in the chosen zone, falls 
   expect(Number(firstLine![3]) - Number(nyLine![3])).toBe(shift);
   await shoot(page, 'links');
 
-  // Copy feedback: 'Copied!' for 2 s on both buttons (fake clock, paused).
+  // Copy puts the text on the clipboard; 'Copied!' shows for 2 s on both buttons (fake clock, paused).
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(link).origin });
+  const emailText = await textarea.inputValue();
   const now = await page.evaluate(() => Date.now());
   await page.clock.pauseAt(now + 500);
-  for (const [idle, btn] of [['Copy Email Text', page.getByRole('button', { name: /^(Copy Email Text|Copied!)$/ })], ['Copy', page.locator('.copy-row').getByRole('button')]] as const) {
+  for (const [idle, btn, copied] of [
+    ['Copy Email Text', page.getByRole('button', { name: /^(Copy Email Text|Copied!)$/ }), emailText],
+    ['Copy', page.locator('.copy-row').getByRole('button'), link],
+  ] as const) {
     await btn.click();
     await expect(btn).toHaveText('Copied!');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(copied);
     await page.clock.runFor(1_900);
     await expect(btn).toHaveText('Copied!');
     await page.clock.runFor(150);
@@ -302,6 +308,10 @@ test('date overrides: a day off, then custom hours, then removed — as the visi
   await page.getByRole('link', { name: 'Overview' }).click();
   await page.getByRole('button', { name: 'Next week' }).click();
   await expect(page.locator(`.cal-col[data-date="${monday}"] .cal-available`)).toHaveText('09:00–17:00');
+  // D-14: 'Go to current week' returns to this week (and is then disabled).
+  await page.getByRole('button', { name: 'Go to current week' }).click();
+  await expect(page.locator(`.cal-col[data-date="${monday}"]`)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Go to current week' })).toBeDisabled();
   await visitor.close();
 });
 
