@@ -187,7 +187,8 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
           <span className="swatch swatch-event" /> Busy (your events — visible only to you)
         </span>
       </div>
-      <div className="cal-scroll">
+      {/* Focusable so keyboard users can scroll the week sideways on narrow screens. */}
+      <div className="cal-scroll" tabIndex={0} role="region" aria-label="Week calendar">
         <div className="cal-grid" style={{ ['--cal-height' as string]: `${height}px` }}>
           <div className="cal-corner" />
           {dates.map((d) => {
