@@ -42,7 +42,7 @@ export default function SettingsPage() {
               </h2>
               <span className="badge">Coming soon</span>
             </div>
-            <p className="muted">Email notifications about new proposals and sync problems are coming soon.</p>
+            <p className="muted">Proposed times already reach you by email. Choosing which emails you get, and alerts about sync problems, are coming soon.</p>
           </section>
           <section className="card" aria-labelledby="privacy-title">
             <div className="card-header">
