@@ -145,6 +145,25 @@ test('routes: guards, aliases, landing, legal pages and a real 404', async ({ pa
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
 });
 
+test("guard rule 1 with no stored token: the session starts loading ('Loading...'), then settles signed out on /login", async ({ page }) => {
+  // Record every text the app root shows from its first render on, before the page's own scripts run.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __seen: string[] }).__seen = seen;
+    new MutationObserver(() => {
+      const t = document.getElementById('root')?.textContent ?? '';
+      if (t && seen[seen.length - 1] !== t) seen.push(t);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  await page.goto('/app/dashboard');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByLabel('Email')).toBeVisible();
+  const seen = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
+  expect(seen.some((t) => t.includes('Loading...'))).toBe(true);
+  expect(seen[seen.length - 1]).not.toContain('Loading...');
+  expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull();
+});
+
 test('public page: unknown link is not_found, on both readings of the route', async ({ page }) => {
   await page.goto('/nobody-here-42');
   await expect(page.getByText('This availability link could not be found.')).toBeVisible();

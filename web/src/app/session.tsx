@@ -88,7 +88,8 @@ export const dataAreas = {
 };
 
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [status, setStatus] = useState<SessionStatus>(() => (getToken() ? 'loading' : 'unauthenticated'));
+  // Spec §4 Session: it starts loading, and settles (signed out at once when no token is stored).
+  const [status, setStatus] = useState<SessionStatus>('loading');
   const [user, setUser] = useState<User | null>(null);
 
   const [offlineSession, setOfflineSession] = useState(false);
@@ -112,7 +113,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // Bootstrap: a stored token is checked with /me. When the server cannot be reached (offline
   // reload), the last known user is kept so the owner's app opens on the device's data.
   useEffect(() => {
-    if (!getToken()) return;
+    if (!getToken()) {
+      setStatus('unauthenticated');
+      return;
+    }
     let cancelled = false;
     api
       .me()
