@@ -78,6 +78,33 @@ function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/**
+ * A mail carrying a one-time code: greeting, what it is for, the code set large, a prefilled link,
+ * the expiry and what to do when the reader did not ask for it. Text and HTML say the same.
+ */
+function codeEmail(opts: {
+  to: string;
+  name: string;
+  subject: string;
+  intro: string;
+  code: string;
+  howTo: string;
+  link: string;
+  linkLabel: string;
+  ttlMinutes: number;
+  ignoreLine: string;
+}): MailMessage {
+  const expiry = `The code expires in ${opts.ttlMinutes} minutes. ${opts.ignoreLine}`;
+  const text = [`Hi ${opts.name},`, '', opts.intro, '', `    ${opts.code}`, '', opts.howTo, opts.link, '', expiry, '', '— Avail'].join('\n');
+  const html = `<p>Hi ${esc(opts.name)},</p>
+<p>${esc(opts.intro)}</p>
+<p style="font-size:28px;font-weight:bold;letter-spacing:6px">${esc(opts.code)}</p>
+<p><a href="${esc(opts.link)}">${esc(opts.linkLabel)}</a></p>
+<p>${esc(expiry)}</p>
+<p>— Avail</p>`;
+  return { to: opts.to, subject: opts.subject, text, html };
+}
+
 /** The verification e-mail: friendly, names Avail, carries the 6-digit code and a prefilled link. */
 export function verificationEmail(opts: {
   to: string;
@@ -86,28 +113,15 @@ export function verificationEmail(opts: {
   publicBaseUrl: string;
   ttlMinutes: number;
 }): MailMessage {
-  const link = `${opts.publicBaseUrl}/verify-email?email=${encodeURIComponent(opts.to)}&code=${encodeURIComponent(opts.code)}`;
-  const text = [
-    `Hi ${opts.name},`,
-    '',
-    'Welcome to Avail! Your verification code is:',
-    '',
-    `    ${opts.code}`,
-    '',
-    `Enter it on the verification screen, or open this link to verify right away:`,
-    link,
-    '',
-    `The code expires in ${opts.ttlMinutes} minutes. If you did not create an Avail account, you can ignore this e-mail.`,
-    '',
-    '— Avail',
-  ].join('\n');
-  const html = `<p>Hi ${esc(opts.name)},</p>
-<p>Welcome to Avail! Your verification code is:</p>
-<p style="font-size:28px;font-weight:bold;letter-spacing:6px">${opts.code}</p>
-<p><a href="${esc(link)}">Verify my e-mail</a></p>
-<p>The code expires in ${opts.ttlMinutes} minutes. If you did not create an Avail account, you can ignore this e-mail.</p>
-<p>— Avail</p>`;
-  return { to: opts.to, subject: `Your Avail verification code: ${opts.code}`, text, html };
+  return codeEmail({
+    ...opts,
+    subject: `Your Avail verification code: ${opts.code}`,
+    intro: 'Welcome to Avail! Your verification code is:',
+    howTo: 'Enter it on the verification screen, or open this link to verify right away:',
+    link: `${opts.publicBaseUrl}/verify-email?email=${encodeURIComponent(opts.to)}&code=${encodeURIComponent(opts.code)}`,
+    linkLabel: 'Verify my e-mail',
+    ignoreLine: 'If you did not create an Avail account, you can ignore this e-mail.',
+  });
 }
 
 /**
@@ -122,28 +136,15 @@ export function passwordResetEmail(opts: {
   publicBaseUrl: string;
   ttlMinutes: number;
 }): MailMessage {
-  const link = `${opts.publicBaseUrl}/forgot-password?email=${encodeURIComponent(opts.to)}&code=${encodeURIComponent(opts.code)}`;
-  const text = [
-    `Hi ${opts.name},`,
-    '',
-    'Someone (hopefully you) asked to reset the password of your Avail account. Your reset code is:',
-    '',
-    `    ${opts.code}`,
-    '',
-    'Enter it on the reset screen, or open this link to choose a new password:',
-    link,
-    '',
-    `The code expires in ${opts.ttlMinutes} minutes. If you did not ask for a reset, you can ignore this e-mail: your password stays the same.`,
-    '',
-    '— Avail',
-  ].join('\n');
-  const html = `<p>Hi ${esc(opts.name)},</p>
-<p>Someone (hopefully you) asked to reset the password of your Avail account. Your reset code is:</p>
-<p style="font-size:28px;font-weight:bold;letter-spacing:6px">${esc(opts.code)}</p>
-<p><a href="${esc(link)}">Choose a new password</a></p>
-<p>The code expires in ${opts.ttlMinutes} minutes. If you did not ask for a reset, you can ignore this e-mail: your password stays the same.</p>
-<p>— Avail</p>`;
-  return { to: opts.to, subject: 'Reset your Avail password', text, html };
+  return codeEmail({
+    ...opts,
+    subject: 'Reset your Avail password',
+    intro: 'Someone (hopefully you) asked to reset the password of your Avail account. Your reset code is:',
+    howTo: 'Enter it on the reset screen, or open this link to choose a new password:',
+    link: `${opts.publicBaseUrl}/forgot-password?email=${encodeURIComponent(opts.to)}&code=${encodeURIComponent(opts.code)}`,
+    linkLabel: 'Choose a new password',
+    ignoreLine: 'If you did not ask for a reset, you can ignore this e-mail: your password stays the same.',
+  });
 }
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];

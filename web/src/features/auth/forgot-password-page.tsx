@@ -10,6 +10,7 @@ import { GENERIC_ERROR_MESSAGE, MIN_PASSWORD_LENGTH, VERIFICATION_CODE_LENGTH } 
 import { EMAIL_PATTERN } from '@avail/shared/schemas/auth.schema.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { AuthLayout, FieldError } from './auth-layout.tsx';
+import { PasswordToggle } from '../../components/ui/password-toggle.tsx';
 
 type Step = 'request' | 'reset' | 'done';
 type ResetField = 'code' | 'password' | 'confirm';
@@ -251,15 +252,7 @@ export default function ForgotPasswordPage() {
               autoFocus={Boolean(linkCode)}
               onChange={(e) => edit('password', e.target.value)}
             />
-            <button
-              type="button"
-              className="input-action"
-              onClick={() => setShowPassword((s) => !s)}
-              aria-label={showPassword ? 'Hide password' : 'Show password'}
-              aria-pressed={showPassword}
-            >
-              {showPassword ? 'Hide' : 'Show'}
-            </button>
+            <PasswordToggle shown={showPassword} onToggle={() => setShowPassword((s) => !s)} />
           </div>
           <FieldError id="reset-password-error">{errors.password}</FieldError>
         </div>

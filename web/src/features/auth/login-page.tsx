@@ -5,6 +5,7 @@ import { api, serverMessage } from '@avail/shared/api/api-client.ts';
 import { useSession } from '../../app/session.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { AuthLayout } from './auth-layout.tsx';
+import { PasswordToggle } from '../../components/ui/password-toggle.tsx';
 
 export default function LoginPage() {
   const { login } = useSession();
@@ -110,15 +111,7 @@ export default function LoginPage() {
               value={password}
               onChange={(e) => setPassword(e.target.value)}
             />
-            <button
-              type="button"
-              className="input-action"
-              onClick={() => setShowPassword((s) => !s)}
-              aria-label={showPassword ? 'Hide password' : 'Show password'}
-              aria-pressed={showPassword}
-            >
-              {showPassword ? 'Hide' : 'Show'}
-            </button>
+            <PasswordToggle shown={showPassword} onToggle={() => setShowPassword((s) => !s)} />
           </div>
         </div>
         <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
