@@ -2,7 +2,8 @@
  * POST /api/public/:slug/proposals (visitor, no token) and GET/DELETE /api/me/proposals (owner):
  * visitors propose a time, the owner is told by e-mail and confirms by replying. Nothing is booked.
  */
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router } from 'express';
+import { privateHeaders } from '../../http/private-headers.ts';
 import { proposalSchema } from '@avail/shared/schemas/proposal.schema.ts';
 import { authenticate, currentUser, requireVerified } from '../../http/authenticate.ts';
 import type { Deps } from '../../http/deps.ts';
@@ -10,13 +11,6 @@ import { limiter, type RateLimits } from '../../http/rate-limit.ts';
 import { validate } from '../../http/validate.ts';
 import * as proposals from './proposals.service.ts';
 
-/** The public route's privacy headers (same as GET /public/:slug/availability): a capability link. */
-function privateHeaders(_req: Request, res: Response, next: NextFunction) {
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('X-Robots-Tag', 'noindex');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  next();
-}
 
 /** Router for visitors' proposed times, relayed to the owner by e-mail (issue 4). */
 export function proposalsRouter(deps: Deps, limits: RateLimits) {

@@ -1,15 +1,9 @@
 /** /api/public/:slug/availability — no token; a capability link, so never cached, indexed or referred. */
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router } from 'express';
+import { privateHeaders } from '../../http/private-headers.ts';
 import type { Deps } from '../../http/deps.ts';
 import { limiter, type RateLimits } from '../../http/rate-limit.ts';
 import { publicAvailability } from './public.service.ts';
-
-function privateHeaders(_req: Request, res: Response, next: NextFunction) {
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('X-Robots-Tag', 'noindex');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  next();
-}
 
 /** Router for the public availability API (availability-semantics.md "The public API"). */
 export function publicRouter(deps: Deps, limits: RateLimits) {

@@ -5,9 +5,9 @@
  */
 import { useEffect, useState } from 'react';
 import { api, ApiError, serverMessage, type GeneratedEmailText } from '@avail/shared/api/api-client.ts';
-import { TIMEZONE_GROUPS } from '@avail/shared/constants.ts';
 import { defaultEmailText as defaultText } from '@avail/shared/email-text.ts';
 import { dataAreas, useSession } from '../../app/session.tsx';
+import { TimezoneOptions } from '../../components/timezone-options.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { useUsernameCheck } from '../../components/use-username-check.ts';
 import { browserTimeZone } from '../../lib/time.ts';
@@ -48,7 +48,6 @@ export default function LinksPage() {
   const canChange = p ? p.can_change_username : true;
   const check = useUsernameCheck(value, current, touched);
   const available = check.status === 'available';
-  const knownZone = TIMEZONE_GROUPS.some((g) => g.zones.includes(zone));
 
   useEffect(() => setValue(current), [current]);
   // The template follows the name and link until the owner generates a text of their own.
@@ -159,16 +158,7 @@ export default function LinksPage() {
           <div className="field">
             <label htmlFor="email-text-zone">Times shown in</label>
             <select id="email-text-zone" value={zone} onChange={(e) => setZone(e.target.value)}>
-              {!knownZone && zone && <option value={zone}>{zone.replace(/_/g, ' ')}</option>}
-              {TIMEZONE_GROUPS.map((g) => (
-                <optgroup key={g.group} label={g.group}>
-                  {g.zones.map((z) => (
-                    <option key={z} value={z}>
-                      {z.replace(/_/g, ' ')}
-                    </option>
-                  ))}
-                </optgroup>
-              ))}
+              <TimezoneOptions current={zone} />
             </select>
           </div>
           <div className="field">

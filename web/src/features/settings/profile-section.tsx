@@ -1,8 +1,9 @@
 /** Settings → Profile: view and save the timezone (spec §2, §8 Profile messages). */
 import { useEffect, useState } from 'react';
 import { api, ApiError } from '@avail/shared/api/api-client.ts';
-import { DEFAULT_TIMEZONE, TIMEZONE_GROUPS } from '@avail/shared/constants.ts';
+import { DEFAULT_TIMEZONE } from '@avail/shared/constants.ts';
 import { useSession } from '../../app/session.tsx';
+import { TimezoneOptions } from '../../components/timezone-options.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
 
 export function ProfileSection() {
@@ -37,7 +38,6 @@ export function ProfileSection() {
     }
   }
 
-  const known = TIMEZONE_GROUPS.some((g) => g.zones.includes(timezone));
   return (
     <section className="card" aria-labelledby="profile-title" id="profile">
       <h2 id="profile-title" className="card-title">
@@ -48,16 +48,7 @@ export function ProfileSection() {
         <label htmlFor="profile-timezone">Timezone</label>
         <div className="inline-form">
           <select id="profile-timezone" value={timezone} onChange={(e) => setTimezone(e.target.value)} disabled={!timezone}>
-            {!known && timezone && <option value={timezone}>{timezone}</option>}
-            {TIMEZONE_GROUPS.map((g) => (
-              <optgroup key={g.group} label={g.group}>
-                {g.zones.map((z) => (
-                  <option key={z} value={z}>
-                    {z.replace(/_/g, ' ')}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
+            <TimezoneOptions current={timezone} />
           </select>
           <button type="button" className="btn btn-primary" disabled={saving || !timezone || timezone === saved} onClick={() => void save()}>
             {saving ? 'Saving...' : 'Save'}
