@@ -8,6 +8,7 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'rea
 import { Dialog as D } from 'radix-ui';
 import { api, ApiError, serverMessage } from '@avail/shared/api/api-client.ts';
 import { defaultDuration, fittingDurations, formatInstantRange, formatTime, quarterHourStarts } from '../../lib/time.ts';
+import { Alert } from '../../components/ui/alert.tsx';
 
 /** A free window (or its part on one day) the visitor chose, and the instant they pointed at. */
 export interface ProposeTarget {
@@ -157,14 +158,9 @@ function ProposeContent({ slug, ownerName, tz, target, onStale }: { slug: string
       </D.Description>
       {success ? (
         <div className="propose-success">
-          <div className="alert alert-success" role="status">
-            <span className="alert-icon" aria-hidden="true">
-              ✓
-            </span>
-            <div className="alert-body">
-              <p>{success}</p>
-            </div>
-          </div>
+          <Alert kind="success">
+            <p>{success}</p>
+          </Alert>
           <p className="muted small">Nothing is booked until {ownerName} confirms. Watch your inbox for the reply.</p>
           <div className="dialog-footer">
             <D.Close asChild>
@@ -285,14 +281,9 @@ function ProposeContent({ slug, ownerName, tz, target, onStale }: { slug: string
             Nothing is booked until {ownerName} confirms. {ownerName} gets your proposal by email and replies to you.
           </p>
           {failure && (
-            <div className="alert alert-error" role="alert">
-              <span className="alert-icon" aria-hidden="true">
-                !
-              </span>
-              <div className="alert-body">
-                <p>{failure}</p>
-              </div>
-            </div>
+            <Alert kind="error">
+              <p>{failure}</p>
+            </Alert>
           )}
           <div className="dialog-footer">
             <D.Close asChild>
