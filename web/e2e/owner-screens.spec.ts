@@ -347,6 +347,22 @@ test('Availability: 12-hour list and summary; Edit Schedule validates, prompts o
   await expect(page.getByTestId('availability-summary')).toContainText('2 slots across 2 days · 12.5 hours per week');
   await expect(page.locator('.day-row', { hasText: 'Tuesday' })).toContainText('1:00 PM - 5:30 PM');
 
+  // The page re-rendering under an open modal (here: the success alert closing) changes nothing:
+  // adding a slot still saves at once, with no "removed" prompt.
+  await edit.click();
+  await expect(statusAlerts(page)).toHaveCount(0, { timeout: 10_000 });
+  await modal.getByRole('button', { name: /Add Another Time Slot/ }).click();
+  await modal.getByLabel('Day').nth(2).selectOption({ label: 'Thursday' });
+  await modal.getByRole('button', { name: 'Save Schedule' }).click();
+  await expect(page.getByRole('dialog', { name: /Remove/ })).toHaveCount(0);
+  await expect(statusAlerts(page)).toHaveText('Availability updated successfully!');
+  await expect(page.getByTestId('availability-summary')).toContainText('3 slots across 3 days');
+  await edit.click();
+  await modal.getByRole('button', { name: 'Remove slot 3' }).click();
+  await modal.getByRole('button', { name: 'Save Schedule' }).click();
+  await page.getByRole('dialog', { name: 'Remove time slots?' }).getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('availability-summary')).toContainText('2 slots across 2 days · 12.5 hours per week');
+
   // X-26: removing some slots asks first; Cancel keeps the modal, Save applies.
   await edit.click();
   await modal.getByRole('button', { name: 'Remove slot 1' }).click();

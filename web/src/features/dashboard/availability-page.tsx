@@ -137,7 +137,10 @@ export default function AvailabilityPage() {
 }
 
 function EditScheduleModal({ initial, local, onClose, onSaved }: { initial: EditSlot[]; local: LocalData | null; onClose: () => void; onSaved: () => void }) {
-  const [slots, setSlots] = useState<EditSlot[]>(initial.length ? initial : [mk()]);
+  // The schedule as it was when the modal opened: the parent may re-derive `initial` (with new
+  // keys) when the device database finishes a pull, which must not read as "every slot removed".
+  const [original] = useState(initial);
+  const [slots, setSlots] = useState<EditSlot[]>(original.length ? original : [mk()]);
   const [error, setError] = useState('');
   const [saving, setSaving] = useState(false);
   const [confirm, setConfirm] = useState<null | 'some' | 'all'>(null);
@@ -176,10 +179,10 @@ function EditScheduleModal({ initial, local, onClose, onSaved }: { initial: Edit
       setError(v);
       return;
     }
-    const removed = initial.filter((i) => !slots.some((s) => s.key === i.key)).length;
+    const removed = original.filter((i) => !slots.some((s) => s.key === i.key)).length;
     // The last slot cannot be removed (X-28), so "all removed" means every slot the schedule had
     // is gone and only newly added ones remain: a different prompt (X-27).
-    if (removed > 0) setConfirm(removed === initial.length ? 'all' : 'some');
+    if (removed > 0) setConfirm(removed === original.length ? 'all' : 'some');
     else void save();
   }
 
