@@ -87,3 +87,42 @@ test('a verified user without a schedule: empty states, settings sections, calen
   await page.getByRole('link', { name: 'Back to dashboard' }).click();
   await expect(page).toHaveURL(/\/app\/dashboard$/);
 });
+
+test('Apple connect alerts: the error stays 10 s, the success 5 s (spec §4 Alerts, fake clock)', async ({ page }) => {
+  await page.clock.install();
+  await registerVerified(page, uniqueAccount('apple'));
+  await page.goto('/app/settings');
+  const card = page.locator('.provider-card', { hasText: 'Apple iCloud' });
+  await expect(card.getByRole('button', { name: 'Connect' })).toBeVisible();
+
+  // iCloud can't be reached from a test: answer the connect call the way the server does.
+  let answer: { status: number; body: unknown } = { status: 400, body: { error: '' } };
+  await page.route('**/api/me/calendar/apple/connect', (route) =>
+    route.fulfill({ status: answer.status, contentType: 'application/json', body: JSON.stringify(answer.body) }),
+  );
+
+  await card.getByRole('button', { name: 'Connect' }).click();
+  await page.getByLabel('Apple ID').fill('someone@icloud.com');
+  await page.getByLabel('App-specific password').fill('abcd-efgh-ijkl-mnop');
+  const error = page.getByRole('alert').filter({ hasText: 'Invalid credentials. Please check your Apple ID and app-specific password.' });
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 500);
+  await page.getByRole('button', { name: 'Connect Apple Calendar' }).click();
+  await expect(error).toBeVisible();
+  await page.clock.runFor(9_800);
+  await expect(error).toBeVisible();
+  await page.clock.runFor(400);
+  await expect(error).toHaveCount(0);
+
+  answer = {
+    status: 201,
+    body: { connection: { id: 'c1', provider: 'apple', name: 'iCloud', status: 'active', connected_at: new Date().toISOString(), calendars_count: 1, included_calendars_count: 1, last_synced_at: null, last_error: null } },
+  };
+  await page.getByRole('button', { name: 'Connect Apple Calendar' }).click();
+  const success = page.locator('.alert[role="status"]').filter({ hasText: 'Apple Calendar connected successfully!' });
+  await expect(success).toBeVisible();
+  await page.clock.runFor(4_800);
+  await expect(success).toBeVisible();
+  await page.clock.runFor(400);
+  await expect(success).toHaveCount(0);
+  await page.clock.resume();
+});
