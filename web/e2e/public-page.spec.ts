@@ -162,6 +162,29 @@ test('week ↔ month, one week or month per step, and back to the current one', 
   await page.keyboard.press('Escape');
   await expect(windowButton).toBeFocused();
 
+  // The days are one tab stop; arrows move a day (←/→) or a week (↑/↓), Home/End to the ends, Enter chooses.
+  const focusedDate = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.date ?? null);
+  const dayButtons = grid.locator('[data-date]');
+  await expect(grid.locator('[data-date][tabindex="0"]')).toHaveCount(1);
+  await expect(grid.locator('[data-date][tabindex="0"]')).toHaveAttribute('data-date', lastWeekday);
+  await grid.locator(`[data-date="${lastWeekday}"]`).focus();
+  const at = (offset: number) => monthDays[monthDays.indexOf(lastWeekday) + offset];
+  await page.keyboard.press('ArrowLeft');
+  expect(await focusedDate()).toBe(at(-1));
+  await page.keyboard.press('ArrowUp');
+  expect(await focusedDate()).toBe(at(-8));
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  expect(await focusedDate()).toBe(lastWeekday);
+  await page.keyboard.press('Home');
+  expect(await focusedDate()).toBe(monthDays[0]);
+  await page.keyboard.press('End');
+  expect(await focusedDate()).toBe(monthDays.at(-1));
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Enter');
+  await expect(dayButtons.first()).toHaveAttribute('aria-pressed', 'true');
+  await expect(grid.locator('[data-date][tabindex="0"]')).toHaveAttribute('data-date', monthDays[0]);
+
   await week.click();
   await expect(page.getByRole('group', { name: 'Week of free times' })).toBeVisible();
 });

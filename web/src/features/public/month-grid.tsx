@@ -2,6 +2,7 @@
  * The public month grid (spec §2): a dot on every day with free time. Choosing a day lists that
  * day's free windows as buttons that open the 'Propose a time' dialog.
  */
+import type { KeyboardEvent } from 'react';
 import { formatDayShort, formatTime, weekdayMon0, type DaySegment } from '../../lib/time.ts';
 import { Tooltip } from '../../components/ui/tooltip.tsx';
 import type { ProposeTarget } from './propose-dialog.tsx';
@@ -12,7 +13,14 @@ function hoursText(mins: number): string {
   return `${h} free ${h === 1 ? 'hour' : 'hours'}`;
 }
 
-/** Month of days with availability dots, and the chosen day's windows. */
+/** Days the arrow keys move by (a grid: ←/→ one day, ↑/↓ one week). */
+const STEP: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
+
+/**
+ * Month of days with availability dots, and the chosen day's windows. The days are one tab stop
+ * (roving tabindex, as in the WAI-ARIA date-grid pattern): arrows move between days, Home/End go to
+ * the first/last day, Enter or Space chooses one.
+ */
 export function MonthGrid({
   dates,
   segments,
@@ -35,9 +43,21 @@ export function MonthGrid({
   for (const s of segments) free.set(s.date, (free.get(s.date) ?? 0) + (s.endMin - s.startMin));
   const day = selected && dates.includes(selected) ? selected : null;
   const daySegs = day ? segments.filter((s) => s.date === day) : [];
+  const tabStop = day ?? (dates.includes(today) ? today : dates[0]);
+
+  function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
+    const from = (e.target as HTMLElement).dataset.date;
+    if (!from) return;
+    const i = dates.indexOf(from);
+    const j = e.key === 'Home' ? 0 : e.key === 'End' ? dates.length - 1 : STEP[e.key] !== undefined ? i + STEP[e.key] : -1;
+    if (j < 0 || j >= dates.length) return;
+    e.preventDefault();
+    e.currentTarget.querySelector<HTMLButtonElement>(`[data-date="${dates[j]}"]`)?.focus();
+  }
+
   return (
     <>
-      <div className="pub-month" role="group" aria-label="Month of free times">
+      <div className="pub-month" role="group" aria-label="Month of free times" onKeyDown={onKeyDown}>
         {['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].map((d) => (
           <div key={d} className="pub-month-head" aria-hidden="true">
             {d}
@@ -52,6 +72,8 @@ export function MonthGrid({
             <button
               type="button"
               key={d}
+              data-date={d}
+              tabIndex={d === tabStop ? 0 : -1}
               className={`pub-month-cell${d === today ? ' today' : ''}${d < today ? ' past' : ''}${mins ? ' has-free' : ''}`}
               aria-pressed={d === day}
               onClick={() => onSelect(d)}
