@@ -5,6 +5,15 @@ import { Migrator, type Kysely } from 'kysely';
 import { migrateToLatest, migrations } from './migrate.ts';
 
 let t: TestDb;
+
+/** A Kysely Migrator over the project's migrations for a test database (its own schema on PostgreSQL). */
+function migratorFor(d: TestDb) {
+  return new Migrator({
+    db: d.db,
+    provider: { getMigrations: async () => migrations },
+    ...(d.dialect === 'postgres' ? { migrationTableSchema: d.location } : {}),
+  });
+}
 beforeAll(async () => {
   t = await createTestDb();
 });
@@ -27,11 +36,7 @@ describe(`database layer (${process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite
   it('0002_replication keeps existing data (edited_at = updated_at, device "server", repl_clock past every stamp) and migrates down', async () => {
     const d = await createTestDb();
     try {
-      const migrator = new Migrator({
-        db: d.db,
-        provider: { getMigrations: async () => migrations },
-        ...(d.dialect === 'postgres' ? { migrationTableSchema: d.location } : {}),
-      });
+      const migrator = migratorFor(d);
       const down = await migrator.migrateTo('0001_initial');
       expect(down.error).toBeUndefined();
       const db = d.db as unknown as Kysely<any>;
@@ -59,11 +64,7 @@ describe(`database layer (${process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite
   it('0003_oauth_push keeps existing connections (no back-off, no lease, 0 failures), enforces unique channel ids, and migrates down', async () => {
     const d = await createTestDb();
     try {
-      const migrator = new Migrator({
-        db: d.db,
-        provider: { getMigrations: async () => migrations },
-        ...(d.dialect === 'postgres' ? { migrationTableSchema: d.location } : {}),
-      });
+      const migrator = migratorFor(d);
       expect((await migrator.migrateTo('0002_replication')).error).toBeUndefined();
       const db = d.db as unknown as Kysely<any>;
       const now = 1_800_000_000_000;
@@ -90,11 +91,7 @@ describe(`database layer (${process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite
   it('0004_reset_proposals: reset codes and proposals belong to a user (one reset row each, cascade on delete) and migrate down', async () => {
     const d = await createTestDb();
     try {
-      const migrator = new Migrator({
-        db: d.db,
-        provider: { getMigrations: async () => migrations },
-        ...(d.dialect === 'postgres' ? { migrationTableSchema: d.location } : {}),
-      });
+      const migrator = migratorFor(d);
       const now = 1_800_000_000_000;
       await d.db.insertInto('users').values({ id: 'u1', name: 'A', email: 'a@example.com', password_hash: 'h', created_at: now, updated_at: now }).execute();
       const resetRow = { user_id: 'u1', code_hash: 'h', expires_at: now + 1_800_000, attempts: 0, created_at: now };

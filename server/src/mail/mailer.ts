@@ -105,14 +105,17 @@ function codeEmail(opts: {
   return { to: opts.to, subject: opts.subject, text, html };
 }
 
-/** The verification e-mail: friendly, names Avail, carries the 6-digit code and a prefilled link. */
-export function verificationEmail(opts: {
+/** Input of a one-time-code mail: recipient, display name, the code, the app origin, the code's lifetime in minutes. */
+export interface CodeMailInput {
   to: string;
   name: string;
   code: string;
   publicBaseUrl: string;
   ttlMinutes: number;
-}): MailMessage {
+}
+
+/** The verification e-mail: friendly, names Avail, carries the 6-digit code and a prefilled link. */
+export function verificationEmail(opts: CodeMailInput): MailMessage {
   return codeEmail({
     ...opts,
     subject: `Your Avail verification code: ${opts.code}`,
@@ -129,13 +132,7 @@ export function verificationEmail(opts: {
  * address and the code (`${publicBaseUrl}/forgot-password?email=<urlencoded>&code=<code>`).
  * The subject does not carry the code.
  */
-export function passwordResetEmail(opts: {
-  to: string;
-  name: string;
-  code: string;
-  publicBaseUrl: string;
-  ttlMinutes: number;
-}): MailMessage {
+export function passwordResetEmail(opts: CodeMailInput): MailMessage {
   return codeEmail({
     ...opts,
     subject: 'Reset your Avail password',

@@ -54,7 +54,12 @@ export async function forgotPassword(deps: Deps, input: ForgotPasswordInput) {
       ttlMinutes: Math.round(RESET_CODE_TTL_MS / 60_000),
     });
     void deps.mailer.send(message).catch((err: unknown) => {
-      deps.logger.error({ err, userId: user.id }, 'could not send the password-reset e-mail');
+      // Name and code only: a mail error's message could echo the message, which carries the code.
+      const e = err as { name?: unknown; code?: unknown };
+      deps.logger.error(
+        { userId: user.id, errName: String(e?.name ?? 'Error'), errCode: e?.code == null ? undefined : String(e.code) },
+        'could not send the password-reset e-mail',
+      );
     });
   }
   return { success: true as const, message: RESET_MESSAGES.requested };
