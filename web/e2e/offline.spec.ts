@@ -8,6 +8,9 @@ import { expect, test } from '@playwright/test';
 import { OWNER_ZONE, uniqueAccount } from './fixtures.ts';
 import { onboardedOwner } from './helpers.ts';
 
+// The app-shell service worker is what lets a reload work offline (the config blocks workers elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 test('a schedule edited offline stays pending through a reload and syncs when back online', async ({ page, context, browser, baseURL }) => {
   const acct = uniqueAccount('offl');
   await onboardedOwner(page, acct);

@@ -399,11 +399,21 @@ test('the four data areas preload once, in parallel; a blocked one spares the ot
   await page.goto('/app/dashboard');
   await expect(page.getByTestId('total-views')).toHaveText('0');
 
-  // T-14: after authentication (a reload with the stored token) each area is requested once.
-  const started = new Map<string, number[]>();
-  page.on('request', (r) => {
-    const p = new URL(r.url()).pathname;
-    if (AREAS.includes(p)) started.set(p, [...(started.get(p) ?? []), Date.now()]);
+  // T-14: after authentication (a reload with the stored token) each area is requested once, and
+  // all four are in flight together: each answer is held until the four requests have all arrived —
+  // loading them one after another would leave the first held, which this records as a failure.
+  const started = new Map<string, number>();
+  let releaseAll!: () => void;
+  const allArrived = new Promise<void>((r) => (releaseAll = r));
+  let heldTogether = true;
+  const isArea = (url: URL) => AREAS.includes(url.pathname);
+  await page.route(isArea, async (route) => {
+    const p = new URL(route.request().url()).pathname;
+    started.set(p, (started.get(p) ?? 0) + 1);
+    if (AREAS.every((a) => started.has(a))) releaseAll();
+    const together = await Promise.race([allArrived.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 10_000))]);
+    if (!together) heldTogether = false;
+    await route.continue();
   });
   await page.reload();
   await expect(page.getByTestId('total-views')).toHaveText('0');
@@ -411,31 +421,30 @@ test('the four data areas preload once, in parallel; a blocked one spares the ot
   await page.getByRole('link', { name: 'Links' }).click();
   await page.getByRole('link', { name: 'Analytics' }).click();
   await expect(page.getByRole('heading', { name: 'No analytics data yet' })).toBeVisible();
-  for (const p of AREAS) expect(started.get(p)?.length, p).toBe(1);
-  // In parallel (they overlap in the browser's network waterfall): each started before any ended.
-  const timing = await page.evaluate((areas) => {
-    const list = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-    return areas.map((a) => list.filter((e) => new URL(e.name).pathname === a).map((e) => ({ start: e.startTime, end: e.responseEnd })));
-  }, AREAS);
-  for (const t of timing) expect(t).toHaveLength(1);
-  expect(Math.max(...timing.map((t) => t[0].start))).toBeLessThan(Math.min(...timing.map((t) => t[0].end)));
+  for (const p of AREAS) expect(started.get(p), p).toBe(1);
+  expect(heldTogether).toBe(true);
+  await page.unroute(isArea);
 
   // T-15 and M-37: /api/me/links blocked — the other three load and show; no message on screen.
   const errors: string[] = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error') errors.push(msg.text());
   });
-  started.clear();
+  const requested = new Map<string, number>();
+  page.on('request', (r) => {
+    const p = new URL(r.url()).pathname;
+    if (AREAS.includes(p)) requested.set(p, (requested.get(p) ?? 0) + 1);
+  });
   await page.route('**/api/me/links', (route) => route.abort('blockedbyclient'));
   await page.goto('/app/dashboard');
   await expect(page.getByTestId('total-views')).toHaveText('0');
   await expect(page.getByRole('heading', { name: 'Your week' })).toBeVisible();
   await expect.poll(() => errors.some((e) => e.includes('Preload failed'))).toBe(true);
   await expect(page.getByRole('alert')).toHaveCount(0);
-  for (const p of ['/api/me/dashboard/stats', '/api/me/availability-rules', '/api/me/analytics/links']) expect(started.get(p)?.length, p).toBe(1);
+  for (const p of ['/api/me/dashboard/stats', '/api/me/availability-rules', '/api/me/analytics/links']) expect(requested.get(p), p).toBe(1);
   await page.getByRole('link', { name: 'Analytics' }).click();
   await expect(page.getByRole('heading', { name: 'No analytics data yet' })).toBeVisible();
-  expect(started.get('/api/me/analytics/links')?.length).toBe(1);
+  expect(requested.get('/api/me/analytics/links')).toBe(1);
   // Links falls back to origin + username while /me/links is unavailable.
   await page.getByRole('link', { name: 'Links' }).click();
   await expect(page.getByTestId('public-link')).toHaveText(`${new URL(page.url()).origin}/${owner.username}`);

@@ -30,6 +30,9 @@ export default defineConfig({
     baseURL: process.env.E2E_BASE_URL,
     timezoneId: 'Europe/Brussels',
     locale: 'en-US',
+    // page.route can miss requests of a page a service worker controls (Playwright docs, "Network"
+    // → service workers); specs mock answers, so workers are off except in offline.spec.ts.
+    serviceWorkers: 'block',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
