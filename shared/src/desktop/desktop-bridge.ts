@@ -1,0 +1,153 @@
+/**
+ * The one contract between the React app and the platform it runs on (issue 10).
+ *
+ * - In the Electron tray app the preload script exposes an object as `window.availDesktop`
+ *   (`desktop/src/preload/preload.ts`, checked with `satisfies DesktopBridge`).
+ * - In a browser the web app supplies its own implementation (`web/src/platform/browser-bridge.ts`:
+ *   localStorage token, same-origin server, no tray).
+ *
+ * React code talks only to this interface; it never asks "is this Electron?". Where a screen must
+ * differ it reads a capability (`serverSetting().editable`, `tokenPersistence`), never the platform.
+ *
+ * Units: instants are UTC epoch milliseconds; zones are IANA names.
+ */
+
+/**
+ * Where the sign-in token is kept:
+ * - `'os'`: encrypted with the operating system's keychain (Electron `safeStorage`: Keychain,
+ *   DPAPI, libsecret) in the app's data folder — kept across restarts;
+ * - `'session'`: in memory only, because no OS keyring is available (Linux without a secret
+ *   service): the owner signs in again after a restart, and the UI says so;
+ * - `'browser'`: the browser's localStorage (the web app, spec §9 `auth_token`).
+ */
+export type TokenPersistence = 'os' | 'session' | 'browser';
+
+/** Which Avail server the app talks to. */
+export interface ServerSetting {
+  /** Origin of the server, e.g. `http://localhost:3000`; `''` = the page's own origin (browser). */
+  origin: string;
+  /** true when the owner may change it (desktop: first-run field and Settings). */
+  editable: boolean;
+  /** false until the owner has confirmed a server once (desktop first run). Always true in a browser. */
+  confirmed: boolean;
+}
+
+/** One free window, `[start, end)` in UTC epoch ms. */
+export interface TrayWindow {
+  start: number;
+  end: number;
+}
+
+/**
+ * What the tray shows, computed by the renderer from the device's local data (rules, date
+ * overrides, busy calendar events, manual busy blocks) with the shared free-window engine — no
+ * network needed. The main process formats the label from it each minute.
+ */
+export interface TrayState {
+  /** false: signed out (the menu offers only Open Avail and Quit). */
+  signedIn: boolean;
+  /** Replication status of the device ('online' | 'syncing' | 'offline' | 'outdated' | 'unauthorized'). */
+  connection: 'online' | 'syncing' | 'offline' | 'outdated' | 'unauthorized';
+  /** Local writes the server has not acknowledged yet. */
+  pendingCount: number;
+  /** The owner's IANA zone: the label's times are written in it. */
+  timezone: string;
+  /** Upcoming free windows from `computedAt`, sorted, disjoint, merged where they touch (≤ 14 days ahead). */
+  windows: TrayWindow[];
+  /** The owner's public link (absolute URL), or null without a username. */
+  link: string | null;
+  /** "Copy my next free times": the same text as Links → Generate New Text, in the owner's zone, with the link. */
+  freeTimesText: string | null;
+  /** When the windows were computed (UTC ms). */
+  computedAt: number;
+}
+
+/** How long a tray "Busy for …" block lasts. */
+export type BusyDuration = { minutes: 30 | 60 | 120 } | { restOfToday: true };
+
+/** Commands the tray (or a notification click) sends to the renderer. */
+export type DesktopCommand =
+  | { type: 'busy'; duration: BusyDuration }
+  | { type: 'sync-now' }
+  /** Show an in-app route, e.g. `/app/dashboard#proposals`. */
+  | { type: 'navigate'; route: string };
+
+/** A system notification; a click opens the app window at `route`. */
+export interface DesktopNotification {
+  title: string;
+  body: string;
+  route: string;
+}
+
+export interface DesktopBridge {
+  /** Where `saveToken` keeps the token (see {@link TokenPersistence}). */
+  tokenPersistence(): Promise<TokenPersistence>;
+  /** The stored sign-in token, or null. */
+  loadToken(): Promise<string | null>;
+  /** Stores the token; resolves to where it was kept. */
+  saveToken(token: string): Promise<TokenPersistence>;
+  /** Forgets the token (sign out). */
+  clearToken(): Promise<void>;
+
+  /** Which server the app talks to. */
+  serverSetting(): Promise<ServerSetting>;
+  /**
+   * Sets (and confirms) the server origin. Resolves to the normalised origin.
+   * @throws Error with a user-facing message when `url` is not an http(s) URL.
+   */
+  setServerOrigin(url: string): Promise<string>;
+
+  /** Pushes the tray's state (a no-op without a tray). */
+  setTrayState(state: TrayState): void;
+  /** Subscribes to tray / notification commands; returns the unsubscribe function. */
+  onCommand(listener: (command: DesktopCommand) => void): () => void;
+  /** Shows a system notification (a no-op where there is none). */
+  notify(notification: DesktopNotification): void;
+
+  /** Whether the app registers its offline service worker (browser: yes; desktop: no, its files are local). */
+  usesServiceWorker(): boolean;
+}
+
+/** Every member of {@link DesktopBridge}, for the runtime contract test (both implementations have exactly these). */
+export const DESKTOP_BRIDGE_MEMBERS = [
+  'tokenPersistence',
+  'loadToken',
+  'saveToken',
+  'clearToken',
+  'serverSetting',
+  'setServerOrigin',
+  'setTrayState',
+  'onCommand',
+  'notify',
+  'usesServiceWorker',
+] as const satisfies ReadonlyArray<keyof DesktopBridge>;
+
+/** The global name the preload script exposes the bridge under (`window.availDesktop`). */
+export const DESKTOP_BRIDGE_GLOBAL = 'availDesktop';
+
+/** Default server of the desktop app when `AVAIL_SERVER_URL` was not set at build time. */
+export const DEFAULT_DESKTOP_SERVER_ORIGIN = 'http://localhost:3000';
+
+/** Origin of the desktop renderer (`app://avail`); the server allows it in CORS. */
+export const DESKTOP_APP_ORIGIN = 'app://avail';
+
+/**
+ * Normalises a server address typed by the owner to an origin (`https://avail.example.com`).
+ * Accepts a bare host (`avail.example.com` → https). Refuses other schemes, credentials, paths.
+ * @throws Error('Enter the address of your Avail server, like https://avail.example.com')
+ */
+export function normaliseServerOrigin(input: string): string {
+  const message = 'Enter the address of your Avail server, like https://avail.example.com';
+  const raw = input.trim();
+  if (!raw) throw new Error(message);
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`);
+  } catch {
+    throw new Error(message);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || !url.hostname) throw new Error(message);
+  if (url.pathname !== '/' && url.pathname !== '') throw new Error(message);
+  if (url.search || url.hash) throw new Error(message);
+  return url.origin;
+}
