@@ -14,6 +14,7 @@ import { requestLogger } from './http/request-logger.ts';
 import { authRouter } from './modules/auth/auth.routes.ts';
 import { profileRouter } from './modules/profile/profile.routes.ts';
 import { availabilityRouter } from './modules/availability/availability.routes.ts';
+import { blocksRouter } from './modules/blocks/blocks.routes.ts';
 import { dashboardRouter } from './modules/dashboard/dashboard.routes.ts';
 import { publicRouter } from './modules/public/public.routes.ts';
 // Calendars router: owned by the calendars engineer (modules/calendars).
@@ -72,6 +73,8 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   app.use('/api', authRouter(deps, limits));
   app.use('/api', profileRouter(deps));
   app.use('/api', availabilityRouter(deps));
+  // The owner's manual busy blocks: modules/blocks.
+  app.use('/api', blocksRouter(deps));
   app.use('/api', dashboardRouter(deps));
   app.use('/api', publicRouter(deps, limits));
   // Visitors' proposed times (public POST) and the owner's list: modules/proposals.

@@ -61,6 +61,9 @@ export const CALENDAR_FETCH_TIMEOUT_MS = 20_000;
 /** Cap on recurrence instances expanded per calendar per sync. */
 export const MAX_RECURRENCE_INSTANCES = 50_000;
 export const GENERIC_ERROR_MESSAGE = 'Something went wrong';
+/** Manual busy blocks (issue 10): one block lasts at most 14 days; its owner-only note at most 200 characters. */
+export const BUSY_BLOCK_MAX_MS = 14 * 24 * 3_600_000;
+export const BUSY_BLOCK_NOTE_MAX_LENGTH = 200;
 
 /**
  * Names that can never be usernames because public links live at `/{username}` beside the

@@ -115,6 +115,28 @@ describe(`database layer (${process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite
     }
   });
 
+  it('0005_busy_blocks: blocks belong to a user (cascade on delete), keep epoch ms and a null note, and migrate down', async () => {
+    const d = await createTestDb();
+    try {
+      const migrator = migratorFor(d);
+      const now = 1_800_000_000_000;
+      await d.db.insertInto('users').values({ id: 'u1', name: 'A', email: 'a@example.com', password_hash: 'h', created_at: now, updated_at: now }).execute();
+      const row = { id: 'b1', user_id: 'u1', start_ms: now, end_ms: now + 3_600_000, note: null, edited_at: now, device_id: 'd-1', updated_at: now };
+      await d.db.insertInto('busy_blocks').values(row).execute();
+      await expect(d.db.insertInto('busy_blocks').values({ ...row, user_id: 'nobody', id: 'b2' }).execute()).rejects.toThrow();
+      expect(await d.db.selectFrom('busy_blocks').selectAll().execute()).toEqual([{ ...row, is_deleted: 0 }]);
+      await d.db.deleteFrom('users').where('id', '=', 'u1').execute();
+      expect(await d.db.selectFrom('busy_blocks').selectAll().execute()).toEqual([]);
+
+      expect((await migrator.migrateTo('0004_reset_proposals')).error).toBeUndefined();
+      await expect(d.db.selectFrom('busy_blocks').selectAll().execute()).rejects.toThrow();
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect(await d.db.selectFrom('busy_blocks').selectAll().execute()).toEqual([]);
+    } finally {
+      await d.destroy();
+    }
+  });
+
   it('migrating twice is a no-op', async () => {
     expect(await migrateToLatest(t.db)).toEqual([]);
   });

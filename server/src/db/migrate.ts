@@ -7,12 +7,14 @@ import * as m0001 from './migrations/0001_initial.ts';
 import * as m0002 from './migrations/0002_replication.ts';
 import * as m0003 from './migrations/0003_oauth_push.ts';
 import * as m0004 from './migrations/0004_reset_proposals.ts';
+import * as m0005 from './migrations/0005_busy_blocks.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_replication': m0002,
   '0003_oauth_push': m0003,
   '0004_reset_proposals': m0004,
+  '0005_busy_blocks': m0005,
 };
 
 const provider: MigrationProvider = {

@@ -239,6 +239,26 @@ export interface ProposalsTable {
   dismissed_at: Generated<number | null>;
 }
 
+/** A time the owner marked busy by hand (issue 10); replicated (writable) like rules and exceptions. */
+export interface BusyBlocksTable {
+  /** crypto.randomUUID() (or the device's id for blocks made offline). */
+  id: string;
+  user_id: string;
+  /** Busy interval [start_ms, end_ms), UTC epoch ms; end > start, at most 14 days. */
+  start_ms: number;
+  end_ms: number;
+  /** The owner's note (≤ 200 characters), null = none. Owner-only: never in a public answer. */
+  note: string | null;
+  /** When the edit was made (epoch ms, the editing device's clock; REST: server now). Decides conflicts. */
+  edited_at: number;
+  /** Author of the edit: a device id, or 'server' for REST writes. */
+  device_id: string;
+  /** Replication stamp (epoch ms) from users.repl_clock; orders pulls. */
+  updated_at: number;
+  /** 1 = deleted (kept so the delete replicates). */
+  is_deleted: Generated<number>;
+}
+
 export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -256,6 +276,7 @@ export interface Database {
   push_channels: PushChannelsTable;
   password_resets: PasswordResetsTable;
   proposals: ProposalsTable;
+  busy_blocks: BusyBlocksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -270,3 +291,4 @@ export type PushChannelRow = Selectable<PushChannelsTable>;
 export type OAuthStateRow = Selectable<OAuthStatesTable>;
 export type PasswordResetRow = Selectable<PasswordResetsTable>;
 export type ProposalRow = Selectable<ProposalsTable>;
+export type BusyBlockRow = Selectable<BusyBlocksTable>;

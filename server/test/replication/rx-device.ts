@@ -3,7 +3,7 @@
  * fake-indexeddb (not a memory stand-in), replicating with a real server over HTTP through the
  * shared replication client, with a network switch to go offline.
  *
- * RxDB's free tier allows 13 open collections per process (5 per device): keep at most two
+ * RxDB's free tier allows 13 open collections per process (6 per device): keep at most two
  * devices open at once and always `close()` them.
  */
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';

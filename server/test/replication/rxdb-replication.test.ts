@@ -215,6 +215,50 @@ describe('two devices editing offline, then reconnecting', () => {
   });
 });
 
+describe('busy blocks across devices', () => {
+  it("an offline device's block reaches the server, the other device and the public page when it reconnects; a delete frees the time", async () => {
+    const username = `blocks${Date.now().toString(36)}`;
+    const { token, auth } = await buildUser(t, { username, timezone: 'UTC' });
+    await request(t.app)
+      .post('/api/me/availability-rules')
+      .set(auth)
+      .send({ rules: Array.from({ length: 7 }, (_, weekday) => ({ weekday, start_time_local: '00:00', end_time_local: '23:59' })) })
+      .expect(200);
+    const { addBlockLocal, deleteBlockLocal, readPending } = await import('@avail/shared/rx/local-writes.ts');
+    const H = 3_600_000;
+    const start = Math.floor(Date.now() / (24 * H)) * 24 * H + 34 * H; // tomorrow 10:00 UTC: the range never crosses midnight
+    const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+    const publicWindows = async () =>
+      (await request(t.app).get(`/api/public/${username}/availability`).query({ range: `${iso(start - H)}..${iso(start + 2 * H)}` }).expect(200)).body.availability.windows;
+    const free = [{ start: iso(start - H), end: iso(start + 2 * H) }];
+    const blocked = [{ start: iso(start - H), end: iso(start) }, { start: iso(start + H), end: iso(start + 2 * H) }];
+
+    const a = await device(token);
+    const b = await device(token);
+    await a.replication.awaitInSync();
+    await b.replication.awaitInSync();
+    a.setOffline(true);
+    const block = await addBlockLocal(a.db, a.deviceId, { start_ms: start, end_ms: start + H, note: 'Therapy' });
+    expect(await readPending(a.db)).toHaveProperty([`busy_blocks/${block.id}`]);
+    expect(await publicWindows()).toEqual(free); // still only on device A
+
+    a.setOffline(false);
+    await a.replication.awaitInSync();
+    await waitFor(async () => Object.keys(await readPending(a.db)).length === 0, 3000, 'A has no pending writes');
+    const rest = await request(t.app).get('/api/me/blocks').set(auth).expect(200);
+    expect(rest.body.blocks).toEqual([{ id: block.id, start_ms: start, end_ms: start + H, note: 'Therapy' }]);
+    const page = await request(t.app).get(`/api/public/${username}/availability`).query({ range: `${iso(start - H)}..${iso(start + 2 * H)}` }).expect(200);
+    expect(page.body.availability.windows).toEqual(blocked);
+    expect(page.text).not.toContain('Therapy');
+    await waitFor(async () => (await b.db.busy_blocks.findOne(block.id).exec())?.note === 'Therapy', 3000, 'device B has the block');
+
+    await deleteBlockLocal(b.db, b.deviceId, block.id);
+    await waitFor(async () => (await a.db.busy_blocks.findOne(block.id).exec()) === null, 3000, 'device A drops the block');
+    expect(await publicWindows()).toEqual(free);
+    expect((await request(t.app).get('/api/me/blocks').set(auth).expect(200)).body.blocks).toEqual([]);
+  });
+});
+
 async function firstValue<T>(o: import('rxjs').Observable<T>): Promise<T> {
   const { firstValueFrom } = await import('rxjs');
   return firstValueFrom(o);

@@ -1,5 +1,5 @@
 /**
- * The owner's local database: one RxDB database per signed-in user, with the five replicated
+ * The owner's local database: one RxDB database per signed-in user, with the six replicated
  * collections of `rx-schemas.ts` and local (never replicated) documents for device state.
  *
  * The caller passes the storage: the browser and the desktop renderer pass
@@ -13,9 +13,11 @@ import { conflictHandlerFor } from './conflict-resolution.ts';
 import {
   availabilityExceptionRxSchema,
   availabilityRuleRxSchema,
+  busyBlockRxSchema,
   calendarConnectionRxSchema,
   calendarEventRxSchema,
   profileRxSchema,
+  type BlockDoc,
   type ConnectionDoc,
   type EventDoc,
   type ExceptionDoc,
@@ -29,6 +31,7 @@ addRxPlugin(RxDBLeaderElectionPlugin);
 export interface AvailCollections {
   availability_rules: RxCollection<RuleDoc>;
   availability_exceptions: RxCollection<ExceptionDoc>;
+  busy_blocks: RxCollection<BlockDoc>;
   calendar_events: RxCollection<EventDoc>;
   calendar_connections: RxCollection<ConnectionDoc>;
   profile: RxCollection<ProfileDoc>;
@@ -67,6 +70,7 @@ export async function createAvailDatabase(opts: CreateAvailDatabaseOptions): Pro
   await db.addCollections({
     availability_rules: { schema: availabilityRuleRxSchema, conflictHandler: conflictHandlerFor<RuleDoc>() },
     availability_exceptions: { schema: availabilityExceptionRxSchema, conflictHandler: conflictHandlerFor<ExceptionDoc>() },
+    busy_blocks: { schema: busyBlockRxSchema, conflictHandler: conflictHandlerFor<BlockDoc>() },
     calendar_events: { schema: calendarEventRxSchema },
     calendar_connections: { schema: calendarConnectionRxSchema },
     profile: { schema: profileRxSchema },

@@ -1,16 +1,18 @@
 /**
- * Local-first writes of the owner's weekly rules and date exceptions: each write lands in the
- * device's RxDB at once (the UI updates from its reactive queries) and is marked pending until the
- * server acknowledges it (see replication-client.ts). Inputs are validated with the same zod
- * schemas as the REST calls, so a device never queues a write the server would refuse.
+ * Local-first writes of the owner's weekly rules, date exceptions and busy blocks: each write lands
+ * in the device's RxDB at once (the UI updates from its reactive queries) and is marked pending
+ * until the server acknowledges it (see replication-client.ts). Inputs are validated with the same
+ * zod schemas as the REST calls, so a device never queues a write the server would refuse.
  *
- * Units: times `HH:MM` local to the owner's zone, weekday 0 = Monday, dates `YYYY-MM-DD`.
+ * Units: times `HH:MM` local to the owner's zone, weekday 0 = Monday, dates `YYYY-MM-DD`; busy
+ * blocks' `start_ms`/`end_ms` are UTC epoch ms.
  */
 import type { RxLocalDocument } from 'rxdb';
 import { availabilityRuleSchema, exceptionSchema } from '../schemas/availability.schema.ts';
+import { busyBlockSchemaAt } from '../schemas/block.schema.ts';
 import type { AvailDatabase } from './avail-database.ts';
 import type { WritableCollectionName } from './replication-protocol.ts';
-import type { ExceptionDoc, RuleDoc } from './rx-schemas.ts';
+import type { BlockDoc, ExceptionDoc, RuleDoc } from './rx-schemas.ts';
 
 /** Local document holding `{ [collection/id]: edited_at }` of writes the server has not acknowledged yet. */
 export const PENDING_LOCAL_ID = 'pending-writes';
@@ -146,4 +148,45 @@ export async function deleteExceptionLocal(db: AvailDatabase, deviceId: string, 
   const now = editTime();
   await cur.incrementalModify((data) => markDeleted(data, now, deviceId));
   await markPending(db, [{ collection: 'availability_exceptions', id, edited_at: now }]);
+}
+
+/** A new busy block: `[start_ms, end_ms)` in UTC epoch ms; `note` owner-only (≤ 200 characters, blank = none). */
+export interface BlockInput {
+  start_ms: number;
+  end_ms: number;
+  note?: string | null;
+}
+
+/**
+ * Adds one busy block on the device (marked pending until the server has it). `now` (UTC epoch ms,
+ * default the device clock) is the instant the "already over" check uses.
+ * @returns the stored document (note trimmed; blank → null).
+ * @throws ZodError with the message 'The end must be after the start.', 'A busy block can last at
+ *   most 14 days.', 'The note can be at most 200 characters.' or 'This time is already over.'
+ *   (end ≤ now); nothing is written then.
+ */
+export async function addBlockLocal(db: AvailDatabase, deviceId: string, input: BlockInput, now: number = Date.now()): Promise<BlockDoc> {
+  const block = busyBlockSchemaAt(now).parse({ start_ms: input.start_ms, end_ms: input.end_ms, note: input.note });
+  const edited = editTime();
+  const doc: BlockDoc = {
+    id: crypto.randomUUID(),
+    start_ms: block.start_ms,
+    end_ms: block.end_ms,
+    note: block.note,
+    edited_at: edited,
+    device_id: deviceId,
+    updated_at: edited,
+  };
+  await db.busy_blocks.insert(doc);
+  await markPending(db, [{ collection: 'busy_blocks', id: doc.id, edited_at: edited }]);
+  return doc;
+}
+
+/** Deletes one busy block (soft delete that replicates; the time is free again). No-op when it does not exist. */
+export async function deleteBlockLocal(db: AvailDatabase, deviceId: string, id: string): Promise<void> {
+  const cur = await db.busy_blocks.findOne(id).exec();
+  if (!cur) return;
+  const now = editTime();
+  await cur.incrementalModify((data) => markDeleted(data, now, deviceId));
+  await markPending(db, [{ collection: 'busy_blocks', id, edited_at: now }]);
 }

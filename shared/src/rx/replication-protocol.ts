@@ -16,7 +16,7 @@
  * gets 426 `{ error, code: 'client_outdated' }`; unknown collection 404; bad input 400/422.
  */
 import type { WithDeleted } from 'rxdb';
-import type { ConnectionDoc, EventDoc, ExceptionDoc, ProfileDoc, RuleDoc } from './rx-schemas.ts';
+import type { BlockDoc, ConnectionDoc, EventDoc, ExceptionDoc, ProfileDoc, RuleDoc } from './rx-schemas.ts';
 
 /** Schema version this client speaks; sent as `X-Avail-Schema`. Bump with any wire-shape change. */
 export const REPLICATION_SCHEMA_VERSION = 1;
@@ -34,6 +34,7 @@ export const STREAM_HEARTBEAT_MS = 15_000;
 export const REPLICATED_COLLECTIONS = {
   availability_rules: { writable: true },
   availability_exceptions: { writable: true },
+  busy_blocks: { writable: true },
   calendar_events: { writable: false },
   calendar_connections: { writable: false },
   profile: { writable: false },
@@ -51,6 +52,7 @@ export function isCollectionName(name: string): name is CollectionName {
 export interface DocTypes {
   availability_rules: RuleDoc;
   availability_exceptions: ExceptionDoc;
+  busy_blocks: BlockDoc;
   calendar_events: EventDoc;
   calendar_connections: ConnectionDoc;
   profile: ProfileDoc;

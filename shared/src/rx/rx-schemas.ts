@@ -14,10 +14,11 @@
  *   decide conflicts (latest `edited_at` wins, ties by the larger `device_id`) and identify a
  *   revision when the server compares a push's assumed master state with the stored one.
  *
- * Writable on the device: availability rules and exceptions. Read-only (the server owns them):
- * calendar events, calendar connections, profile.
+ * Writable on the device: availability rules and exceptions, busy blocks. Read-only (the server
+ * owns them): calendar events, calendar connections, profile.
  */
 import { toTypedRxJsonSchema, type ExtractDocumentTypeFromTypedRxJsonSchema } from 'rxdb';
+import { BUSY_BLOCK_NOTE_MAX_LENGTH } from '../constants.ts';
 
 /** Largest epoch-ms value a document may carry (year 33658); lets RxDB index number fields. */
 const MAX_MS = 1e15;
@@ -60,6 +61,27 @@ export const availabilityExceptionSchemaLiteral = {
     updated_at: ms,
   },
   required: ['id', 'date', 'start_time_local', 'end_time_local', 'edited_at', 'device_id', 'updated_at'],
+  additionalProperties: false,
+} as const;
+
+export const busyBlockSchemaLiteral = {
+  title: 'busy block',
+  description:
+    'A time the owner marked busy by hand (issue 10): [start_ms, end_ms) UTC epoch ms, at most 14 days; counted as busy on the public page. The note is owner-only (null = none).',
+  version: 0,
+  primaryKey: 'id',
+  type: 'object',
+  properties: {
+    id,
+    start_ms: ms,
+    end_ms: ms,
+    note: { type: ['string', 'null'], maxLength: BUSY_BLOCK_NOTE_MAX_LENGTH },
+    edited_at: ms,
+    device_id: { type: 'string', maxLength: 64 },
+    updated_at: ms,
+  },
+  required: ['id', 'start_ms', 'end_ms', 'note', 'edited_at', 'device_id', 'updated_at'],
+  indexes: ['start_ms'],
   additionalProperties: false,
 } as const;
 
@@ -133,12 +155,15 @@ export const profileSchemaLiteral = {
 
 export const availabilityRuleRxSchema = toTypedRxJsonSchema(availabilityRuleSchemaLiteral);
 export const availabilityExceptionRxSchema = toTypedRxJsonSchema(availabilityExceptionSchemaLiteral);
+export const busyBlockRxSchema = toTypedRxJsonSchema(busyBlockSchemaLiteral);
 export const calendarEventRxSchema = toTypedRxJsonSchema(calendarEventSchemaLiteral);
 export const calendarConnectionRxSchema = toTypedRxJsonSchema(calendarConnectionSchemaLiteral);
 export const profileRxSchema = toTypedRxJsonSchema(profileSchemaLiteral);
 
 export type RuleDoc = ExtractDocumentTypeFromTypedRxJsonSchema<typeof availabilityRuleRxSchema>;
 export type ExceptionDoc = ExtractDocumentTypeFromTypedRxJsonSchema<typeof availabilityExceptionRxSchema>;
+/** A busy block on the device and on the wire: `{ id, start_ms, end_ms, note: string | null, edited_at, device_id, updated_at }`. */
+export type BlockDoc = ExtractDocumentTypeFromTypedRxJsonSchema<typeof busyBlockRxSchema>;
 export type EventDoc = ExtractDocumentTypeFromTypedRxJsonSchema<typeof calendarEventRxSchema>;
 export type ConnectionDoc = ExtractDocumentTypeFromTypedRxJsonSchema<typeof calendarConnectionRxSchema>;
 export type ProfileDoc = ExtractDocumentTypeFromTypedRxJsonSchema<typeof profileRxSchema>;

@@ -3,3 +3,4 @@ export * from './profile.schema.ts';
 export * from './availability.schema.ts';
 export * from './calendar.schema.ts';
 export * from './proposal.schema.ts';
+export * from './block.schema.ts';

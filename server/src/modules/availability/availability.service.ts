@@ -75,8 +75,14 @@ function check(schemas: z.ZodType[], value: unknown, index: number, errors: Reco
   return true;
 }
 
-/** Validates every document, collecting errors keyed `<index>.<field>`; keeps exactly the stored fields. */
-function validateDocs<W extends { id: string; edited_at: number; device_id: string; _deleted: boolean }>(
+/**
+ * Validates every document of a writable collection against the replication fields
+ * (`id`, `edited_at`, `device_id`, `_deleted`) and `schemas`, collecting errors keyed
+ * `<index>.<field>`; keeps exactly the stored fields (`fields(d)` plus the replication fields).
+ * Shared by the writable kinds (rules, exceptions, busy blocks).
+ * @throws 422 validation_failed when ANY document is invalid.
+ */
+export function validateDocs<W extends { id: string; edited_at: number; device_id: string; _deleted: boolean }>(
   docs: readonly unknown[],
   schemas: z.ZodType[],
   fields: (d: W) => object,

@@ -6,6 +6,7 @@ import { computeFreeWindows } from '@avail/shared/domain/free-windows.ts';
 import { DAY_MS, formatIsoDate, getIanaZone, instantToWall } from '@avail/shared/domain/zone-time.ts';
 import type { Deps } from '../../http/deps.ts';
 import { listExceptionsBetween, listRules } from '../availability/availability.repo.ts';
+import { busyBlockTimes } from '../blocks/blocks.service.ts';
 import { busyOverlapping } from './public.repo.ts';
 
 /** The owner fields the engine needs. `timezone` is an IANA zone name. */
@@ -17,24 +18,28 @@ export interface WindowOwner {
 /**
  * Free windows of `owner` within [start, end) (UTC ms), never before `now` (deps.now()).
  * Returns `[{ start, end }]` in UTC ms, sorted and disjoint (availability-semantics.md: rules in the
- * owner's zone, minus exceptions, minus busy intervals; RFC 5545 expansion already stored as
- * busy_intervals). Exceptions are loaded one local day beyond each end so zone offsets can't clip them.
+ * owner's zone, minus exceptions, minus busy time; RFC 5545 expansion already stored as
+ * busy_intervals). Busy time = the calendars' busy intervals plus the owner's live manual busy
+ * blocks (their times only; a block's note never reaches this code). Exceptions are loaded one
+ * local day beyond each end so zone offsets can't clip them.
  */
 export async function ownerFreeWindows(deps: Deps, owner: WindowOwner, start: number, end: number) {
   const now = deps.now();
   const zone = getIanaZone(owner.timezone);
   const fromDate = formatIsoDate(instantToWall(zone, start) - DAY_MS);
   const toDate = formatIsoDate(instantToWall(zone, end) + DAY_MS);
-  const [rules, exceptions, busy] = await Promise.all([
+  const busyFrom = Math.max(start, now);
+  const [rules, exceptions, calendarBusy, blockBusy] = await Promise.all([
     listRules(deps.db, owner.id),
     listExceptionsBetween(deps.db, owner.id, fromDate, toDate),
-    busyOverlapping(deps.db, owner.id, Math.max(start, now), end),
+    busyOverlapping(deps.db, owner.id, busyFrom, end),
+    busyBlockTimes(deps.db, owner.id, busyFrom, end),
   ]);
   return computeFreeWindows({
     timezone: owner.timezone,
     rules,
     exceptions,
-    busy,
+    busy: [...calendarBusy, ...blockBusy],
     rangeStart: start,
     rangeEnd: end,
     now,

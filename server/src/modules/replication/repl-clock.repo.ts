@@ -1,9 +1,9 @@
 /**
- * The per-user replication clock. Every write to a replicated row (rules, exceptions, calendar
- * events and connections, the profile, tombstones) takes its `updated_at` from `nextStamp` inside
- * the write's transaction. The UPDATE row-locks the user on PostgreSQL (SQLite has one writer), so
- * one user's writes are serialized and their stamps strictly increase: a pull checkpoint
- * (updated_at, id) never skips a row committed later (RxDB HTTP replication,
+ * The per-user replication clock. Every write to a replicated row (rules, exceptions, busy blocks,
+ * calendar events and connections, the profile, tombstones) takes its `updated_at` from
+ * `nextStamp` inside the write's transaction. The UPDATE row-locks the user on PostgreSQL (SQLite
+ * has one writer), so one user's writes are serialized and their stamps strictly increase: a pull
+ * checkpoint (updated_at, id) never skips a row committed later (RxDB HTTP replication,
  * https://rxdb.info/replication-http.html — checkpoint iteration).
  */
 import type { Kysely, Transaction } from 'kysely';

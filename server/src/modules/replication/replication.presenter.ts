@@ -6,10 +6,11 @@
  * placeholder values and `_deleted: true` (RxDB validates deleted documents against the schema too).
  */
 import type { WithDeleted } from 'rxdb';
-import type { ConnectionDoc, EventDoc, ExceptionDoc, ProfileDoc, RuleDoc } from '@avail/shared/rx/rx-schemas.ts';
+import type { BlockDoc, ConnectionDoc, EventDoc, ExceptionDoc, ProfileDoc, RuleDoc } from '@avail/shared/rx/rx-schemas.ts';
 import type {
   AvailabilityExceptionRow,
   AvailabilityRuleRow,
+  BusyBlockRow,
   CalendarConnectionRow,
   CalendarEventRow,
   UserRow,
@@ -40,6 +41,20 @@ export function exceptionDoc(e: AvailabilityExceptionRow): WithDeleted<Exception
     device_id: e.device_id,
     updated_at: Number(e.updated_at),
     _deleted: Number(e.is_deleted) === 1,
+  };
+}
+
+/** busy_blocks row → BlockDoc (owner-only: the note is the owner's; start/end/edited_at/updated_at epoch ms; `_deleted` from is_deleted). */
+export function blockDoc(b: BusyBlockRow): WithDeleted<BlockDoc> {
+  return {
+    id: b.id,
+    start_ms: Number(b.start_ms),
+    end_ms: Number(b.end_ms),
+    note: b.note,
+    edited_at: Number(b.edited_at),
+    device_id: b.device_id,
+    updated_at: Number(b.updated_at),
+    _deleted: Number(b.is_deleted) === 1,
   };
 }
 

@@ -8,8 +8,9 @@ import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
 import type { WithDeleted } from 'rxdb';
 import type { Checkpoint, CollectionName, DocTypes } from '@avail/shared/rx/replication-protocol.ts';
 import type { Db } from '../../db/kysely.ts';
-import type { AvailabilityExceptionRow, AvailabilityRuleRow, CalendarConnectionRow, CalendarEventRow } from '../../db/schema.ts';
+import type { AvailabilityExceptionRow, AvailabilityRuleRow, BusyBlockRow, CalendarConnectionRow, CalendarEventRow } from '../../db/schema.ts';
 import {
+  blockDoc,
   connectionDoc,
   connectionTombstoneDoc,
   eventDoc,
@@ -70,8 +71,8 @@ function mergePages(live: AnyDoc[], dead: AnyDoc[], limit: number): AnyDoc[] {
 
 /**
  * One page of `collection` for `userId`: documents with (updated_at, id) strictly after `cp`
- * (null = from the beginning), in that order, at most `limit`, as wire documents (`_deleted` set;
- * tombstones included for events and connections).
+ * (null = from the beginning), in that order, at most `limit`, as wire documents (`_deleted` set:
+ * soft-deleted rules, exceptions and busy blocks; tombstones for events and connections).
  */
 export async function pullPage(db: Db, userId: string, collection: CollectionName, cp: Checkpoint | null, limit: number): Promise<Page> {
   let documents: AnyDoc[];
@@ -81,6 +82,9 @@ export async function pullPage(db: Db, userId: string, collection: CollectionNam
       break;
     case 'availability_exceptions':
       documents = (await pageRows<AvailabilityExceptionRow>(db, 'availability_exceptions', userId, cp, limit)).map(exceptionDoc);
+      break;
+    case 'busy_blocks':
+      documents = (await pageRows<BusyBlockRow>(db, 'busy_blocks', userId, cp, limit)).map(blockDoc);
       break;
     case 'calendar_events': {
       const live = (await pageRows<CalendarEventRow>(db, 'calendar_events', userId, cp, limit)).map(eventDoc);
@@ -121,6 +125,7 @@ export async function latestCheckpoint(db: Db, userId: string, collection: Colle
   switch (collection) {
     case 'availability_rules':
     case 'availability_exceptions':
+    case 'busy_blocks':
       return latestOf(db, collection, userId);
     case 'calendar_events':
     case 'calendar_connections': {

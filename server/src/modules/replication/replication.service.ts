@@ -17,8 +17,10 @@ import type { Deps } from '../../http/deps.ts';
 import { HttpError, badRequest, conflict } from '../../http/errors.ts';
 import * as availability from '../availability/availability.service.ts';
 import { findScheduleRowsByIds } from '../availability/availability.repo.ts';
+import * as blocks from '../blocks/blocks.service.ts';
+import { findBlockRowsByIds } from '../blocks/blocks.repo.ts';
 import { replicatedWrite, type Stamper } from './repl-clock.repo.ts';
-import { exceptionDoc, ruleDoc } from './replication.presenter.ts';
+import { blockDoc, exceptionDoc, ruleDoc } from './replication.presenter.ts';
 import { logConflict, pullPage, type Page } from './replication.repo.ts';
 
 /** Parsed pull query: checkpoint (null = from the beginning) and page size. */
@@ -88,6 +90,12 @@ const OPS: Record<WritableCollectionName, WritableOps> = {
     apply: (db, userId, docs, stamp, now) =>
       availability.applyExceptionWrites(db, userId, docs as unknown as availability.ExceptionWrite[], stamp, now),
   },
+  // Busy blocks: shape and time rules are checked, "already over" is not (see validateBlockDocs).
+  busy_blocks: {
+    validate: (docs) => blocks.validateBlockDocs(docs) as unknown as Doc[],
+    findMasters: async (db, ids) => (await findBlockRowsByIds(db, ids)).map((r) => ({ user_id: r.user_id, doc: blockDoc(r) as unknown as Doc })),
+    apply: (db, userId, docs, stamp) => blocks.applyBlockWrites(db, userId, docs, stamp),
+  },
 };
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -104,8 +112,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
  *   master wins → the new state is logged as loser and master returned.
  * @returns the conflicting master documents (empty = everything applied).
  * @throws 400 not an array / more than PUSH_BATCH_MAX rows / malformed row; 422 any invalid
- *   document (nothing applied); 409 `id_taken` when a document id belongs to another user
- *   (nothing applied, nothing revealed).
+ *   document (nothing applied; a busy block is never refused for being already over — an offline
+ *   device may deliver it late, and a 422 would block its whole queue: blocks.validateBlockDocs);
+ *   409 `id_taken` when a document id belongs to another user (nothing applied, nothing revealed).
  */
 export async function push(deps: Deps, userId: string, collection: WritableCollectionName, body: unknown): Promise<Doc[]> {
   if (!Array.isArray(body)) throw badRequest('Push body must be an array of { assumedMasterState, newDocumentState }');

@@ -469,6 +469,30 @@ describe('live stream', () => {
   });
 });
 
+describe('busy blocks on the live stream', () => {
+  it("sends a REST block and a device's pushed delete within a second, only to the owner", async () => {
+    const u = await buildUser(t);
+    const other = await buildUser(t);
+    const s = await openStream(u);
+    const spy = await openStream(other);
+    try {
+      const start = Date.now() + 2 * DAY;
+      const created = await request(t.app).post('/api/me/blocks').set(u.auth).send({ start_ms: start, end_ms: start + 3_600_000, note: 'Physio' }).expect(201);
+      const id = created.body.block.id as string;
+      await waitFor(() => docsOf(s, 'busy_blocks').some((d) => d.id === id && d._deleted === false), 1000);
+      const [doc] = docsOf(s, 'busy_blocks');
+      expect(doc).toEqual({ id, start_ms: start, end_ms: start + 3_600_000, note: 'Physio', edited_at: expect.any(Number), device_id: 'server', updated_at: expect.any(Number), _deleted: false });
+
+      await pushReq(u, 'busy_blocks', [{ assumedMasterState: doc, newDocumentState: { ...doc, _deleted: true, edited_at: doc.edited_at + 1, device_id: 'dev-a' } }]).expect(200, []);
+      await waitFor(() => docsOf(s, 'busy_blocks').some((d) => d.id === id && d._deleted === true), 1000);
+      expect(spy.messages).toEqual([]);
+    } finally {
+      s.close();
+      spy.close();
+    }
+  });
+});
+
 describe('calendar events without churn', () => {
   it('re-derives unchanged data without writing event rows; changes and removals are stamped; disconnect leaves tombstones', async () => {
     const u = await buildUser(t);
