@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { api, ApiError, checkAnswer, request, serverMessage } from './api-client.ts';
+import { api, apiOrigin, ApiError, checkAnswer, clearToken, configureApiClient, getToken, localStorageTokenStore, request, serverMessage, setToken } from './api-client.ts';
 
 function mockFetch(status: number, body: unknown) {
   const fn = vi.fn(async (_url: string, _init?: RequestInit) =>
@@ -108,5 +108,24 @@ describe('serverMessage: the server\'s own message, or nothing (spec §8 fallbac
     const e = await request('GET', '/me').catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ApiError);
     expect(serverMessage(e)).toBeUndefined();
+  });
+});
+
+describe('configureApiClient (desktop: another server origin and a bridged token store)', () => {
+  afterEach(() => configureApiClient({ origin: '', tokenStore: localStorageTokenStore }));
+  it('sends requests to the configured origin with the store’s token and no cookies', async () => {
+    let token: string | null = 'desk-token';
+    const fetch = mockFetch(200, { user: { id: 1, name: 'J', email: 'j@x.co' } });
+    configureApiClient({ origin: 'http://avail.example:3000/', tokenStore: { get: () => token, set: (t) => (token = t), clear: () => (token = null) } });
+    await request('GET', '/me');
+    const [url, init] = fetch.mock.calls[0];
+    expect(url).toBe('http://avail.example:3000/api/me');
+    expect(init?.credentials).toBe('omit');
+    expect((init?.headers as Record<string, string>).Authorization).toBe('Bearer desk-token');
+    clearToken();
+    expect(getToken()).toBeNull();
+    setToken('next');
+    expect(token).toBe('next');
+    expect(apiOrigin()).toBe('http://avail.example:3000');
   });
 });

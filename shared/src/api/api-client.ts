@@ -43,7 +43,14 @@ export function serverMessage(err: unknown): string | undefined {
   return undefined;
 }
 
-// ---- token storage -------------------------------------------------------------------------
+// ---- token storage and server origin ---------------------------------------------------------
+
+/** Where the bearer token lives. Default: localStorage under `auth_token` (spec §9). */
+export interface TokenStore {
+  get(): string | null;
+  set(token: string): void;
+  clear(): void;
+}
 
 function storage(): Storage | undefined {
   try {
@@ -52,14 +59,40 @@ function storage(): Storage | undefined {
     return undefined;
   }
 }
+
+/** The browser's store: localStorage `auth_token`, read on every call so tabs agree. */
+export const localStorageTokenStore: TokenStore = {
+  get: () => storage()?.getItem(AUTH_TOKEN_STORAGE_KEY) ?? null,
+  set: (token) => storage()?.setItem(AUTH_TOKEN_STORAGE_KEY, token),
+  clear: () => storage()?.removeItem(AUTH_TOKEN_STORAGE_KEY),
+};
+
+let tokenStore: TokenStore = localStorageTokenStore;
+let serverOrigin = '';
+
+/**
+ * Points the client at a server and a token store (the desktop app: its configured server origin
+ * and the OS-encrypted token behind the platform bridge). `origin` '' = the page's own origin.
+ * Called once at start-up, before the first request.
+ */
+export function configureApiClient(opts: { origin?: string; tokenStore?: TokenStore }): void {
+  if (opts.origin !== undefined) serverOrigin = opts.origin.replace(/\/$/, '');
+  if (opts.tokenStore) tokenStore = opts.tokenStore;
+}
+
+/** The server origin requests go to ('' = same origin). */
+export function apiOrigin(): string {
+  return serverOrigin;
+}
+
 export function getToken(): string | null {
-  return storage()?.getItem(AUTH_TOKEN_STORAGE_KEY) ?? null;
+  return tokenStore.get();
 }
 export function setToken(token: string): void {
-  storage()?.setItem(AUTH_TOKEN_STORAGE_KEY, token);
+  tokenStore.set(token);
 }
 export function clearToken(): void {
-  storage()?.removeItem(AUTH_TOKEN_STORAGE_KEY);
+  tokenStore.clear();
 }
 
 // ---- the wrapper ---------------------------------------------------------------------------
@@ -87,7 +120,7 @@ export function checkAnswer<T>(status: number, ok: boolean, body: unknown): T {
 }
 
 export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-  let url = API_BASE_PATH + path;
+  let url = serverOrigin + API_BASE_PATH + path;
   if (opts.query) {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries(opts.query)) if (v !== undefined) qs.set(k, String(v));
@@ -102,7 +135,9 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
     method,
     headers,
     body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    credentials: 'include',
+    // Spec §6: credentials included on the page's own origin. A desktop app's server is another
+    // origin: bearer token only, no cookies (its CORS allows no credentials).
+    credentials: serverOrigin ? 'omit' : 'include',
     signal: opts.signal,
   });
   let body: unknown = null;

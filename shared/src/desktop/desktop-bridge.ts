@@ -62,6 +62,11 @@ export interface TrayState {
   computedAt: number;
 }
 
+/** The tray state of a signed-out app (also the main process's state before the renderer reports). */
+export function signedOutTrayState(now: number): TrayState {
+  return { signedIn: false, connection: 'online', pendingCount: 0, timezone: 'UTC', windows: [], link: null, freeTimesText: null, computedAt: now };
+}
+
 /** How long a tray "Busy for …" block lasts. */
 export type BusyDuration = { minutes: 30 | 60 | 120 } | { restOfToday: true };
 
@@ -139,14 +144,16 @@ export const DESKTOP_APP_ORIGIN = 'app://avail';
 export function normaliseServerOrigin(input: string): string {
   const message = 'Enter the address of your Avail server, like https://avail.example.com';
   const raw = input.trim();
-  if (!raw) throw new Error(message);
+  if (!raw || /\s/.test(raw)) throw new Error(message);
   let url: URL;
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`);
   } catch {
     throw new Error(message);
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || !url.hostname) throw new Error(message);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) throw new Error(message);
+  // A host name (letters, digits, '-', dots between labels) or an IP address.
+  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)$/i.test(url.hostname)) throw new Error(message);
   if (url.pathname !== '/' && url.pathname !== '') throw new Error(message);
   if (url.search || url.hash) throw new Error(message);
   return url.origin;
