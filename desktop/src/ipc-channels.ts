@@ -1,0 +1,34 @@
+/**
+ * IPC channel names shared by the main process (`main/ipc-handlers.ts`) and the preload script
+ * (`preload/preload.ts`). Invoke channels answer a promise; send channels are one-way.
+ * No Electron import: the preload bundle and the tests read it as plain data.
+ */
+export const IPC_CHANNELS = {
+  /** invoke → TokenPersistence */
+  tokenPersistence: 'avail:token-persistence',
+  /** invoke → string | null */
+  loadToken: 'avail:load-token',
+  /** invoke(token) → TokenPersistence */
+  saveToken: 'avail:save-token',
+  /** invoke → void */
+  clearToken: 'avail:clear-token',
+  /** invoke → ServerSetting */
+  serverSetting: 'avail:server-setting',
+  /** invoke(url) → SetServerOriginReply (an error travels as data: Electron rewrites thrown messages) */
+  setServerOrigin: 'avail:set-server-origin',
+  /** send(TrayState) */
+  setTrayState: 'avail:set-tray-state',
+  /** send(DesktopNotification) */
+  notify: 'avail:notify',
+  /** main → renderer: DesktopCommand */
+  command: 'avail:command',
+} as const;
+
+export type IpcChannel = (typeof IPC_CHANNELS)[keyof typeof IPC_CHANNELS];
+
+/**
+ * Reply of `setServerOrigin`. Electron prefixes an error thrown in an invoke handler with
+ * "Error invoking remote method …", so the user-facing message travels as data and the preload
+ * throws it as a plain `Error(message)`.
+ */
+export type SetServerOriginReply = { ok: true; origin: string } | { ok: false; message: string };

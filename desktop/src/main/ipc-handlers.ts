@@ -1,0 +1,151 @@
+/**
+ * The main-process side of the desktop bridge: `ipcMain.handle` for the invoke calls (token,
+ * server setting) and `ipcMain.on` for the one-way ones (tray state, notifications)
+ * (https://www.electronjs.org/docs/latest/api/ipc-main).
+ *
+ * Every message is answered only when its sender frame shows a page of `app://avail`
+ * (https://www.electronjs.org/docs/latest/tutorial/security#17-validate-the-sender-of-all-ipc-messages):
+ * the OAuth popup, `about:blank` documents and anything that ever navigated elsewhere get nothing.
+ * Payloads are validated (`ipc-payloads.ts`) before use.
+ */
+import {
+  normaliseServerOrigin,
+  type DesktopCommand,
+  type DesktopNotification,
+  type ServerSetting,
+  type TokenPersistence,
+  type TrayState,
+} from '@avail/shared/desktop/desktop-bridge.ts';
+import { IPC_CHANNELS, type SetServerOriginReply } from '../ipc-channels.ts';
+import { isAppUrl } from './app-window.ts';
+import { isTokenArgument, parseDesktopNotification, parseTrayState } from './ipc-payloads.ts';
+import type { TokenStore } from './token-store.ts';
+import type { ServerSettingStore } from './server-setting-store.ts';
+
+/** What an IPC event tells about its sender (Electron's `IpcMainEvent` / `IpcMainInvokeEvent`). */
+export interface IpcSenderEvent {
+  /** The frame that sent the message; null when it navigated away or was destroyed. */
+  senderFrame: { url: string } | null;
+}
+
+/** The part of `ipcMain` the handlers use. */
+export interface IpcMainLike {
+  handle(channel: string, listener: (event: IpcSenderEvent, ...args: unknown[]) => unknown): void;
+  on(channel: string, listener: (event: IpcSenderEvent, ...args: unknown[]) => void): unknown;
+}
+
+export interface IpcHandlerDeps {
+  ipcMain: IpcMainLike;
+  tokenStore: TokenStore;
+  serverSettings: ServerSettingStore;
+  /** Receives a validated tray state. */
+  setTrayState(state: TrayState): void;
+  /** Shows a system notification; `onClick` runs when the owner clicks it. */
+  showNotification(notification: DesktopNotification, onClick: () => void): void;
+  /** Shows and focuses the app window. */
+  showWindow(): void;
+  /** Sends a command to the renderer. */
+  sendCommand(command: DesktopCommand): void;
+  /**
+   * Called after `setServerOrigin` stored an origin different from the previous one (main reloads
+   * the window so the new Content-Security-Policy `connect-src` applies).
+   */
+  onServerOriginChanged?(origin: string): void;
+  log?: (message: string) => void;
+}
+
+/** What the owner reads when the setting could not be written (disk full, no permission…). */
+export const SERVER_SETTING_WRITE_FAILED = 'Could not save the server address on this computer. Please try again.';
+
+/** The message an invoke from a foreign sender is rejected with. */
+export const FOREIGN_SENDER_MESSAGE = 'Refused: this call is only answered for the Avail app';
+
+/** true when the event's sender frame is a page of `app://avail`. */
+export function isTrustedSender(event: IpcSenderEvent | null | undefined): boolean {
+  const url = event?.senderFrame?.url;
+  return typeof url === 'string' && isAppUrl(url);
+}
+
+/** Registers every channel of {@link IPC_CHANNELS} except `command` (main → renderer). */
+export function registerIpcHandlers(deps: IpcHandlerDeps): void {
+  const log = deps.log ?? (() => undefined);
+  const { ipcMain } = deps;
+
+  /** An invoke handler that rejects foreign senders. */
+  const handle = <R>(channel: string, fn: (...args: unknown[]) => Promise<R> | R) => {
+    ipcMain.handle(channel, (event, ...args) => {
+      if (!isTrustedSender(event)) {
+        log(`ipc: refused ${channel} from ${describeSender(event)}`);
+        throw new Error(FOREIGN_SENDER_MESSAGE);
+      }
+      return fn(...args);
+    });
+  };
+  /** A one-way handler that ignores foreign senders. */
+  const on = (channel: string, fn: (...args: unknown[]) => void) => {
+    ipcMain.on(channel, (event, ...args) => {
+      if (!isTrustedSender(event)) {
+        log(`ipc: ignored ${channel} from ${describeSender(event)}`);
+        return;
+      }
+      fn(...args);
+    });
+  };
+
+  handle<TokenPersistence>(IPC_CHANNELS.tokenPersistence, () => deps.tokenStore.persistence());
+  handle<string | null>(IPC_CHANNELS.loadToken, () => deps.tokenStore.load());
+  handle<TokenPersistence>(IPC_CHANNELS.saveToken, (token) => {
+    if (!isTokenArgument(token)) throw new Error('saveToken needs the token string');
+    return deps.tokenStore.save(token);
+  });
+  handle<void>(IPC_CHANNELS.clearToken, () => deps.tokenStore.clear());
+  handle<ServerSetting>(IPC_CHANNELS.serverSetting, () => deps.serverSettings.get());
+  handle<SetServerOriginReply>(IPC_CHANNELS.setServerOrigin, async (url) => {
+    try {
+      normaliseServerOrigin(typeof url === 'string' ? url : '');
+    } catch (e) {
+      return { ok: false, message: (e as Error).message }; // the contract's user-facing message
+    }
+    const before = (await deps.serverSettings.get()).origin;
+    let origin: string;
+    try {
+      origin = await deps.serverSettings.setServerOrigin(url as string);
+    } catch (e) {
+      log(`ipc: could not store the server setting (${(e as { code?: string }).code ?? 'error'})`);
+      return { ok: false, message: SERVER_SETTING_WRITE_FAILED };
+    }
+    if (origin !== before) deps.onServerOriginChanged?.(origin);
+    return { ok: true, origin };
+  });
+
+  on(IPC_CHANNELS.setTrayState, (value) => {
+    const state = parseTrayState(value);
+    if (!state) {
+      log('ipc: ignored an invalid tray state');
+      return;
+    }
+    deps.setTrayState(state);
+  });
+  on(IPC_CHANNELS.notify, (value) => {
+    const notification = parseDesktopNotification(value);
+    if (!notification) {
+      log('ipc: ignored an invalid notification');
+      return;
+    }
+    deps.showNotification(notification, () => {
+      deps.showWindow();
+      deps.sendCommand({ type: 'navigate', route: notification.route });
+    });
+  });
+}
+
+function describeSender(event: IpcSenderEvent | null | undefined): string {
+  const url = event?.senderFrame?.url;
+  if (typeof url !== 'string') return 'a destroyed frame';
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : u.protocol;
+  } catch {
+    return 'an unparsable URL';
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Validation of what the renderer sends over IPC. The renderer is untrusted (it runs web content,
+ * even if it is our own), so every payload is checked field by field and copied: a bad one is
+ * refused as a whole (`null`), never partly used.
+ */
+import type { DesktopNotification, TrayState, TrayWindow } from '@avail/shared/desktop/desktop-bridge.ts';
+import { isValidIanaZone } from '@avail/shared/domain/zone-time.ts';
+
+/** At most this many windows (14 days of short windows is far fewer). */
+export const MAX_TRAY_WINDOWS = 2000;
+/** Longest accepted `freeTimesText`, link/route and token (characters). */
+export const MAX_TEXT_LENGTH = 20_000;
+export const MAX_URL_LENGTH = 2048;
+export const MAX_TOKEN_LENGTH = 8192;
+
+const CONNECTIONS: ReadonlySet<string> = new Set(['online', 'syncing', 'offline', 'outdated', 'unauthorized']);
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A finite number of UTC epoch ms within years 1970–2300. */
+function isInstant(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v < 10_413_792_000_000;
+}
+
+function isWebUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A {@link TrayState} rebuilt from untrusted `value`, or null when any field is wrong:
+ * `signedIn` boolean; `connection` one of the five statuses; `pendingCount` a non-negative safe
+ * integer; `timezone` a known IANA zone; `windows` at most {@link MAX_TRAY_WINDOWS} `{start, end}`
+ * instants (UTC ms) with `start < end`; `link` null or an http(s) URL; `freeTimesText` null or a
+ * string of at most {@link MAX_TEXT_LENGTH} characters; `computedAt` an instant.
+ * Extra properties are dropped.
+ */
+export function parseTrayState(value: unknown): TrayState | null {
+  if (!isRecord(value)) return null;
+  const { signedIn, connection, pendingCount, timezone, windows, link, freeTimesText, computedAt } = value;
+  if (typeof signedIn !== 'boolean') return null;
+  if (typeof connection !== 'string' || !CONNECTIONS.has(connection)) return null;
+  if (typeof pendingCount !== 'number' || !Number.isSafeInteger(pendingCount) || pendingCount < 0) return null;
+  if (!isValidIanaZone(timezone)) return null;
+  if (!Array.isArray(windows) || windows.length > MAX_TRAY_WINDOWS) return null;
+  const copied: TrayWindow[] = [];
+  for (const w of windows) {
+    if (!isRecord(w) || !isInstant(w.start) || !isInstant(w.end) || !(w.start < w.end)) return null;
+    copied.push({ start: w.start, end: w.end });
+  }
+  if (link !== null && (typeof link !== 'string' || link.length > MAX_URL_LENGTH || !isWebUrl(link))) return null;
+  if (freeTimesText !== null && (typeof freeTimesText !== 'string' || freeTimesText.length > MAX_TEXT_LENGTH)) return null;
+  if (!isInstant(computedAt)) return null;
+  return {
+    signedIn,
+    connection: connection as TrayState['connection'],
+    pendingCount,
+    timezone,
+    windows: copied,
+    link,
+    freeTimesText,
+    computedAt,
+  };
+}
+
+/** An in-app route: starts with one `/` (not `//`, not a URL), no backslash or control character. */
+export function isAppRoute(route: unknown): route is string {
+  return typeof route === 'string' && route.length <= MAX_URL_LENGTH && /^\/(?![/\\])/.test(route) && !/[\\\u0000-\u001f\u007f]/.test(route);
+}
+
+/**
+ * A {@link DesktopNotification} rebuilt from untrusted `value`, or null: `title` a non-empty string
+ * of at most 200 characters, `body` at most 1000, `route` an in-app route ({@link isAppRoute}).
+ */
+export function parseDesktopNotification(value: unknown): DesktopNotification | null {
+  if (!isRecord(value)) return null;
+  const { title, body, route } = value;
+  if (typeof title !== 'string' || title.trim() === '' || title.length > 200) return null;
+  if (typeof body !== 'string' || body.length > 1000) return null;
+  if (!isAppRoute(route)) return null;
+  return { title, body, route };
+}
+
+/** A token to save: a non-empty string of at most {@link MAX_TOKEN_LENGTH} printable ASCII characters. */
+export function isTokenArgument(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_TOKEN_LENGTH && /^[\x21-\x7e]+$/.test(value);
+}

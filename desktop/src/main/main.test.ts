@@ -1,0 +1,220 @@
+/**
+ * Wiring of main.ts against a fake `electron` module (no Electron binary here): what is
+ * registered before `ready`, what the single-instance rule does, and that the window, protocol,
+ * tray and IPC end up connected. The pieces themselves are tested in their own files.
+ */
+import { EventEmitter } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { IPC_CHANNELS } from '../ipc-channels.ts';
+import { APP_SCHEME_PRIVILEGES } from './app-protocol.ts';
+
+type Handler = (...args: unknown[]) => unknown;
+
+const electron = vi.hoisted(() => {
+  const { EventEmitter: Emitter } = require('node:events') as typeof import('node:events');
+  const log: string[] = [];
+  function make(opts: { gotLock: boolean; appData: string }) {
+    let ready = false;
+    let resolveReady: () => void = () => undefined;
+    const whenReadyPromise = new Promise<void>((r) => (resolveReady = r));
+    const paths: Record<string, string> = { appData: opts.appData };
+    const app = Object.assign(new Emitter(), {
+      isPackaged: false,
+      setName: vi.fn(),
+      setPath: vi.fn((name: string, p: string) => void (paths[name] = p)),
+      getPath: (name: string) => paths[name] ?? join(opts.appData, name),
+      isReady: () => ready,
+      requestSingleInstanceLock: vi.fn(() => opts.gotLock),
+      quit: vi.fn(),
+      whenReady: () => whenReadyPromise,
+      setAppUserModelId: vi.fn(),
+      getLoginItemSettings: () => ({ openAtLogin: false }),
+      setLoginItemSettings: vi.fn(),
+      becomeReady() {
+        ready = true;
+        log.push('ready');
+        resolveReady();
+      },
+    });
+    const windows: Array<InstanceType<typeof FakeWindow>> = [];
+    class FakeWindow extends Emitter {
+      webContents = Object.assign(new Emitter(), { send: vi.fn(), reload: vi.fn(), setWindowOpenHandler: vi.fn() });
+      loadURL = vi.fn(async () => undefined);
+      show = vi.fn();
+      hide = vi.fn();
+      focus = vi.fn();
+      restore = vi.fn();
+      isMinimized = () => false;
+      isDestroyed = () => false;
+      constructor(public options: Record<string, unknown>) {
+        super();
+        windows.push(this);
+      }
+    }
+    const trays: Array<InstanceType<typeof FakeTray>> = [];
+    class FakeTray extends Emitter {
+      tooltip = '';
+      menu: unknown = null;
+      setToolTip = vi.fn((t: string) => void (this.tooltip = t));
+      setContextMenu = vi.fn((m: unknown) => void (this.menu = m));
+      setImage = vi.fn();
+      constructor(public image: unknown) {
+        super();
+        trays.push(this);
+      }
+    }
+    const invokeHandlers = new Map<string, Handler>();
+    const sendHandlers = new Map<string, Handler>();
+    const protocolHandlers = new Map<string, Handler>();
+    const module = {
+      app,
+      BrowserWindow: FakeWindow,
+      Tray: FakeTray,
+      clipboard: { writeText: vi.fn() },
+      ipcMain: { handle: (c: string, h: Handler) => void invokeHandlers.set(c, h), on: (c: string, h: Handler) => void sendHandlers.set(c, h) },
+      Menu: { buildFromTemplate: (t: unknown) => t },
+      nativeImage: { createFromPath: (p: string) => ({ path: p, setTemplateImage: vi.fn() }) },
+      nativeTheme: Object.assign(new Emitter(), { shouldUseDarkColors: false, shouldUseDarkColorsForSystemIntegratedUI: false }),
+      Notification: Object.assign(class {}, { isSupported: () => false }),
+      protocol: {
+        registerSchemesAsPrivileged: vi.fn(() => void log.push('registerSchemesAsPrivileged')),
+        handle: vi.fn((scheme: string, h: Handler) => void protocolHandlers.set(scheme, h)),
+      },
+      safeStorage: { isEncryptionAvailable: () => false, encryptString: vi.fn(), decryptString: vi.fn(), getSelectedStorageBackend: () => 'basic_text' },
+      session: { defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() } },
+      shell: { openExternal: vi.fn() },
+    };
+    return { module, windows, trays, invokeHandlers, sendHandlers, protocolHandlers };
+  }
+  const state: { current: ReturnType<typeof make> | null } = { current: null };
+  const target = () => (state.current?.module ?? {}) as Record<string | symbol, unknown>;
+  const proxy = new Proxy(
+    {},
+    {
+      get: (_t, key) => target()[key],
+      has: (_t, key) => key in target(),
+      ownKeys: () => Reflect.ownKeys(target()),
+      getOwnPropertyDescriptor: (_t, key) => (key in target() ? { configurable: true, enumerable: true, value: target()[key] } : undefined),
+    },
+  );
+  return { make, state, proxy, log };
+});
+vi.mock('electron', () => electron.proxy);
+
+let appData: string;
+beforeEach(async () => {
+  appData = await mkdtemp(join(tmpdir(), 'avail-main-'));
+  electron.log.length = 0;
+  vi.resetModules();
+});
+afterEach(async () => {
+  await rm(appData, { recursive: true, force: true });
+});
+
+async function boot(gotLock: boolean) {
+  const fake = electron.make({ gotLock, appData });
+  electron.state.current = fake;
+  await import('./main.ts');
+  return fake;
+}
+const flush = () => new Promise((r) => setTimeout(r, 20));
+
+describe('main.ts wiring', () => {
+  it('registers the privileged app:// scheme and the data folder before ready', async () => {
+    const fake = await boot(true);
+    expect(fake.module.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([APP_SCHEME_PRIVILEGES]);
+    expect(fake.module.app.setPath).toHaveBeenCalledWith('userData', join(appData, 'Avail'));
+    fake.module.app.becomeReady();
+    await flush();
+    expect(electron.log.indexOf('registerSchemesAsPrivileged')).toBeLessThan(electron.log.indexOf('ready'));
+  });
+
+  it('a second instance quits without creating a window or a tray', async () => {
+    const fake = await boot(false);
+    expect(fake.module.app.quit).toHaveBeenCalledOnce();
+    fake.module.app.becomeReady();
+    await flush();
+    expect(fake.windows).toHaveLength(0);
+    expect(fake.trays).toHaveLength(0);
+    expect(fake.module.protocol.handle).not.toHaveBeenCalled();
+  });
+
+  it('on ready: protocol, window at app://avail/app/dashboard, tray, IPC', async () => {
+    const fake = await boot(true);
+    fake.module.app.becomeReady();
+    await flush();
+
+    expect(fake.protocolHandlers.has('app')).toBe(true);
+    const res = (await fake.protocolHandlers.get('app')!({ url: 'app://avail/../secret' })) as Response;
+    expect(res.status).toBe(403);
+    expect(res.headers.get('content-security-policy')).toContain("connect-src 'self' http://localhost:3000");
+
+    expect(fake.windows).toHaveLength(1);
+    const win = fake.windows[0];
+    expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, nodeIntegration: false, sandbox: true, backgroundThrottling: false });
+    expect(String((win.options.webPreferences as { preload: string }).preload)).toMatch(/preload\.cjs$/);
+    expect(win.loadURL).toHaveBeenCalledWith('app://avail/app/dashboard');
+    expect(win.webContents.setWindowOpenHandler).toHaveBeenCalledOnce();
+    expect(fake.module.session.defaultSession.setPermissionRequestHandler).toHaveBeenCalledOnce();
+
+    expect(fake.trays).toHaveLength(1);
+    expect(fake.trays[0].tooltip).toBe('Not signed in');
+
+    expect([...fake.invokeHandlers.keys()]).toContain(IPC_CHANNELS.serverSetting);
+    const sender = { senderFrame: { url: 'app://avail/app/dashboard' } };
+    expect(await fake.invokeHandlers.get(IPC_CHANNELS.serverSetting)!(sender)).toEqual({ origin: 'http://localhost:3000', editable: true, confirmed: false });
+    // No keyring in this fake (basic_text): session-only token.
+    expect(await fake.invokeHandlers.get(IPC_CHANNELS.tokenPersistence)!(sender)).toBe('session');
+
+    // A valid tray state from the app reaches the tray.
+    fake.sendHandlers.get(IPC_CHANNELS.setTrayState)!(sender, {
+      signedIn: true,
+      connection: 'online',
+      pendingCount: 1,
+      timezone: 'UTC',
+      windows: [],
+      link: null,
+      freeTimesText: null,
+      computedAt: Date.now(),
+    });
+    expect(fake.trays[0].tooltip).toBe('Busy — no free time in the next 14 days');
+  });
+
+  it('closing hides the window; a second launch shows it again; Quit really closes', async () => {
+    const fake = await boot(true);
+    fake.module.app.becomeReady();
+    await flush();
+    const win = fake.windows[0];
+    let prevented = false;
+    win.emit('close', { preventDefault: () => void (prevented = true) });
+    expect(prevented).toBe(true);
+    expect(win.hide).toHaveBeenCalledOnce();
+
+    fake.module.app.emit('second-instance', {}, ['avail'], appData);
+    expect(win.show).toHaveBeenCalled();
+    expect(win.focus).toHaveBeenCalled();
+
+    fake.module.app.emit('before-quit');
+    prevented = false;
+    win.emit('close', { preventDefault: () => void (prevented = true) });
+    expect(prevented).toBe(false);
+  });
+
+  it('changing the server reloads the window (the CSP connect-src applies per document)', async () => {
+    const fake = await boot(true);
+    fake.module.app.becomeReady();
+    await flush();
+    const sender = { senderFrame: { url: 'app://avail/app/settings' } };
+    expect(await fake.invokeHandlers.get(IPC_CHANNELS.setServerOrigin)!(sender, 'https://avail.example.com')).toEqual({ ok: true, origin: 'https://avail.example.com' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(fake.windows[0].webContents.reload).toHaveBeenCalledOnce();
+    const res = (await fake.protocolHandlers.get('app')!({ url: 'app://avail/' })) as Response;
+    expect(res.headers.get('content-security-policy')).toContain("connect-src 'self' https://avail.example.com");
+  });
+});
+
+// Keep EventEmitter referenced for the hoisted factory's types.
+void EventEmitter;

@@ -1,0 +1,188 @@
+/**
+ * Entry of the Electron main process: the only module that touches real Electron objects. It
+ * wires the testable modules of this folder together:
+ *
+ * single instance → `app://` scheme (privileged before `ready`, served from the web build) →
+ * server setting and token stores in the data folder → permissions and navigation rules → the
+ * window (`app://avail/app/dashboard`, hidden to the tray on close, started hidden at login) →
+ * the tray (menu and tooltip from the renderer's state) → IPC for the preload bridge.
+ *
+ * Layout (development and packaged alike, see electron-builder.yml): this file is
+ * `desktop/dist/main.cjs`, the preload `desktop/dist/preload.cjs`, the web build `web/dist/`;
+ * tray images come from `build/` in development and `<resources>/tray/` when packaged.
+ */
+import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, nativeTheme, Notification, protocol, safeStorage, session, shell, Tray } from 'electron';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DesktopCommand, DesktopNotification } from '@avail/shared/desktop/desktop-bridge.ts';
+import { BUILD_DEFAULT_SERVER_ORIGIN } from '../build-constants.ts';
+import { IPC_CHANNELS } from '../ipc-channels.ts';
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_START_URL, createAppProtocolHandler } from './app-protocol.ts';
+import {
+  attachHideOnClose,
+  attachMainWindowGuards,
+  claimSingleInstance,
+  isAllowedPermission,
+  mainWindowOptions,
+  revealWindow,
+  trackQuitting,
+  type QuitFlag,
+} from './app-window.ts';
+import { desktopCsp } from './content-security-policy.ts';
+import { registerIpcHandlers } from './ipc-handlers.ts';
+import { createLoginItem, shouldStartHidden } from './login-item.ts';
+import { readBytes, removeFile, writePrivateFile } from './private-file.ts';
+import { createServerSettingStore } from './server-setting-store.ts';
+import { createTokenStore } from './token-store.ts';
+import { createTrayController, type TrayController } from './tray-controller.ts';
+
+/** Windows needs it for notifications; the same id as electron-builder.yml's appId. */
+const APP_USER_MODEL_ID = 'app.avail.desktop';
+
+const log = (message: string) => console.warn(`[avail] ${message}`);
+
+const webDistDir = join(__dirname, '..', '..', 'web', 'dist');
+const preloadPath = join(__dirname, 'preload.cjs');
+const resourcesDir = app.isPackaged ? join(process.resourcesPath, 'tray') : join(__dirname, '..', '..', 'build');
+
+const quitFlag: QuitFlag = { quitting: false };
+let mainWindow: BrowserWindow | null = null;
+let tray: Tray | null = null;
+let trayController: TrayController | null = null;
+/** Notifications are kept referenced until clicked or closed (else they may be garbage-collected). */
+const liveNotifications = new Set<Notification>();
+
+// One data folder, `<appData>/Avail`, in development (`electron .` in desktop/) and packaged alike.
+app.setName('Avail');
+app.setPath('userData', join(app.getPath('appData'), 'Avail'));
+
+// Must run before `ready`.
+protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
+
+function showWindow(): void {
+  if (!app.isReady()) return;
+  if (!mainWindow || mainWindow.isDestroyed()) mainWindow = createWindow(false);
+  revealWindow(mainWindow);
+}
+
+function sendCommand(command: DesktopCommand): void {
+  if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(IPC_CHANNELS.command, command);
+}
+
+function createWindow(startHidden: boolean): BrowserWindow {
+  const win = new BrowserWindow(mainWindowOptions({ preload: preloadPath, icon: process.platform === 'linux' ? join(resourcesDir, 'icon.png') : undefined }));
+  attachHideOnClose(win, quitFlag);
+  attachMainWindowGuards(win.webContents, { shell, serverOrigin: () => serverSettings.currentOrigin(), log });
+  win.once('ready-to-show', () => {
+    if (!startHidden) win.show();
+  });
+  win.on('closed', () => {
+    if (mainWindow === win) mainWindow = null;
+  });
+  void win.loadURL(APP_START_URL);
+  return win;
+}
+
+function trayImage(): Electron.NativeImage {
+  if (process.platform === 'darwin') {
+    // `…Template.png` (+ `@2x`) is a template image: macOS tints it for the menu bar.
+    const image = nativeImage.createFromPath(join(resourcesDir, 'trayTemplate.png'));
+    image.setTemplateImage(true);
+    return image;
+  }
+  const dark = process.platform === 'win32' ? nativeTheme.shouldUseDarkColorsForSystemIntegratedUI : nativeTheme.shouldUseDarkColors;
+  // tray-dark.png: light mark for dark panels; tray-light.png: dark mark for light panels.
+  return nativeImage.createFromPath(join(resourcesDir, dark ? 'tray-dark.png' : 'tray-light.png'));
+}
+
+function showNotification(n: DesktopNotification, onClick: () => void): void {
+  if (!Notification.isSupported()) return;
+  const notification = new Notification({ title: n.title, body: n.body, silent: false });
+  liveNotifications.add(notification);
+  notification.on('click', () => {
+    liveNotifications.delete(notification);
+    onClick();
+  });
+  notification.on('close', () => liveNotifications.delete(notification));
+  notification.show();
+}
+
+const userData = (): string => app.getPath('userData');
+const serverSettings = createServerSettingStore({
+  readFile: (file) => readFile(file),
+  writeFile: (file, data) => writePrivateFile(file, data),
+  file: join(userData(), 'desktop-config.json'),
+  defaultOrigin: BUILD_DEFAULT_SERVER_ORIGIN,
+  log,
+});
+
+async function start(): Promise<void> {
+  if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
+  await serverSettings.get(); // the CSP and the popup rules need the origin from the first request on
+
+  const tokenStore = createTokenStore({
+    safeStorage,
+    readFile: readBytes,
+    writeFile: (file, data, options) => writePrivateFile(file, data, options),
+    unlink: removeFile,
+    file: join(userData(), 'session-token.bin'),
+    log,
+  });
+
+  protocol.handle(
+    APP_SCHEME,
+    createAppProtocolHandler({ distDir: webDistDir, readFile: (file) => readFile(file), csp: () => desktopCsp(serverSettings.currentOrigin()), log }),
+  );
+
+  const ses = session.defaultSession;
+  ses.setPermissionRequestHandler((_contents, permission, callback, details) =>
+    callback(isAllowedPermission(permission, details.requestingUrl, 'externalURL' in details ? details.externalURL : undefined)),
+  );
+  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin) => isAllowedPermission(permission, requestingOrigin));
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+
+  // Before the window exists, so the renderer's first bridge call finds its handler.
+  registerIpcHandlers({
+    ipcMain,
+    tokenStore,
+    serverSettings,
+    setTrayState: (state) => trayController?.setState(state),
+    showNotification,
+    showWindow,
+    sendCommand,
+    // The new server must appear in the CSP's connect-src, which applies per document: reload.
+    onServerOriginChanged: () => setTimeout(() => mainWindow?.webContents.reload(), 50),
+    log,
+  });
+
+  const loginItem = createLoginItem(app, process.platform);
+  mainWindow = createWindow(shouldStartHidden({ argv: process.argv, platform: process.platform, app }));
+
+  tray = new Tray(trayImage());
+  trayController = createTrayController({
+    tray,
+    buildMenu: (template) => Menu.buildFromTemplate(template),
+    clipboard,
+    send: sendCommand,
+    showWindow,
+    quit: () => app.quit(),
+    loginItem,
+  });
+  if (process.platform !== 'darwin') tray.on('click', showWindow); // macOS opens the menu on click
+  nativeTheme.on('updated', () => tray?.setImage(trayImage()));
+
+  app.on('activate', showWindow); // macOS: Dock icon clicked
+}
+
+if (claimSingleInstance(app, showWindow)) {
+  trackQuitting(app, quitFlag);
+  // The tray keeps the app alive without windows; only Quit ends it.
+  app.on('window-all-closed', () => undefined);
+  app.on('will-quit', () => trayController?.dispose());
+  app.whenReady().then(start).catch((e: unknown) => {
+    log(`start failed: ${e instanceof Error ? e.message : String(e)}`);
+    app.quit();
+  });
+}

@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writePrivateFile } from './private-file.ts';
+import { createServerSettingStore } from './server-setting-store.ts';
+
+let dir: string;
+let file: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'avail-config-'));
+  file = join(dir, 'desktop-config.json');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const make = (defaultOrigin = 'https://avail.example.com') =>
+  createServerSettingStore({ readFile: (f) => readFile(f), writeFile: (f, d) => writePrivateFile(f, d), file, defaultOrigin });
+
+describe('server setting store', () => {
+  it('first run: the build-time default, editable, not confirmed', async () => {
+    const s = make();
+    expect(s.currentOrigin()).toBe('https://avail.example.com');
+    expect(await s.get()).toEqual({ origin: 'https://avail.example.com', editable: true, confirmed: false });
+  });
+
+  it('setServerOrigin normalises, confirms and persists across restarts', async () => {
+    const s = make();
+    expect(await s.setServerOrigin('  Avail.Example.ORG/ ')).toBe('https://avail.example.org');
+    expect(await s.get()).toEqual({ origin: 'https://avail.example.org', editable: true, confirmed: true });
+    expect(s.currentOrigin()).toBe('https://avail.example.org');
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ serverOrigin: 'https://avail.example.org', confirmed: true });
+    expect(await make().get()).toEqual({ origin: 'https://avail.example.org', editable: true, confirmed: true });
+  });
+
+  it('creates the data folder when it does not exist yet (first run)', async () => {
+    file = join(dir, 'not-yet', 'desktop-config.json');
+    expect(await make().setServerOrigin('https://avail.example.org')).toBe('https://avail.example.org');
+    expect(JSON.parse(await readFile(file, 'utf8')).serverOrigin).toBe('https://avail.example.org');
+  });
+
+  it('keeps a port and http for a local server', async () => {
+    expect(await make().setServerOrigin('http://localhost:3000')).toBe('http://localhost:3000');
+  });
+
+  it('refuses what is not an http(s) origin with the user-facing message, writing nothing', async () => {
+    const s = make();
+    for (const bad of ['', 'ftp://x.example', 'https://a.example/path', 'https://user:pw@a.example', 'javascript:alert(1)']) {
+      await expect(s.setServerOrigin(bad)).rejects.toThrow('Enter the address of your Avail server, like https://avail.example.com');
+    }
+    expect(await readdir(dir)).toEqual([]);
+    expect((await s.get()).confirmed).toBe(false);
+  });
+
+  it('a corrupt or foreign config falls back to the default, unconfirmed', async () => {
+    await writeFile(file, '{ not json');
+    expect(await make().get()).toEqual({ origin: 'https://avail.example.com', editable: true, confirmed: false });
+    await writeFile(file, JSON.stringify({ serverOrigin: 'file:///etc', confirmed: true }));
+    expect(await make().get()).toEqual({ origin: 'https://avail.example.com', editable: true, confirmed: false });
+  });
+});

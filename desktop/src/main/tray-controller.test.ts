@@ -1,0 +1,125 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { MenuItemConstructorOptions } from 'electron';
+import type { DesktopCommand, TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
+import { createTrayController } from './tray-controller.ts';
+
+type Template = MenuItemConstructorOptions[];
+
+function setup(startIso: string) {
+  vi.setSystemTime(new Date(startIso));
+  const tray = { menu: null as Template | null, tooltip: '', setContextMenu: vi.fn((m: Template | null) => void (tray.menu = m)), setToolTip: vi.fn((t: string) => void (tray.tooltip = t)) };
+  const sent: DesktopCommand[] = [];
+  const copied: string[] = [];
+  let openAtLogin = false;
+  const deps = {
+    tray,
+    buildMenu: (t: Template) => t,
+    clipboard: { writeText: (s: string) => void copied.push(s) },
+    send: (c: DesktopCommand) => void sent.push(c),
+    showWindow: vi.fn(),
+    quit: vi.fn(),
+    loginItem: { get: () => ({ openAtLogin, loginItemSupported: true }), set: vi.fn((v: boolean) => void (openAtLogin = v)) },
+  };
+  const controller = createTrayController(deps);
+  const item = (label: string) => {
+    const found = tray.menu?.find((i) => i.label === label);
+    if (!found) throw new Error(`no item ${label} in ${JSON.stringify(tray.menu?.map((i) => i.label))}`);
+    return found;
+  };
+  const click = (label: string, patch: object = {}) =>
+    item(label).click?.({ ...item(label), ...patch } as unknown as Electron.MenuItem, undefined, {} as Electron.KeyboardEvent);
+  return { controller, tray, sent, copied, deps, item, click };
+}
+
+function state(extra: Partial<TrayState> = {}): TrayState {
+  return {
+    signedIn: true,
+    connection: 'online',
+    pendingCount: 0,
+    timezone: 'Europe/Brussels',
+    // Mon 15 June 2026 15:00–15:30 local, then 16:00–17:00 local.
+    windows: [
+      { start: Date.parse('2026-06-15T13:00:00Z'), end: Date.parse('2026-06-15T13:30:00Z') },
+      { start: Date.parse('2026-06-15T14:00:00Z'), end: Date.parse('2026-06-15T15:00:00Z') },
+    ],
+    link: 'https://avail.example.com/ana',
+    freeTimesText: 'Mon 15 Jun 15:00–15:30',
+    computedAt: Date.parse('2026-06-15T13:00:00Z'),
+    ...extra,
+  };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('createTrayController', () => {
+  it('starts signed out until the renderer reports', () => {
+    const { tray, controller } = setup('2026-06-15T13:10:20Z');
+    expect(tray.tooltip).toBe('Not signed in');
+    expect(tray.menu?.map((i) => i.label).filter(Boolean)).toEqual(['Not signed in', 'Open Avail', 'Quit']);
+    expect(controller.state()).toBeNull();
+  });
+
+  it('redraws tooltip and menu on a new state, status line = tooltip', () => {
+    const { tray, controller } = setup('2026-06-15T13:10:20Z');
+    controller.setState(state());
+    expect(tray.tooltip).toBe('Free now until 15:30');
+    expect(tray.menu?.[0].label).toBe('Free now until 15:30');
+    expect(controller.state()?.link).toBe('https://avail.example.com/ana');
+  });
+
+  it('redraws at every minute boundary, aligned to the minute, without a new state', () => {
+    const { tray, controller } = setup('2026-06-15T13:29:40Z'); // 15:29:40 local
+    controller.setState(state());
+    expect(tray.tooltip).toBe('Free now until 15:30');
+    const draws = tray.setToolTip.mock.calls.length;
+    vi.advanceTimersByTime(19_999); // 15:29:59.999: nothing yet
+    expect(tray.setToolTip.mock.calls.length).toBe(draws);
+    vi.advanceTimersByTime(1); // 15:30:00.000
+    expect(tray.setToolTip.mock.calls.length).toBe(draws + 1);
+    expect(tray.tooltip).toBe('Busy — next free today 16:00–17:00');
+    vi.advanceTimersByTime(60_000 * 30); // 16:00
+    expect(tray.tooltip).toBe('Free now until 17:00');
+    expect(tray.setToolTip.mock.calls.length).toBe(draws + 31);
+    vi.advanceTimersByTime(60_000 * 60); // 17:00: nothing left
+    expect(tray.tooltip).toBe('Busy — no free time in the next 14 days');
+  });
+
+  it('copies the link and the free times; busy and sync send commands; open and quit', () => {
+    const { controller, click, copied, sent, deps } = setup('2026-06-15T13:10:00Z');
+    controller.setState(state());
+    click('Copy my link');
+    click('Copy my next free times');
+    click('Busy for the next 2 h');
+    click('Busy for the rest of today');
+    click('Sync now');
+    click('Open Avail');
+    click('Quit');
+    expect(copied).toEqual(['https://avail.example.com/ana', 'Mon 15 Jun 15:00–15:30']);
+    expect(sent).toEqual([{ type: 'busy', duration: { minutes: 120 } }, { type: 'busy', duration: { restOfToday: true } }, { type: 'sync-now' }]);
+    expect(deps.showWindow).toHaveBeenCalledOnce();
+    expect(deps.quit).toHaveBeenCalledOnce();
+  });
+
+  it('"Start at login" sets the login item and redraws the checkbox', () => {
+    const { controller, click, item, deps } = setup('2026-06-15T13:10:00Z');
+    controller.setState(state());
+    expect(item('Start at login').checked).toBe(false);
+    click('Start at login', { checked: true });
+    expect(deps.loginItem.set).toHaveBeenCalledWith(true);
+    expect(item('Start at login').checked).toBe(true);
+  });
+
+  it('dispose stops the minute redraws', () => {
+    const { tray, controller } = setup('2026-06-15T13:10:00Z');
+    controller.setState(state());
+    const draws = tray.setToolTip.mock.calls.length;
+    controller.dispose();
+    vi.advanceTimersByTime(10 * 60_000);
+    expect(tray.setToolTip.mock.calls.length).toBe(draws);
+  });
+});

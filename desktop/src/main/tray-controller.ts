@@ -1,0 +1,129 @@
+/**
+ * Owns the tray icon's menu and tooltip: keeps the last {@link TrayState} the renderer sent,
+ * rebuilds menu + tooltip when a new state arrives and at every minute boundary (the label says
+ * "until 15:30" and "today", which age without a new state), copies through an injected
+ * clipboard and forwards the tray's commands to the renderer through an injected `send`.
+ *
+ * Electron pages followed: https://www.electronjs.org/docs/latest/api/tray (setContextMenu,
+ * setToolTip) and https://www.electronjs.org/docs/latest/api/clipboard (writeText).
+ */
+import type { MenuItemConstructorOptions } from 'electron';
+import { signedOutTrayState, type DesktopCommand, type TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
+import { MINUTE_MS } from '@avail/shared/domain/zone-time.ts';
+import { trayMenuTemplate, type LoginItemState } from './tray-menu.ts';
+import { trayStatusText } from './tray-label.ts';
+
+/** The part of Electron's `Tray` the controller uses. */
+export interface TrayLike<M> {
+  setContextMenu(menu: M | null): void;
+  setToolTip(text: string): void;
+}
+
+/** The start-at-login switch (see `login-item.ts`). */
+export interface LoginItemControl {
+  get(): LoginItemState;
+  set(openAtLogin: boolean): void;
+}
+
+/** Timers, injectable so tests run on a fake clock. */
+export interface ControllerTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(id: unknown): void;
+}
+
+export interface TrayControllerDeps<M> {
+  tray: TrayLike<M>;
+  /** `Menu.buildFromTemplate`. */
+  buildMenu(template: MenuItemConstructorOptions[]): M;
+  clipboard: { writeText(text: string): void };
+  /** Sends a command to the renderer (no-op when the window is gone). */
+  send(command: DesktopCommand): void;
+  /** Shows and focuses the app window (creating/restoring it as needed). */
+  showWindow(): void;
+  /** Quits the app for real (not just hiding the window). */
+  quit(): void;
+  loginItem: LoginItemControl;
+  /** Current instant, UTC epoch ms. Default `Date.now`. */
+  now?: () => number;
+  timers?: ControllerTimers;
+}
+
+export interface TrayController {
+  /** Replaces the state (already validated by the IPC layer) and redraws at once. */
+  setState(state: TrayState): void;
+  /** The last state, or null before the renderer sent one. */
+  state(): TrayState | null;
+  /** Redraws menu and tooltip from the last state at the current instant. */
+  refresh(): void;
+  /** Stops the minute timer. */
+  dispose(): void;
+}
+
+/**
+ * Creates the controller, draws the initial menu — the signed-out state (`signedOutTrayState`:
+ * "Not signed in", Open Avail, Quit) until the renderer reports — and starts the minute timer,
+ * aligned to the next minute boundary of `now()` and re-aligned after each tick.
+ */
+export function createTrayController<M>(deps: TrayControllerDeps<M>): TrayController {
+  const now = deps.now ?? Date.now;
+  const timers: ControllerTimers = deps.timers ?? {
+    setTimeout: (fn, ms) => setTimeout(fn, ms),
+    clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
+  };
+  let last: TrayState = signedOutTrayState(now());
+  let reported = false;
+  let timer: unknown = null;
+  let disposed = false;
+
+  const handlers = {
+    openWindow: () => deps.showWindow(),
+    copyLink: () => {
+      if (last.signedIn && last.link) deps.clipboard.writeText(last.link);
+    },
+    copyFreeTimes: () => {
+      if (last.signedIn && last.freeTimesText) deps.clipboard.writeText(last.freeTimesText);
+    },
+    busy: (duration: Extract<DesktopCommand, { type: 'busy' }>['duration']) => deps.send({ type: 'busy', duration }),
+    syncNow: () => deps.send({ type: 'sync-now' }),
+    setOpenAtLogin: (openAtLogin: boolean) => {
+      deps.loginItem.set(openAtLogin);
+      refresh();
+    },
+    quit: () => deps.quit(),
+  };
+
+  function refresh(): void {
+    const t = now();
+    deps.tray.setToolTip(trayStatusText(last, t));
+    deps.tray.setContextMenu(deps.buildMenu(trayMenuTemplate(last, t, deps.loginItem.get(), handlers)));
+  }
+
+  function schedule(): void {
+    if (disposed) return;
+    const t = now();
+    const wait = MINUTE_MS - (((t % MINUTE_MS) + MINUTE_MS) % MINUTE_MS);
+    timer = timers.setTimeout(() => {
+      timer = null;
+      refresh();
+      schedule();
+    }, wait);
+  }
+
+  refresh();
+  schedule();
+
+  return {
+    setState(state) {
+      last = state;
+      reported = true;
+      refresh();
+    },
+    state: () => (reported ? last : null),
+    refresh,
+    dispose() {
+      disposed = true;
+      if (timer !== null) timers.clearTimeout(timer);
+      timer = null;
+    },
+  };
+}

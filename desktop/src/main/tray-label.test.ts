@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import type { TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
+import { NO_FREE_TIME_TEXT, SIGNED_OUT_TEXT, mergeRuns, trayStatusText } from './tray-label.ts';
+
+const at = (iso: string) => Date.parse(iso);
+
+function state(timezone: string, windows: Array<[string, string]>, extra: Partial<TrayState> = {}): TrayState {
+  return {
+    signedIn: true,
+    connection: 'online',
+    pendingCount: 0,
+    timezone,
+    windows: windows.map(([s, e]) => ({ start: at(s), end: at(e) })),
+    link: 'https://avail.example.com/ana',
+    freeTimesText: 'Free: …',
+    computedAt: 0,
+    ...extra,
+  };
+}
+
+describe('trayStatusText', () => {
+  it('says "Not signed in" when signed out, whatever the windows', () => {
+    const s = state('Europe/Brussels', [['2026-06-15T08:00:00Z', '2026-06-15T10:00:00Z']], { signedIn: false });
+    expect(trayStatusText(s, at('2026-06-15T09:00:00Z'))).toBe(SIGNED_OUT_TEXT);
+    expect(SIGNED_OUT_TEXT).toBe('Not signed in');
+  });
+
+  it('free now: the end of the window in the owner zone, 24-hour', () => {
+    // Mon 15 June 2026, Brussels is UTC+2: 11:00–15:30 local.
+    const s = state('Europe/Brussels', [['2026-06-15T09:00:00Z', '2026-06-15T13:30:00Z']]);
+    expect(trayStatusText(s, at('2026-06-15T10:00:00Z'))).toBe('Free now until 15:30');
+  });
+
+  it('free now: windows that touch form one run', () => {
+    const s = state('Europe/Brussels', [
+      ['2026-06-15T13:00:00Z', '2026-06-15T13:30:00Z'], // 15:00–15:30 local
+      ['2026-06-15T09:00:00Z', '2026-06-15T13:00:00Z'], // 11:00–15:00, given out of order
+    ]);
+    expect(trayStatusText(s, at('2026-06-15T10:00:00Z'))).toBe('Free now until 15:30');
+  });
+
+  it('free now: a run ending on another local day names the weekday', () => {
+    // Mon 22:00 local → Tue 09:00 local (Brussels, UTC+2).
+    const s = state('Europe/Brussels', [['2026-06-15T20:00:00Z', '2026-06-16T07:00:00Z']]);
+    expect(trayStatusText(s, at('2026-06-15T21:00:00Z'))).toBe('Free now until Tue 09:00');
+  });
+
+  it('free now: a run ending exactly at local midnight reads 24:00', () => {
+    // Mon 19:00 → Tue 00:00 local (= 22:00Z).
+    const s = state('Europe/Brussels', [['2026-06-15T17:00:00Z', '2026-06-15T22:00:00Z']]);
+    expect(trayStatusText(s, at('2026-06-15T18:00:00Z'))).toBe('Free now until 24:00');
+  });
+
+  it('free now across midnight in the owner zone, not the UTC day', () => {
+    // Mon 23:00 local (21:00Z) inside a window 22:00 Mon → 02:00 Tue local.
+    const s = state('Europe/Brussels', [['2026-06-15T20:00:00Z', '2026-06-16T00:00:00Z']]);
+    expect(trayStatusText(s, at('2026-06-15T21:00:00Z'))).toBe('Free now until Tue 02:00');
+    // Same instant, owner in UTC: 21:00 Mon → until 00:00 Tue = 24:00 today.
+    expect(trayStatusText({ ...s, timezone: 'UTC' }, at('2026-06-15T21:00:00Z'))).toBe('Free now until 24:00');
+  });
+
+  it('busy: the next window today says "today"', () => {
+    const s = state('Europe/Brussels', [['2026-06-15T12:00:00Z', '2026-06-15T13:00:00Z']]); // 14:00–15:00 local
+    expect(trayStatusText(s, at('2026-06-15T08:00:00Z'))).toBe('Busy — next free today 14:00–15:00');
+  });
+
+  it('busy: a later day gets its weekday', () => {
+    // America/New_York, Mon 13 July 2026 23:00 EDT; next free Tue 09:00–11:00 EDT.
+    const s = state('America/New_York', [['2026-07-14T13:00:00Z', '2026-07-14T15:00:00Z']]);
+    expect(trayStatusText(s, at('2026-07-14T03:00:00Z'))).toBe('Busy — next free Tue 09:00–11:00');
+    // In UTC that same instant is already Tuesday 03:00: the window is "today".
+    expect(trayStatusText({ ...s, timezone: 'UTC' }, at('2026-07-14T03:00:00Z'))).toBe('Busy — next free today 13:00–15:00');
+  });
+
+  it('busy: a window crossing midnight carries the weekday of its end', () => {
+    // Mon 20:00 local; next free Mon 22:00 → Tue 02:00 local (Brussels).
+    const s = state('Europe/Brussels', [['2026-06-15T20:00:00Z', '2026-06-16T00:00:00Z']]);
+    expect(trayStatusText(s, at('2026-06-15T18:00:00Z'))).toBe('Busy — next free today 22:00–Tue 02:00');
+  });
+
+  it('busy: a window ending at local midnight ends at 24:00 of its own day', () => {
+    // Next free Tue 20:00 → Wed 00:00 local.
+    const s = state('Europe/Brussels', [['2026-06-16T18:00:00Z', '2026-06-16T22:00:00Z']]);
+    expect(trayStatusText(s, at('2026-06-15T08:00:00Z'))).toBe('Busy — next free Tue 20:00–24:00');
+  });
+
+  it('busy: a day a week or more away carries its date', () => {
+    const s = state('Europe/Brussels', [['2026-06-23T07:00:00Z', '2026-06-23T09:00:00Z']]); // Tue 23 Jun 09:00–11:00
+    expect(trayStatusText(s, at('2026-06-15T08:00:00Z'))).toBe('Busy — next free Tue 23 Jun 09:00–11:00');
+  });
+
+  it('ignores windows that already ended (a state up to a minute old)', () => {
+    const s = state('Europe/Brussels', [
+      ['2026-06-15T07:00:00Z', '2026-06-15T08:00:00Z'], // ended at 10:00 local
+      ['2026-06-15T12:00:00Z', '2026-06-15T13:00:00Z'],
+    ]);
+    expect(trayStatusText(s, at('2026-06-15T08:00:00Z'))).toBe('Busy — next free today 14:00–15:00');
+    expect(trayStatusText(s, at('2026-06-15T08:00:30Z'))).toBe('Busy — next free today 14:00–15:00');
+  });
+
+  it('no window left → "no free time in the next 14 days"', () => {
+    expect(trayStatusText(state('Europe/Brussels', []), at('2026-06-15T08:00:00Z'))).toBe('Busy — no free time in the next 14 days');
+    const past = state('Europe/Brussels', [['2026-06-15T07:00:00Z', '2026-06-15T08:00:00Z']]);
+    expect(trayStatusText(past, at('2026-06-15T08:00:00Z'))).toBe(NO_FREE_TIME_TEXT);
+  });
+
+  describe('DST in Europe/Brussels', () => {
+    it('spring forward (Sun 29 March 2026, 02:00 CET → 03:00 CEST)', () => {
+      // 01:30 CET (00:30Z), free 01:00 CET → 04:00 CEST (02:00Z): only 2 real hours.
+      const s = state('Europe/Brussels', [['2026-03-29T00:00:00Z', '2026-03-29T02:00:00Z']]);
+      expect(trayStatusText(s, at('2026-03-29T00:30:00Z'))).toBe('Free now until 04:00');
+      // From Saturday 23:30 CET, the next window is on Sunday.
+      expect(trayStatusText(state('Europe/Brussels', [['2026-03-29T07:00:00Z', '2026-03-29T09:00:00Z']]), at('2026-03-28T22:30:00Z'))).toBe(
+        'Busy — next free Sun 09:00–11:00',
+      );
+      // Sunday 00:30 CET (23:30Z Saturday): same window, now "today", written in CEST.
+      expect(trayStatusText(state('Europe/Brussels', [['2026-03-29T07:00:00Z', '2026-03-29T09:00:00Z']]), at('2026-03-28T23:30:00Z'))).toBe(
+        'Busy — next free today 09:00–11:00',
+      );
+    });
+
+    it('fall back (Sun 25 October 2026, 03:00 CEST → 02:00 CET): the repeated hour', () => {
+      // 02:30 CEST (00:30Z) inside a window ending 02:30 CET (01:30Z), an hour later.
+      const s = state('Europe/Brussels', [['2026-10-25T00:00:00Z', '2026-10-25T01:30:00Z']]);
+      expect(trayStatusText(s, at('2026-10-25T00:30:00Z'))).toBe('Free now until 02:30');
+      // Busy at 02:15 CET (01:15Z); next free 10:00–12:00 CET.
+      expect(trayStatusText(state('Europe/Brussels', [['2026-10-25T09:00:00Z', '2026-10-25T11:00:00Z']]), at('2026-10-25T01:15:00Z'))).toBe(
+        'Busy — next free today 10:00–12:00',
+      );
+      // A 25-hour local day: free Sun 00:00 → Mon 00:00 reads "until 24:00".
+      const whole = state('Europe/Brussels', [['2026-10-24T22:00:00Z', '2026-10-25T23:00:00Z']]);
+      expect(trayStatusText(whole, at('2026-10-25T12:00:00Z'))).toBe('Free now until 24:00');
+    });
+  });
+
+  it('falls back to UTC for an unknown zone instead of throwing', () => {
+    const s = state('Not/AZone', [['2026-06-15T12:00:00Z', '2026-06-15T13:00:00Z']]);
+    expect(trayStatusText(s, at('2026-06-15T08:00:00Z'))).toBe('Busy — next free today 12:00–13:00');
+  });
+});
+
+describe('mergeRuns', () => {
+  it('sorts and merges touching or overlapping windows, keeps gaps', () => {
+    expect(
+      mergeRuns([
+        { start: 50, end: 60 },
+        { start: 0, end: 10 },
+        { start: 10, end: 20 },
+        { start: 15, end: 30 },
+      ]),
+    ).toEqual([
+      { start: 0, end: 30 },
+      { start: 50, end: 60 },
+    ]);
+  });
+});

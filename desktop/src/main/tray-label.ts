@@ -1,0 +1,105 @@
+/**
+ * The tray's status line ("Free now until 15:30", "Busy — next free Tue 09:00–11:00"): pure,
+ * written in the owner's zone with 24-hour times. Used as the tooltip and as the first (disabled)
+ * item of the tray menu; the tray controller recomputes it every minute from the last state.
+ */
+import type { TrayState, TrayWindow } from '@avail/shared/desktop/desktop-bridge.ts';
+import { DAY_MS, UTC_ZONE, fieldsFromWall, getIanaZone, instantToWall, wallDay, weekdayOfDay, type TimeZone } from '@avail/shared/domain/zone-time.ts';
+
+/** How far ahead the renderer computes windows (the "no free time" line says so). */
+export const TRAY_HORIZON_DAYS = 14;
+
+/** The status line when signed out, and when there is no free window left. */
+export const SIGNED_OUT_TEXT = 'Not signed in';
+export const NO_FREE_TIME_TEXT = `Busy — no free time in the next ${TRAY_HORIZON_DAYS} days`;
+
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+/**
+ * The tray's status text for `state` at instant `now`.
+ *
+ * - signed out → `Not signed in`;
+ * - inside a free window → `Free now until 15:30`: the end of the contiguous free run (windows that
+ *   touch or overlap are one run); on another local day `Free now until Tue 09:00`; a run ending
+ *   exactly at local midnight is written as 24:00 of the day before (`until 24:00` tonight);
+ * - otherwise the next window → `Busy — next free today 14:00–15:00` when it starts today, else
+ *   `Busy — next free Tue 09:00–11:00`; an end on another local day carries its weekday
+ *   (`today 22:00–Wed 02:00`);
+ * - no window left → `Busy — no free time in the next 14 days`.
+ *
+ * Days 7 or more local days away carry the date too (`Tue 10 Mar 09:00`), so a weekday is never
+ * ambiguous within the 14-day horizon. Windows with `end <= now` are ignored (the state may be up
+ * to a minute old); the windows need not be sorted.
+ *
+ * @param state the renderer's tray state (times UTC epoch ms, `timezone` an IANA name; an unknown
+ *   zone falls back to UTC rather than throwing — the IPC layer refuses unknown zones anyway).
+ * @param now the current instant, UTC epoch ms.
+ */
+export function trayStatusText(state: TrayState, now: number): string {
+  if (!state.signedIn) return SIGNED_OUT_TEXT;
+  const zone = zoneOrUtc(state.timezone);
+  const runs = mergeRuns(state.windows.filter((w) => w.end > now && w.end > w.start));
+  if (runs.length === 0) return NO_FREE_TIME_TEXT;
+  const today = wallDay(instantToWall(zone, now));
+  const first = runs[0];
+  if (first.start <= now) return `Free now until ${formatEnd(zone, first.end, today, today)}`;
+  const startDay = wallDay(instantToWall(zone, first.start));
+  const startText = startDay === today ? `today ${clock(zone, first.start)}` : `${dayLabel(startDay, today)} ${clock(zone, first.start)}`;
+  return `Busy — next free ${startText}–${formatEnd(zone, first.end, startDay, today)}`;
+}
+
+/** Sorted runs of windows, merged where they touch or overlap (`[start, end)`, UTC ms). */
+export function mergeRuns(windows: readonly TrayWindow[]): TrayWindow[] {
+  const sorted = [...windows].sort((a, b) => a.start - b.start || a.end - b.end);
+  const out: TrayWindow[] = [];
+  for (const w of sorted) {
+    const last = out[out.length - 1];
+    if (last && w.start <= last.end) last.end = Math.max(last.end, w.end);
+    else out.push({ start: w.start, end: w.end });
+  }
+  return out;
+}
+
+function zoneOrUtc(name: string): TimeZone {
+  try {
+    return getIanaZone(name);
+  } catch {
+    return UTC_ZONE;
+  }
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/** `HH:MM` of an instant in `zone`. */
+function clock(zone: TimeZone, t: number): string {
+  const f = fieldsFromWall(instantToWall(zone, t));
+  return `${pad(f.h)}:${pad(f.mi)}`;
+}
+
+/** `Tue`, or `Tue 10 Mar` when the day is a week or more from `today` (day numbers). */
+function dayLabel(day: number, today: number): string {
+  const weekday = WEEKDAYS[weekdayOfDay(day)];
+  if (day - today < 7) return weekday;
+  const f = fieldsFromWall(day * DAY_MS);
+  return `${weekday} ${f.d} ${MONTHS[f.m - 1]}`;
+}
+
+/**
+ * The end of a run, relative to local day `refDay`: `15:30` on that day, `Tue 09:00` on another;
+ * an end at exactly 00:00 local is 24:00 of the day before (`24:00`, or `Tue 24:00`). `today`
+ * decides whether the day needs its date (see {@link dayLabel}).
+ */
+function formatEnd(zone: TimeZone, end: number, refDay: number, today: number): string {
+  const wall = instantToWall(zone, end);
+  const f = fieldsFromWall(wall);
+  let day = wallDay(wall);
+  let time = `${pad(f.h)}:${pad(f.mi)}`;
+  if (f.h === 0 && f.mi === 0) {
+    day -= 1;
+    time = '24:00';
+  }
+  return day === refDay ? time : `${dayLabel(day, today)} ${time}`;
+}

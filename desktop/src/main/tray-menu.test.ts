@@ -1,0 +1,133 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { MenuItemConstructorOptions } from 'electron';
+import { signedOutTrayState, type TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
+import { connectionText, trayMenuTemplate, type TrayMenuHandlers } from './tray-menu.ts';
+
+const NOW = Date.parse('2026-06-15T10:00:00Z'); // Mon 12:00 in Brussels
+
+function state(extra: Partial<TrayState> = {}): TrayState {
+  return {
+    signedIn: true,
+    connection: 'online',
+    pendingCount: 0,
+    timezone: 'Europe/Brussels',
+    windows: [{ start: Date.parse('2026-06-15T09:00:00Z'), end: Date.parse('2026-06-15T13:30:00Z') }],
+    link: 'https://avail.example.com/ana',
+    freeTimesText: 'Mon 15 Jun: 11:00–15:30\nhttps://avail.example.com/ana',
+    computedAt: NOW,
+    ...extra,
+  };
+}
+
+function handlers() {
+  return {
+    openWindow: vi.fn<() => void>(),
+    copyLink: vi.fn<() => void>(),
+    copyFreeTimes: vi.fn<() => void>(),
+    busy: vi.fn<TrayMenuHandlers['busy']>(),
+    syncNow: vi.fn<() => void>(),
+    setOpenAtLogin: vi.fn<(openAtLogin: boolean) => void>(),
+    quit: vi.fn<() => void>(),
+  } satisfies TrayMenuHandlers;
+}
+
+const SUPPORTED = { openAtLogin: false, loginItemSupported: true };
+
+/** Labels, with separators as '---'. */
+const labels = (items: MenuItemConstructorOptions[]) => items.map((i) => (i.type === 'separator' ? '---' : i.label));
+const byLabel = (items: MenuItemConstructorOptions[], label: string) => {
+  const item = items.find((i) => i.label === label);
+  if (!item) throw new Error(`no item ${label}`);
+  return item;
+};
+const click = (item: MenuItemConstructorOptions, patch: Partial<Electron.MenuItem> = {}) =>
+  item.click?.({ ...item, ...patch } as unknown as Electron.MenuItem, undefined, {} as Electron.KeyboardEvent);
+
+describe('trayMenuTemplate', () => {
+  it('free now: the full menu in order, status line disabled and equal to the label', () => {
+    const items = trayMenuTemplate(state(), NOW, SUPPORTED, handlers());
+    expect(labels(items)).toEqual([
+      'Free now until 15:30',
+      'Open Avail',
+      '---',
+      'Copy my link',
+      'Copy my next free times',
+      '---',
+      'Busy for the next 30 min',
+      'Busy for the next 1 h',
+      'Busy for the next 2 h',
+      'Busy for the rest of today',
+      '---',
+      'Sync now',
+      'Online',
+      'Start at login',
+      '---',
+      'Quit',
+    ]);
+    expect(items[0].enabled).toBe(false);
+    expect(byLabel(items, 'Online').enabled).toBe(false);
+    expect(byLabel(items, 'Copy my link').enabled).toBe(true);
+  });
+
+  it('busy: the status line is the next free window', () => {
+    const s = state({ windows: [{ start: Date.parse('2026-06-16T07:00:00Z'), end: Date.parse('2026-06-16T09:00:00Z') }] });
+    expect(trayMenuTemplate(s, NOW, SUPPORTED, handlers())[0].label).toBe('Busy — next free Tue 09:00–11:00');
+  });
+
+  it('offline with pending changes, syncing with one', () => {
+    const offline = trayMenuTemplate(state({ connection: 'offline', pendingCount: 2 }), NOW, SUPPORTED, handlers());
+    expect(labels(offline)).toContain('Offline · 2 changes pending');
+    const syncing = trayMenuTemplate(state({ connection: 'syncing', pendingCount: 1 }), NOW, SUPPORTED, handlers());
+    expect(labels(syncing)).toContain('Syncing… · 1 change pending');
+    expect(connectionText({ connection: 'online', pendingCount: 0 })).toBe('Online');
+    expect(connectionText({ connection: 'outdated', pendingCount: 0 })).toBe('Update required');
+  });
+
+  it('signed out: status, Open Avail and Quit only', () => {
+    const h = handlers();
+    const items = trayMenuTemplate(signedOutTrayState(NOW), NOW, SUPPORTED, h);
+    expect(labels(items).filter((l) => l !== '---')).toEqual(['Not signed in', 'Open Avail', 'Quit']);
+    click(byLabel(items, 'Quit'));
+    expect(h.quit).toHaveBeenCalledOnce();
+  });
+
+  it('"Copy my link" is disabled without a link; free times without text', () => {
+    const items = trayMenuTemplate(state({ link: null, freeTimesText: null }), NOW, SUPPORTED, handlers());
+    expect(byLabel(items, 'Copy my link').enabled).toBe(false);
+    expect(byLabel(items, 'Copy my next free times').enabled).toBe(false);
+  });
+
+  it('each item calls its handler; the busy items carry their durations', () => {
+    const h = handlers();
+    const items = trayMenuTemplate(state(), NOW, SUPPORTED, h);
+    click(byLabel(items, 'Open Avail'));
+    click(byLabel(items, 'Copy my link'));
+    click(byLabel(items, 'Copy my next free times'));
+    click(byLabel(items, 'Busy for the next 30 min'));
+    click(byLabel(items, 'Busy for the next 1 h'));
+    click(byLabel(items, 'Busy for the next 2 h'));
+    click(byLabel(items, 'Busy for the rest of today'));
+    click(byLabel(items, 'Sync now'));
+    expect(h.openWindow).toHaveBeenCalledOnce();
+    expect(h.copyLink).toHaveBeenCalledOnce();
+    expect(h.copyFreeTimes).toHaveBeenCalledOnce();
+    expect(h.busy.mock.calls).toEqual([[{ minutes: 30 }], [{ minutes: 60 }], [{ minutes: 120 }], [{ restOfToday: true }]]);
+    expect(h.syncNow).toHaveBeenCalledOnce();
+  });
+
+  it('"Start at login" is a checkbox reflecting the setting; clicking passes the new checked state', () => {
+    const h = handlers();
+    const item = byLabel(trayMenuTemplate(state(), NOW, { openAtLogin: true, loginItemSupported: true }, h), 'Start at login');
+    expect(item.type).toBe('checkbox');
+    expect(item.checked).toBe(true);
+    expect(item.enabled).toBe(true);
+    click(item, { checked: false }); // Electron toggles `checked` before calling click
+    expect(h.setOpenAtLogin).toHaveBeenCalledWith(false);
+  });
+
+  it('"Start at login" is disabled and unchecked where unsupported (Linux)', () => {
+    const item = byLabel(trayMenuTemplate(state(), NOW, { openAtLogin: true, loginItemSupported: false }, handlers()), 'Start at login');
+    expect(item.enabled).toBe(false);
+    expect(item.checked).toBe(false);
+  });
+});
