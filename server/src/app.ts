@@ -8,6 +8,7 @@ import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { isReservedUsername } from '@avail/shared/constants.ts';
 import type { AppDeps, Deps } from './http/deps.ts';
+import { desktopCors } from './http/desktop-cors.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { defaultRateLimits, type RateLimits } from './http/rate-limit.ts';
 import { requestLogger } from './http/request-logger.ts';
@@ -62,6 +63,8 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
     next();
   });
   app.use(requestLogger(deps.logger));
+  // The desktop app (app://avail) calls /api cross-origin with a bearer token; no one else may.
+  app.use('/api', desktopCors(deps.config.DESKTOP_ORIGINS));
   // A replication push carries up to PUSH_BATCH_MAX (500) documents with their assumed states.
   app.use('/api/replication', express.json({ limit: '4mb' }));
   app.use('/api', express.json({ limit: '256kb' }));

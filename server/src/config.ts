@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DESKTOP_APP_ORIGIN } from '@avail/shared/desktop/desktop-bridge.ts';
 
 /** Repository root (server/src/config.ts → ../..). Relative DATA_DIR / WEB_DIST_DIR resolve against it. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -63,6 +64,23 @@ const envSchema = z.object({
   MICROSOFT_LOGIN_BASE_URL: z.string().trim().url().default('https://login.microsoftonline.com'),
   MICROSOFT_GRAPH_BASE_URL: z.string().trim().url().default('https://graph.microsoft.com/v1.0'),
   WEBHOOK_BASE_URL: z.string().trim().url().optional().or(z.literal('').transform(() => undefined)),
+  DESKTOP_ORIGINS: z
+    .string()
+    .trim()
+    .default(DESKTOP_APP_ORIGIN)
+    .transform((v, ctx) => {
+      const list = v.split(',').map((o) => o.trim()).filter(Boolean);
+      for (const o of list) {
+        let ok = false;
+        try {
+          ok = new URL(o).origin === o || /^app:\/\/[a-z0-9.-]+$/.test(o);
+        } catch {
+          ok = false;
+        }
+        if (!ok) ctx.addIssue({ code: 'custom', message: `"${o}" is not an origin like app://avail or https://host:port` });
+      }
+      return list;
+    }),
 });
 
 export interface Config {
@@ -104,6 +122,8 @@ export interface Config {
   MICROSOFT_GRAPH_BASE_URL: string;
   /** Public HTTPS origin providers send webhooks to (default PUBLIC_BASE_URL), without a trailing slash. */
   WEBHOOK_BASE_URL: string;
+  /** Origins allowed to call /api cross-origin (CORS, no credentials): the desktop app's `app://avail` by default. */
+  DESKTOP_ORIGINS: string[];
 }
 
 export class ConfigError extends Error {
@@ -184,5 +204,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, baseDir: string
     MICROSOFT_LOGIN_BASE_URL: e.MICROSOFT_LOGIN_BASE_URL.replace(/\/+$/, ''),
     MICROSOFT_GRAPH_BASE_URL: e.MICROSOFT_GRAPH_BASE_URL.replace(/\/+$/, ''),
     WEBHOOK_BASE_URL: (e.WEBHOOK_BASE_URL ?? e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    DESKTOP_ORIGINS: e.DESKTOP_ORIGINS,
   };
 }
