@@ -5,7 +5,11 @@
  * gets, and the real Avail server (`npx tsx server/src/main.ts`) on a free port with a temp
  * DATA_DIR and WEBHOOK_BASE_URL = its own URL.
  *
- * Tests read E2E_BASE_URL, E2E_MAIL_DIR, E2E_ICS_URL and E2E_EVENT_DATE from the environment, and
+ * And the desktop renderer's stand-in: the same web build served from another origin with the
+ * desktop app's Content-Security-Policy (desktop/src/main/content-security-policy.ts), the way
+ * Electron serves it from app://avail; the server allows that origin in CORS (DESKTOP_ORIGINS).
+ *
+ * Tests read E2E_BASE_URL, E2E_DESKTOP_URL, E2E_MAIL_DIR, E2E_ICS_URL and E2E_EVENT_DATE from the environment, and
  * E2E_FAKES_URL: the fakes live in this process, not in the test workers, so a small control
  * server drives them (see fakes-control.ts). Returns the teardown.
  */
@@ -17,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
+import { desktopCsp } from '../../desktop/src/main/content-security-policy.ts';
 import { buildIcsFeed, nextWeekWednesday, OWNER_ZONE } from './fixtures.ts';
 import { startFakes } from './fakes-control.ts';
 
@@ -91,9 +96,10 @@ export default async function globalSetup() {
   // 3. The Google and Microsoft fakes, and their control server.
   const fakes = await startFakes();
 
-  // 4. The real server.
+  // 4. The real server, and the desktop renderer's stand-in origin it allows.
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const desktop = await startDesktopRendererServer(baseUrl);
   const logs: string[] = [];
   const child = spawn('npx', ['tsx', 'server/src/main.ts'], {
     cwd: root,
@@ -109,6 +115,7 @@ export default async function globalSetup() {
       DATABASE_URL: '',
       ...fakes.env,
       WEBHOOK_BASE_URL: baseUrl,
+      DESKTOP_ORIGINS: `app://avail,${desktop.url}`,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -140,6 +147,7 @@ export default async function globalSetup() {
     await new Promise<void>((r) => smtp.close(() => r()));
     await new Promise<void>((r) => icsServer.close(() => r()));
     await fakes.close();
+    await new Promise<void>((r) => desktop.server.close(() => r()));
     rmSync(tmp, { recursive: true, force: true });
   };
   try {
@@ -150,10 +158,48 @@ export default async function globalSetup() {
   }
 
   process.env.E2E_BASE_URL = baseUrl;
+  process.env.E2E_DESKTOP_URL = desktop.url;
   process.env.E2E_MAIL_DIR = mailDir;
   process.env.E2E_ICS_URL = `http://127.0.0.1:${icsPort}/calendar.ics`;
   process.env.E2E_EVENT_DATE = eventDate;
   process.env.E2E_FAKES_URL = fakes.controlUrl;
   if (fakes.missing.length) console.warn(`[e2e] provider fakes not found, not started: ${fakes.missing.join(', ')}`);
   return stop;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.woff2': 'font/woff2',
+};
+
+/**
+ * Serves the web build like the desktop app's app:// protocol: files of the build, index.html for
+ * any other path (SPA fallback), every answer with the desktop CSP (connect-src: the server only).
+ */
+async function startDesktopRendererServer(serverOrigin: string): Promise<{ url: string; server: http.Server }> {
+  const dist = process.env.WEB_DIST_DIR ? path.resolve(root, process.env.WEB_DIST_DIR) : path.join(root, 'web', 'dist');
+  const { readFile } = await import('node:fs/promises');
+  const server = http.createServer((req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const file = path.join(dist, path.normalize(pathname));
+    const inside = file.startsWith(dist + path.sep) && path.extname(file) !== '';
+    const target = inside ? file : path.join(dist, 'index.html');
+    readFile(target).then(
+      (body) => {
+        res.writeHead(200, { 'Content-Type': CONTENT_TYPES[path.extname(target)] ?? 'application/octet-stream', 'Content-Security-Policy': desktopCsp(serverOrigin) });
+        res.end(body);
+      },
+      () => res.writeHead(404).end(),
+    );
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${port}`, server };
 }

@@ -16,7 +16,7 @@ import type { RxQuery } from 'rxdb';
 import type { AvailabilityRule, CalendarConnection, CalendarEvent, CalendarProvider } from '@avail/shared/api/api-client.ts';
 import type { AvailDatabase } from '@avail/shared/rx/avail-database.ts';
 import type { SyncStatus } from '@avail/shared/rx/replication-client.ts';
-import type { ConnectionDoc, EventDoc, ExceptionDoc, RuleDoc } from '@avail/shared/rx/rx-schemas.ts';
+import type { BlockDoc, ConnectionDoc, EventDoc, ExceptionDoc, RuleDoc } from '@avail/shared/rx/rx-schemas.ts';
 import { registerReset } from './data-store.ts';
 import type { LocalData } from './local-db.ts';
 import { useSession } from './session.tsx';
@@ -231,4 +231,28 @@ export function useLocalEvents(data: LocalData | null, synced: boolean, startMs:
     [synced, startMs, endMs],
   );
   return docs?.map((d) => eventFromDoc(d));
+}
+
+/** A manual busy block as the screens show it: UTC epoch ms, the owner's note, and whether the server has it yet. */
+export interface BlockView {
+  id: string;
+  start_ms: number;
+  end_ms: number;
+  note: string | null;
+  /** true until the server has acknowledged it. */
+  pending: boolean;
+}
+
+/**
+ * The owner's live busy blocks overlapping [startMs, endMs) (UTC epoch ms) from the device, by
+ * start (undefined while loading or without a device database).
+ */
+export function useLocalBlocks(data: LocalData | null, synced: boolean, startMs: number, endMs: number): BlockView[] | undefined {
+  const pending = usePendingKeys(data);
+  const docs = useRxQuery<BlockDoc>(
+    data?.db,
+    (db) => (synced ? db.busy_blocks.find({ selector: { start_ms: { $lt: endMs }, end_ms: { $gt: startMs } }, sort: [{ start_ms: 'asc' }] }) : null),
+    [synced, startMs, endMs],
+  );
+  return docs?.map((d) => ({ id: d.id, start_ms: d.start_ms, end_ms: d.end_ms, note: d.note ?? null, pending: pending.includes(`busy_blocks/${d.id}`) }));
 }

@@ -13,7 +13,7 @@
 import { BehaviorSubject } from 'rxjs';
 import { removeRxDatabase } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import { getToken } from '@avail/shared/api/api-client.ts';
+import { apiOrigin, getToken } from '@avail/shared/api/api-client.ts';
 import { createAvailDatabase, databaseNameFor, deviceIdOf, type AvailDatabase } from '@avail/shared/rx/avail-database.ts';
 import { startReplication, type AvailReplication } from '@avail/shared/rx/replication-client.ts';
 import { COLLECTION_NAMES } from '@avail/shared/rx/replication-protocol.ts';
@@ -70,7 +70,7 @@ export function openLocalData(userId: string): Promise<LocalData> {
     const deviceId = await deviceIdOf(db);
     const replication = startReplication({
       db,
-      baseUrl: '',
+      baseUrl: apiOrigin(),
       getToken,
       waitForLeadership: true,
       onUnauthorized: () => onUnauthorized?.(),

@@ -5,9 +5,11 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { isReservedUsername } from '@avail/shared/constants.ts';
+import { signedOutTrayState } from '@avail/shared/desktop/desktop-bridge.ts';
+import { bridge } from '../platform/platform.ts';
 import { FullScreenLoader } from '../components/ui/spinner.tsx';
 import { GuestOnly, RequireAuth } from './guards.tsx';
-import { onPostLogout, SessionProvider } from './session.tsx';
+import { onPostLogout, SessionProvider, useSession } from './session.tsx';
 
 const LandingPage = lazy(() => import('../features/marketing/landing-page.tsx'));
 const LegalPage = lazy(() => import('../features/marketing/legal-page.tsx'));
@@ -25,6 +27,7 @@ const LinksPage = lazy(() => import('../features/dashboard/links-page.tsx'));
 const AnalyticsPage = lazy(() => import('../features/dashboard/analytics-page.tsx'));
 const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx'));
 const PublicPage = lazy(() => import('../features/public/public-page.tsx'));
+const DesktopIntegration = lazy(() => import('../features/tray/desktop-integration.tsx'));
 
 /** /{slug} and /u/{slug}: reserved names are not users. */
 function PublicRoute() {
@@ -49,6 +52,26 @@ function ScrollToHash() {
     if (!hash) window.scrollTo(0, 0);
   }, [pathname, hash]);
   return null;
+}
+
+/**
+ * The platform's tray and notifications (issue 10): a notification click or tray item opens a
+ * route; a signed-out app tells the tray so; a signed-in, verified owner gets the tray's live state
+ * and commands (a lazy chunk: visitors of public pages never load it).
+ */
+function PlatformIntegration() {
+  const navigate = useNavigate();
+  const { status, user } = useSession();
+  useEffect(() => bridge.onCommand((c) => c.type === 'navigate' && navigate(c.route)), [navigate]);
+  useEffect(() => {
+    if (status === 'unauthenticated') bridge.setTrayState(signedOutTrayState(Date.now()));
+  }, [status]);
+  if (status !== 'authenticated' || !user?.email_verified_at) return null;
+  return (
+    <Suspense fallback={null}>
+      <DesktopIntegration />
+    </Suspense>
+  );
 }
 
 const protectedApp = (el: ReactNode) => <RequireAuth>{el}</RequireAuth>;
@@ -101,6 +124,7 @@ export function AppRouter() {
       <SessionProvider>
         <PostLogoutNavigation />
         <ScrollToHash />
+        <PlatformIntegration />
         <AppRoutes />
       </SessionProvider>
     </BrowserRouter>

@@ -23,12 +23,3 @@ export function AuthLayout({ title, subtitle, children, footer, logoExternal = f
     </div>
   );
 }
-
-export function FieldError({ id, children }: { id: string; children?: ReactNode }) {
-  if (!children) return null;
-  return (
-    <p id={id} className="field-error" role="alert">
-      {children}
-    </p>
-  );
-}

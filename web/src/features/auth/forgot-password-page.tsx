@@ -9,7 +9,8 @@ import { api, serverMessage } from '@avail/shared/api/api-client.ts';
 import { GENERIC_ERROR_MESSAGE, MIN_PASSWORD_LENGTH, VERIFICATION_CODE_LENGTH } from '@avail/shared/constants.ts';
 import { EMAIL_PATTERN } from '@avail/shared/schemas/auth.schema.ts';
 import { Alert } from '../../components/ui/alert.tsx';
-import { AuthLayout, FieldError } from './auth-layout.tsx';
+import { AuthLayout } from './auth-layout.tsx';
+import { FieldError } from '../../components/ui/field-error.tsx';
 import { PasswordToggle } from '../../components/ui/password-toggle.tsx';
 
 type Step = 'request' | 'reset' | 'done';

@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { api, serverMessage } from '@avail/shared/api/api-client.ts';
 import { useSession } from '../../app/session.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
+import { SESSION_ONLY_TOKEN_TEXT, ServerGate, usePlatformInfo } from '../../components/server-field.tsx';
 import { AuthLayout } from './auth-layout.tsx';
 import { PasswordToggle } from '../../components/ui/password-toggle.tsx';
 
@@ -18,6 +19,7 @@ export default function LoginPage() {
   const [error, setError] = useState('');
   const [resending, setResending] = useState(false);
   const [resendNotice, setResendNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const { tokenPersistence } = usePlatformInfo();
 
   const from = (location.state as { from?: { pathname: string; search?: string; hash?: string } } | null)?.from;
   const showResend = /verify|email/i.test(error);
@@ -67,57 +69,60 @@ export default function LoginPage() {
         </p>
       }
     >
-      <form className="form" onSubmit={onSubmit} noValidate={false}>
-        {error && (
-          <Alert kind="error">
-            <p>{error}</p>
-            {showResend && (
-              <button type="button" className="btn btn-link" onClick={onResend} disabled={resending}>
-                {resending ? 'Sending...' : 'Resend verification email'}
-              </button>
-            )}
-          </Alert>
-        )}
-        {resendNotice && <Alert kind={resendNotice.kind}>{resendNotice.text}</Alert>}
-        <div className="field">
-          <label htmlFor="login-email">Email</label>
-          <input
-            id="login-email"
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(e) => {
-              setEmail(e.target.value);
-            }}
-            placeholder="you@example.com"
-          />
-        </div>
-        <div className="field">
-          <div className="field-label-row">
-            <label htmlFor="login-password">Password</label>
-            <Link to="/forgot-password" className="small-link">
-              Forgot password?
-            </Link>
-          </div>
-          <div className="input-with-action">
+      {tokenPersistence === 'session' && <Alert kind="info">{SESSION_ONLY_TOKEN_TEXT}</Alert>}
+      <ServerGate idPrefix="login">
+        <form className="form" onSubmit={onSubmit} noValidate={false}>
+          {error && (
+            <Alert kind="error">
+              <p>{error}</p>
+              {showResend && (
+                <button type="button" className="btn btn-link" onClick={onResend} disabled={resending}>
+                  {resending ? 'Sending...' : 'Resend verification email'}
+                </button>
+              )}
+            </Alert>
+          )}
+          {resendNotice && <Alert kind={resendNotice.kind}>{resendNotice.text}</Alert>}
+          <div className="field">
+            <label htmlFor="login-email">Email</label>
             <input
-              id="login-password"
-              type={showPassword ? 'text' : 'password'}
-              name="password"
-              autoComplete="current-password"
+              id="login-email"
+              type="email"
+              name="email"
+              autoComplete="email"
               required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
+              value={email}
+              onChange={(e) => {
+                setEmail(e.target.value);
+              }}
+              placeholder="you@example.com"
             />
-            <PasswordToggle shown={showPassword} onToggle={() => setShowPassword((s) => !s)} />
           </div>
-        </div>
-        <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
-          {submitting ? 'Signing in...' : 'Sign in'}
-        </button>
-      </form>
+          <div className="field">
+            <div className="field-label-row">
+              <label htmlFor="login-password">Password</label>
+              <Link to="/forgot-password" className="small-link">
+                Forgot password?
+              </Link>
+            </div>
+            <div className="input-with-action">
+              <input
+                id="login-password"
+                type={showPassword ? 'text' : 'password'}
+                name="password"
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+              <PasswordToggle shown={showPassword} onToggle={() => setShowPassword((s) => !s)} />
+            </div>
+          </div>
+          <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
+            {submitting ? 'Signing in...' : 'Sign in'}
+          </button>
+        </form>
+      </ServerGate>
     </AuthLayout>
   );
 }

@@ -4,7 +4,9 @@ import { Link, useNavigate } from 'react-router-dom';
 import { registerSchema } from '@avail/shared';
 import { useSession } from '../../app/session.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
-import { AuthLayout, FieldError } from './auth-layout.tsx';
+import { AuthLayout } from './auth-layout.tsx';
+import { FieldError } from '../../components/ui/field-error.tsx';
+import { ServerGate } from '../../components/server-field.tsx';
 
 type Field = 'name' | 'email' | 'password' | 'confirmPassword';
 const FIELD_OF: Record<string, Field> = { name: 'name', email: 'email', password: 'password', password_confirmation: 'confirmPassword' };
@@ -85,16 +87,18 @@ export default function RegisterPage() {
         </p>
       }
     >
-      <form className="form" onSubmit={onSubmit} noValidate>
-        {general && <Alert kind="error">{general}</Alert>}
-        {input('name', 'Full name', 'text', 'name', 'Jane Doe')}
-        {input('email', 'Email', 'email', 'email', 'you@example.com')}
-        {input('password', 'Password', 'password', 'new-password', 'At least 8 characters')}
-        {input('confirmPassword', 'Confirm password', 'password', 'new-password')}
-        <button type="submit" className="btn btn-primary btn-block" disabled={submitting || Object.values(errors).some(Boolean)}>
-          {submitting ? 'Creating account...' : 'Create account'}
-        </button>
-      </form>
+      <ServerGate idPrefix="register">
+        <form className="form" onSubmit={onSubmit} noValidate>
+          {general && <Alert kind="error">{general}</Alert>}
+          {input('name', 'Full name', 'text', 'name', 'Jane Doe')}
+          {input('email', 'Email', 'email', 'email', 'you@example.com')}
+          {input('password', 'Password', 'password', 'new-password', 'At least 8 characters')}
+          {input('confirmPassword', 'Confirm password', 'password', 'new-password')}
+          <button type="submit" className="btn btn-primary btn-block" disabled={submitting || Object.values(errors).some(Boolean)}>
+            {submitting ? 'Creating account...' : 'Create account'}
+          </button>
+        </form>
+      </ServerGate>
     </AuthLayout>
   );
 }

@@ -1,9 +1,11 @@
 /**
  * 'Proposed times' on the owner's dashboard (issue 4): visitors' upcoming proposals, soonest first,
  * in the owner's zone, with a Reply (mailto the visitor) and a Dismiss (optimistic, restored with an
- * error alert when the server refuses). Loads on mount and every 2 minutes.
+ * error alert when the server refuses). Loads on mount and every 2 minutes, and again when opened
+ * at `#proposals` (a proposal notification of the desktop app), then scrolls into view.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import { api, type Proposal } from '@avail/shared/api/api-client.ts';
 import { DASHBOARD_EVENTS_REFRESH_MS } from '@avail/shared/constants.ts';
 import { useSession } from '../../app/session.tsx';
@@ -39,6 +41,14 @@ export function ProposalsCard() {
     return () => clearInterval(t);
   }, [load]);
 
+  // Opened from a notification: fetch the new proposal and bring the card into view.
+  const { hash, key } = useLocation();
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (hash !== '#proposals') return;
+    void load().then(() => section.current?.scrollIntoView({ block: 'start' }));
+  }, [hash, key, load]);
+
   async function dismiss(p: Proposal) {
     setItems((list) => (list ?? []).filter((x) => x.id !== p.id));
     try {
@@ -55,7 +65,7 @@ export function ProposalsCard() {
   }
 
   return (
-    <section className="card proposals-card" aria-labelledby="proposals-title">
+    <section id="proposals" ref={section} className="card proposals-card" aria-labelledby="proposals-title">
       <div className="card-header">
         <div>
           <h2 id="proposals-title" className="card-title">

@@ -2,7 +2,8 @@
  * The owner's weekly calendar preview (spec §2 Dashboard, §4 Dashboard calendar, §9 grid):
  * Monday first, 60 px per hour, at least 08–20 h widened by 2 h around rules and events,
  * availability blocks from the weekly rules (a date with overrides shows the overrides' windows
- * instead) plus the owner's events with their titles.
+ * instead) plus the owner's events with their titles and the manual busy blocks (from the desktop
+ * tray's "Busy for …", removable here).
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, type AvailabilityRule, type CalendarEvent } from '@avail/shared/api/api-client.ts';
@@ -11,7 +12,8 @@ import {
   addDays, dashboardHourRange, dateInZone, formatDayLabel, formatTime, formatWeekRange, hhmmToMinutes, pad2, splitByDay, weekDates,
 } from '../../lib/time.ts';
 import { registerReset, registerStaleOnSync, SYNC_COMPLETED_EVENT } from '../../app/data-store.ts';
-import { useLocalData, useLocalEvents } from '../../app/local-data.tsx';
+import { useLocalBlocks, useLocalData, useLocalEvents, type BlockView } from '../../app/local-data.tsx';
+import { deleteBlockLocal } from '@avail/shared/rx/local-writes.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -52,6 +54,7 @@ export function availabilityBlocksFor(date: string, weekday: number, rules: Avai
 }
 
 const NO_EXCEPTIONS: PreviewException[] = [];
+const NO_BLOCKS: BlockView[] = [];
 
 /** The owner's week grid with availability (date overrides applied), events and the controls. */
 export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { rules: AvailabilityRule[]; timezone: string; exceptions?: PreviewException[] }) {
@@ -70,6 +73,11 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
   const fromDevice = Boolean(local.data && local.synced);
   const localEvents = useLocalEvents(local.data, local.synced, Date.parse(`${startDate}T00:00:00Z`) - DAY_MS, Date.parse(`${endDate}T00:00:00Z`) + 2 * DAY_MS);
   const events = fromDevice && localEvents ? localEvents : restEvents;
+  const busyBlocks = useLocalBlocks(local.data, local.synced, Date.parse(`${startDate}T00:00:00Z`) - DAY_MS, Date.parse(`${endDate}T00:00:00Z`) + 2 * DAY_MS) ?? NO_BLOCKS;
+  const removeBlock = (b: BlockView) => {
+    if (!local.data) return;
+    deleteBlockLocal(local.data.db, local.data.deviceId, b.id).catch((e: unknown) => console.error('The busy block could not be removed', (e as Error)?.message));
+  };
   const replication = local.data?.replication;
 
   const fetchEvents = useCallback(
@@ -138,12 +146,17 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
       for (const seg of splitByDay(s, e, dates, timezone)) timed.push({ ev, date: seg.date, startMin: seg.startMin, endMin: seg.endMin });
     }
     const blocks = dates.map((d, col) => availabilityBlocksFor(d, col, rules, exceptions));
+    const busy: { block: BlockView; date: string; startMin: number; endMin: number }[] = [];
+    for (const block of busyBlocks) {
+      for (const seg of splitByDay(block.start_ms, block.end_ms, dates, timezone)) busy.push({ block, date: seg.date, startMin: seg.startMin, endMin: seg.endMin });
+    }
     const items: [number, number][] = [
       ...blocks.flat().map((b) => [hhmmToMinutes(b.start), hhmmToMinutes(b.end)] as [number, number]),
       ...timed.map((t) => [t.startMin, t.endMin] as [number, number]),
+      ...busy.map((t) => [t.startMin, t.endMin] as [number, number]),
     ];
-    return { timed, allDay, blocks, range: dashboardHourRange(items) };
-  }, [events, rules, exceptions, dates, timezone]);
+    return { timed, allDay, blocks, busy, range: dashboardHourRange(items) };
+  }, [events, rules, exceptions, dates, timezone, busyBlocks]);
 
   const { range } = layout;
   const hours = Array.from({ length: range.end - range.start }, (_, i) => range.start + i);
@@ -186,6 +199,11 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
         <span className="legend-item">
           <span className="swatch swatch-event" /> Busy (your events — visible only to you)
         </span>
+        {layout.busy.length > 0 && (
+          <span className="legend-item">
+            <span className="swatch swatch-block" /> Busy block (set by you)
+          </span>
+        )}
       </div>
       {/* Focusable so keyboard users can scroll the week sideways on narrow screens. */}
       <div className="cal-scroll" tabIndex={0} role="region" aria-label="Week calendar">
@@ -264,6 +282,29 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
                     </span>
                   </div>
                 ))}
+              {layout.busy
+                .filter((t) => t.date === d)
+                .map((t) => {
+                  const label = `${formatTime(t.block.start_ms, timezone)}–${formatTime(t.block.end_ms, timezone)}`;
+                  return (
+                    <div
+                      key={`b-${t.block.id}-${t.date}`}
+                      className={`cal-block${t.block.pending ? ' pending' : ''}`}
+                      style={{ top: top(t.startMin), height: Math.max(22, ((t.endMin - t.startMin) / 60) * CALENDAR_PX_PER_HOUR) }}
+                      data-testid="busy-block"
+                    >
+                      <strong>Busy block</strong>
+                      <span>
+                        {label}
+                        {t.block.pending && ' · pending sync'}
+                      </span>
+                      {t.block.note && <span className="cal-block-note">{t.block.note}</span>}
+                      <button type="button" className="cal-block-remove" aria-label={`Remove busy block ${label}`} onClick={() => removeBlock(t.block)}>
+                        ×
+                      </button>
+                    </div>
+                  );
+                })}
               {d === nowDate && nowMin >= range.start * 60 && nowMin <= range.end * 60 && <div className="now-line" style={{ top: top(nowMin) }} aria-hidden="true" />}
             </div>
           ))}

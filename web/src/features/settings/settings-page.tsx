@@ -1,9 +1,10 @@
-/** Settings (spec §2 Settings): My Calendars (#calendars), Profile, Notifications, Privacy & Security. */
+/** Settings (spec §2 Settings): My Calendars (#calendars), Profile, This device (desktop app only), Notifications, Privacy & Security. */
 import '../../styles/app.css';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { AppHeader } from '../../components/app-header.tsx';
 import { CalendarsSection } from './calendars-section.tsx';
+import { DeviceSection } from './device-section.tsx';
 import { ProfileSection } from './profile-section.tsx';
 
 export default function SettingsPage() {
@@ -35,6 +36,7 @@ export default function SettingsPage() {
           </div>
           <CalendarsSection />
           <ProfileSection />
+          <DeviceSection />
           <section className="card" aria-labelledby="notifications-title">
             <div className="card-header">
               <h2 id="notifications-title" className="card-title">

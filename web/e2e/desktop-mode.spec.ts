@@ -1,0 +1,198 @@
+/**
+ * The desktop tray app's renderer (issue 10), tested as the web build in Chromium in desktop mode:
+ * served from another origin with the desktop CSP (global-setup.ts, the stand-in for app://avail),
+ * with a recording `window.availDesktop` bridge injected before the app loads — the same object
+ * shape Electron's preload exposes. Electron itself cannot run on this machine; its main process is
+ * unit-tested under desktop/.
+ *
+ * What an owner would notice: signing in keeps the token with the platform (never localStorage);
+ * the tray shows the right next free window from local data; "Busy for the next 1 h" works offline,
+ * shows as pending, and after reconnecting a visitor no longer gets that hour; a visitor's proposal
+ * produces exactly one system notification, whose click opens Proposed times.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { OWNER_ZONE, todayIn, uniqueAccount, zonedDateTime } from './fixtures.ts';
+import { onboardedOwner } from './helpers.ts';
+
+interface BridgeCall {
+  name: string;
+  arg: unknown;
+}
+interface TrayStateSeen {
+  signedIn: boolean;
+  connection: string;
+  pendingCount: number;
+  timezone: string;
+  windows: Array<{ start: number; end: number }>;
+  link: string | null;
+  freeTimesText: string | null;
+}
+
+const serverUrl = () => process.env.E2E_BASE_URL!;
+const desktopUrl = () => process.env.E2E_DESKTOP_URL!;
+
+/**
+ * Installs the recording bridge before any script of the page runs. Like Electron's main process
+ * it outlives a reload: its state (server, token, recorded calls) is kept in sessionStorage.
+ */
+async function installRecordingBridge(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as Record<string, unknown>;
+    type State = { calls: Array<{ name: string; arg: unknown }>; token: string | null; origin: string; confirmed: boolean };
+    const saved = sessionStorage.getItem('__bridge');
+    const st: State = saved ? (JSON.parse(saved) as State) : { calls: [], token: null, origin: 'http://localhost:3000', confirmed: false };
+    const save = () => sessionStorage.setItem('__bridge', JSON.stringify(st));
+    const listeners = new Set<(c: unknown) => void>();
+    const rec = (name: string, arg: unknown = null) => {
+      st.calls.push({ name, arg: JSON.parse(JSON.stringify(arg)) });
+      save();
+    };
+    w.__bridgeCalls = () => st.calls;
+    w.__bridgeToken = () => st.token;
+    w.__emitDesktopCommand = (c: unknown) => listeners.forEach((l) => l(c));
+    w.availDesktop = {
+      tokenPersistence: async () => 'os',
+      loadToken: async () => st.token,
+      saveToken: async (t: string) => {
+        st.token = t;
+        rec('saveToken', typeof t);
+        return 'os';
+      },
+      clearToken: async () => {
+        st.token = null;
+        rec('clearToken');
+      },
+      serverSetting: async () => ({ origin: st.origin, editable: true, confirmed: st.confirmed }),
+      setServerOrigin: async (url: string) => {
+        st.origin = new URL(url).origin;
+        st.confirmed = true;
+        rec('setServerOrigin', url);
+        return st.origin;
+      },
+      setTrayState: (s: unknown) => rec('setTrayState', s),
+      onCommand: (l: (c: unknown) => void) => {
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+      notify: (n: unknown) => rec('notify', n),
+      usesServiceWorker: () => false,
+    };
+  });
+}
+
+async function callsOf(page: Page, name: string): Promise<BridgeCall[]> {
+  return page.evaluate((n) => (window as unknown as { __bridgeCalls(): BridgeCall[] }).__bridgeCalls().filter((c) => c.name === n), name);
+}
+async function lastTrayState(page: Page): Promise<TrayStateSeen | null> {
+  const states = await callsOf(page, 'setTrayState');
+  return (states.at(-1)?.arg as TrayStateSeen | undefined) ?? null;
+}
+
+test('desktop mode: token through the bridge, tray state from local data, an offline busy block, a proposal notification', async ({ browser }) => {
+  test.setTimeout(150_000);
+  // The owner signs up in a browser and opens every day 00:00–23:59 (Brussels).
+  const acct = uniqueAccount('desk');
+  const web = await browser.newContext({ baseURL: serverUrl(), timezoneId: OWNER_ZONE });
+  const webPage = await web.newPage();
+  await onboardedOwner(webPage, acct);
+  const webToken = await webPage.evaluate(() => localStorage.getItem('auth_token'));
+  const allWeek = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start_time_local: '00:00', end_time_local: '23:59' }));
+  expect((await webPage.request.post('/api/me/availability-rules', { headers: { Authorization: `Bearer ${webToken}` }, data: { rules: allWeek } })).ok()).toBe(true);
+  await web.close();
+
+  // The desktop app: first run asks which server (the app reloads onto it); signing in stores the
+  // token through the bridge.
+  const desk = await browser.newContext({ baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
+  const page = await desk.newPage();
+  await installRecordingBridge(page);
+  await page.goto('/login');
+  const server = page.getByLabel('Avail server');
+  await expect(server).toHaveValue('http://localhost:3000');
+  await expect(page.getByLabel('Email')).toHaveCount(0);
+  await server.fill('not a server');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('Enter the address of your Avail server, like https://avail.example.com')).toBeVisible();
+  await server.fill(serverUrl());
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText(`Avail server: ${serverUrl()}`)).toBeVisible();
+  await page.getByLabel('Email').fill(acct.email);
+  await page.getByLabel('Password', { exact: true }).fill('password-123');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/app\/dashboard$/);
+  expect((await callsOf(page, 'setServerOrigin')).map((c) => c.arg)).toEqual([serverUrl()]);
+  expect((await callsOf(page, 'saveToken')).length).toBe(1);
+  const token = await page.evaluate(() => (window as unknown as { __bridgeToken(): string | null }).__bridgeToken());
+  expect(token).toBeTruthy();
+  const stored = await page.evaluate(() => Object.keys(localStorage).map((k) => `${k}=${localStorage.getItem(k)}`));
+  expect(stored.filter((kv) => kv.includes(token!) || kv.startsWith('auth_token='))).toEqual([]);
+
+  // After the device's data loads the tray shows the current free window: now until 23:59 today.
+  const endOfToday = Date.parse(zonedDateTime(todayIn(OWNER_ZONE), '23:59', OWNER_ZONE));
+  await expect.poll(async () => { const s = await lastTrayState(page); return s?.signedIn ? s.connection : 'signed out'; }, { timeout: 30_000 }).toBe('online');
+  const first = (await lastTrayState(page))!;
+  expect(first.signedIn).toBe(true);
+  expect(first.timezone).toBe(OWNER_ZONE);
+  expect(first.windows[0].start).toBeLessThanOrEqual(Date.now());
+  expect(first.windows[0].end).toBe(endOfToday);
+  expect(first.link).toBe(`${serverUrl()}/${acct.username}`);
+  expect(first.freeTimesText).toContain(`You can see all my free times and propose one here: ${serverUrl()}/${acct.username}`);
+
+  // Offline: "Busy for the next 1 h" makes a pending block and the tray changes at once.
+  await desk.setOffline(true);
+  await expect.poll(async () => (await lastTrayState(page))?.connection).toBe('offline');
+  const clicked = Date.now();
+  await page.evaluate(() => (window as unknown as { __emitDesktopCommand(c: unknown): void }).__emitDesktopCommand({ type: 'busy', duration: { minutes: 60 } }));
+  await expect.poll(async () => (await lastTrayState(page))?.pendingCount).toBe(1);
+  const busy = (await lastTrayState(page))!;
+  const blockStart = Math.floor(clicked / 60_000) * 60_000;
+  const blockEnd = blockStart + 3_600_000;
+  expect([blockEnd, blockEnd + 60_000]).toContain(busy.windows[0].start);
+  await expect(page.getByTestId('busy-block').first()).toContainText('pending sync');
+
+  // Back online: the block reaches the server; a fresh visitor is no longer offered that hour.
+  await desk.setOffline(false);
+  await expect.poll(async () => (await lastTrayState(page))?.pendingCount, { timeout: 30_000 }).toBe(0);
+  await expect(page.getByTestId('busy-block').first()).not.toContainText('pending sync');
+  const visitor = await browser.newContext({ baseURL: serverUrl(), timezoneId: 'America/New_York' });
+  const today = todayIn(OWNER_ZONE);
+  const res = await visitor.request.get(`/api/public/${acct.username}/availability?range=${today}..${today}&tz=${encodeURIComponent(OWNER_ZONE)}`);
+  expect(res.ok()).toBe(true);
+  const windows = ((await res.json()).availability.windows as Array<{ start: string; end: string }>).map((w) => ({ start: Date.parse(w.start), end: Date.parse(w.end) }));
+  const actualStart = busy.windows[0].start - 3_600_000;
+  expect(windows.filter((w) => w.start < actualStart + 3_600_000 && w.end > actualStart)).toEqual([]);
+
+  // A visitor proposes tomorrow 10:00–10:30: exactly one system notification.
+  const tomorrow = todayIn(OWNER_ZONE, Date.now() + 86_400_000);
+  const proposal = await visitor.request.post(`/api/public/${acct.username}/proposals`, {
+    data: {
+      start: zonedDateTime(tomorrow, '10:00', OWNER_ZONE),
+      end: zonedDateTime(tomorrow, '10:30', OWNER_ZONE),
+      name: 'Visiting Vera',
+      email: 'vera@example.com',
+      note: 'Kick-off?',
+      visitor_timezone: 'America/New_York',
+    },
+  });
+  expect(proposal.status()).toBe(201);
+  await visitor.close();
+  await expect.poll(async () => (await callsOf(page, 'notify')).length, { timeout: 40_000 }).toBe(1);
+  const [note] = await callsOf(page, 'notify');
+  expect(note.arg).toEqual({ title: 'New proposed time', body: expect.stringContaining('Visiting Vera proposed'), route: '/app/dashboard#proposals' });
+  // Another check (the network coming back triggers one) announces nothing twice.
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await page.waitForTimeout(1_500);
+  expect((await callsOf(page, 'notify')).length).toBe(1);
+
+  // Its click opens the dashboard's Proposed times.
+  await page.getByRole('link', { name: 'Analytics' }).click();
+  await expect(page).toHaveURL(/\/app\/analytics$/);
+  await page.evaluate(() => (window as unknown as { __emitDesktopCommand(c: unknown): void }).__emitDesktopCommand({ type: 'navigate', route: '/app/dashboard#proposals' }));
+  await expect(page).toHaveURL(/\/app\/dashboard#proposals$/);
+  await expect(page.locator('#proposals')).toContainText('Visiting Vera');
+
+  // The owner removes the block from the week preview; the tray frees the hour again.
+  await page.getByRole('button', { name: /^Remove busy block/ }).first().click();
+  await expect(page.getByTestId('busy-block')).toHaveCount(0);
+  await expect.poll(async () => (await lastTrayState(page))?.windows[0]?.start).toBeLessThanOrEqual(Date.now());
+  await desk.close();
+});

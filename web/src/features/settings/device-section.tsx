@@ -1,0 +1,77 @@
+/**
+ * Settings → "This device" (issue 10), shown where the platform allows it (the desktop app): which
+ * Avail server the app talks to — changing it signs out, since the account and its token belong to
+ * the old server — and a notice when the sign-in lasts only until the app quits (no OS keyring).
+ */
+import { useState, type FormEvent } from 'react';
+import { normaliseServerOrigin } from '@avail/shared/desktop/desktop-bridge.ts';
+import { useSession } from '../../app/session.tsx';
+import { applyServer, SESSION_ONLY_TOKEN_TEXT, usePlatformInfo } from '../../components/server-field.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
+import { FieldError } from '../../components/ui/field-error.tsx';
+
+export function DeviceSection() {
+  const { server, tokenPersistence } = usePlatformInfo();
+  const { logout } = useSession();
+  const [value, setValue] = useState<string | null>(null);
+  const [error, setError] = useState('');
+  const [saving, setSaving] = useState(false);
+  if (!server.editable && tokenPersistence !== 'session') return null;
+  const current = value ?? server.origin;
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    try {
+      normaliseServerOrigin(current);
+    } catch (err) {
+      setError((err as Error).message);
+      return;
+    }
+    setSaving(true);
+    // The account and its token belong to the old server: sign out first, then switch (the app reloads).
+    await logout();
+    const problem = await applyServer(current, server);
+    setSaving(false);
+    if (problem) setError(problem);
+  }
+
+  return (
+    <section className="card" aria-labelledby="device-title">
+      <div className="card-header">
+        <h2 id="device-title" className="card-title">
+          This device
+        </h2>
+      </div>
+      {tokenPersistence === 'session' && <Alert kind="info">{SESSION_ONLY_TOKEN_TEXT}</Alert>}
+      {server.editable && (
+        <form className="form" onSubmit={onSubmit}>
+          <div className="field">
+            <label htmlFor="settings-server">Avail server</label>
+            <input
+              id="settings-server"
+              type="url"
+              inputMode="url"
+              value={current}
+              aria-invalid={Boolean(error)}
+              aria-describedby={error ? 'settings-server-error' : 'settings-server-hint'}
+              onChange={(e) => {
+                setValue(e.target.value);
+                setError('');
+              }}
+            />
+            {error ? (
+              <FieldError id="settings-server-error">{error}</FieldError>
+            ) : (
+              <p id="settings-server-hint" className="muted small">
+                Changing the server signs you out; sign in with your account on the new one.
+              </p>
+            )}
+          </div>
+          <button type="submit" className="btn btn-secondary" disabled={saving || current === server.origin}>
+            {saving ? 'Saving...' : 'Save server'}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}

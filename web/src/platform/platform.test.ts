@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { configureApiClient, getToken, localStorageTokenStore, request, setToken, clearToken } from '@avail/shared/api/api-client.ts';
+import type { DesktopBridge } from '@avail/shared/desktop/desktop-bridge.ts';
+import { browserBridge } from './browser-bridge.ts';
+import { bridgedTokenStore, changeServerOrigin, platformInfo, startPlatform } from './platform.ts';
+
+function fakeDesktopBridge(overrides: Partial<DesktopBridge> = {}): DesktopBridge & { saved: string[]; cleared: number } {
+  const b = {
+    saved: [] as string[],
+    cleared: 0,
+    tokenPersistence: async () => 'os' as const,
+    loadToken: async () => 'stored-token',
+    saveToken: async (t: string) => {
+      b.saved.push(t);
+      return 'os' as const;
+    },
+    clearToken: async () => {
+      b.cleared += 1;
+    },
+    serverSetting: async () => ({ origin: 'https://avail.example', editable: true, confirmed: true }),
+    setServerOrigin: async (u: string) => new URL(u).origin,
+    setTrayState: () => undefined,
+    onCommand: () => () => undefined,
+    notify: () => undefined,
+    usesServiceWorker: () => false,
+    ...overrides,
+  };
+  return b;
+}
+
+describe('platform start-up', () => {
+  afterEach(() => {
+    configureApiClient({ origin: '', tokenStore: localStorageTokenStore });
+    vi.unstubAllGlobals();
+  });
+
+  it('desktop: requests go to the configured server with the stored token; sign-in and sign-out go through the bridge, never localStorage', async () => {
+    const local = new Map<string, string>();
+    vi.stubGlobal('localStorage', { getItem: (k: string) => local.get(k) ?? null, setItem: (k: string, v: string) => local.set(k, v), removeItem: (k: string) => local.delete(k) });
+    const fetch = vi.fn(async (_u: string, _i?: RequestInit) => new Response('{}', { status: 200 }));
+    vi.stubGlobal('fetch', fetch);
+    const b = fakeDesktopBridge();
+    const info = await startPlatform(b);
+    expect(info).toEqual({ server: { origin: 'https://avail.example', editable: true, confirmed: true }, tokenPersistence: 'os' });
+    expect(getToken()).toBe('stored-token');
+    await request('GET', '/me');
+    expect(fetch.mock.calls[0][0]).toBe('https://avail.example/api/me');
+    expect((fetch.mock.calls[0][1]?.headers as Record<string, string>).Authorization).toBe('Bearer stored-token');
+    setToken('new-token');
+    clearToken();
+    await Promise.resolve();
+    expect(b.saved).toEqual(['new-token']);
+    expect(b.cleared).toBe(1);
+    expect(local.size).toBe(0);
+  });
+
+  it('changing the server points the client at it and records it as confirmed', async () => {
+    const b = fakeDesktopBridge();
+    await startPlatform(b);
+    const fetch = vi.fn(async () => new Response('{}', { status: 200 }));
+    vi.stubGlobal('fetch', fetch);
+    expect(await changeServerOrigin('https://other.example/', b)).toBe('https://other.example');
+    await request('GET', '/me');
+    expect((fetch.mock.calls[0] as unknown[])[0]).toBe('https://other.example/api/me');
+    expect(platformInfo().server).toMatchObject({ origin: 'https://other.example', confirmed: true });
+  });
+
+  it('browser: the token stays in localStorage (tabs agree) and the server is the page itself', async () => {
+    const local = new Map<string, string>([['auth_token', 'web-token']]);
+    vi.stubGlobal('localStorage', { getItem: (k: string) => local.get(k) ?? null, setItem: (k: string, v: string) => local.set(k, v), removeItem: (k: string) => local.delete(k) });
+    const info = await startPlatform(browserBridge);
+    expect(info.tokenPersistence).toBe('browser');
+    expect(getToken()).toBe('web-token');
+    local.set('auth_token', 'changed-by-another-tab');
+    expect(getToken()).toBe('changed-by-another-tab');
+    await expect(browserBridge.setServerOrigin('https://x.example')).rejects.toThrow(/server it was opened from/);
+  });
+
+  it('a failing bridge write keeps the session in memory and logs no token', async () => {
+    const err = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const store = bridgedTokenStore({ saveToken: async () => Promise.reject(new Error('keychain locked secret-xyz')), clearToken: async () => undefined }, null);
+    store.set('secret-xyz');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(store.get()).toBe('secret-xyz');
+    expect(JSON.stringify(err.mock.calls)).not.toContain('secret-xyz');
+    err.mockRestore();
+  });
+});

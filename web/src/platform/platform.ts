@@ -1,0 +1,87 @@
+/**
+ * The platform the web app runs on, behind one interface (`DesktopBridge`): the desktop tray app's
+ * preload object when it exposed one (`window.availDesktop`), else the browser's own
+ * implementation. This is the only place that picks between them; everything else calls `bridge`.
+ *
+ * `startPlatform()` runs once before the first render: it points the API client at the right
+ * server and token store, so the session bootstrap finds the token wherever the platform keeps it.
+ */
+import { configureApiClient, localStorageTokenStore, type TokenStore } from '@avail/shared/api/api-client.ts';
+import { DESKTOP_BRIDGE_GLOBAL, normaliseServerOrigin, type DesktopBridge, type ServerSetting, type TokenPersistence } from '@avail/shared/desktop/desktop-bridge.ts';
+import { browserBridge } from './browser-bridge.ts';
+
+function exposedBridge(): DesktopBridge | undefined {
+  return (globalThis as unknown as Record<string, DesktopBridge | undefined>)[DESKTOP_BRIDGE_GLOBAL];
+}
+
+/** The platform bridge of this page. */
+export const bridge: DesktopBridge = exposedBridge() ?? browserBridge;
+
+export interface PlatformInfo {
+  server: ServerSetting;
+  tokenPersistence: TokenPersistence;
+}
+
+let info: PlatformInfo = { server: { origin: '', editable: false, confirmed: true }, tokenPersistence: 'browser' };
+const listeners = new Set<() => void>();
+
+/** What `startPlatform` learnt (server origin, where the token is kept). */
+export function platformInfo(): PlatformInfo {
+  return info;
+}
+/** Subscribes to changes of {@link platformInfo} (the server origin changed in Settings). */
+export function subscribePlatform(fn: () => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/**
+ * A token store over an asynchronous bridge: reads are served from memory (the API client reads
+ * the token synchronously on every request), writes go to memory at once and to the bridge
+ * behind. A failed bridge write is logged without the token.
+ */
+export function bridgedTokenStore(target: Pick<DesktopBridge, 'saveToken' | 'clearToken'>, initial: string | null): TokenStore {
+  let token = initial;
+  return {
+    get: () => token,
+    set: (t) => {
+      token = t;
+      target.saveToken(t).catch((e: unknown) => console.error('Storing the sign-in token failed', (e as Error)?.name));
+    },
+    clear: () => {
+      token = null;
+      target.clearToken().catch((e: unknown) => console.error('Removing the sign-in token failed', (e as Error)?.name));
+    },
+  };
+}
+
+/**
+ * Configures the API client from the bridge: the server origin ('' = this page's origin) and, when
+ * the platform keeps the token itself (desktop: OS-encrypted or session-only), a bridged store
+ * loaded with the stored token. In a browser the client keeps reading localStorage directly, so
+ * tabs stay in step.
+ */
+export async function startPlatform(target: DesktopBridge = bridge): Promise<PlatformInfo> {
+  const [server, tokenPersistence] = await Promise.all([target.serverSetting(), target.tokenPersistence()]);
+  if (tokenPersistence === 'browser') {
+    configureApiClient({ origin: server.origin, tokenStore: localStorageTokenStore });
+  } else {
+    configureApiClient({ origin: server.origin, tokenStore: bridgedTokenStore(target, await target.loadToken()) });
+  }
+  info = { server, tokenPersistence };
+  for (const fn of listeners) fn();
+  return info;
+}
+
+/**
+ * Changes the server (desktop first run and Settings): stores it through the bridge and points the
+ * API client at it. Resolves to the normalised origin.
+ * @throws Error with a user-facing message for an address that is not an http(s) origin.
+ */
+export async function changeServerOrigin(url: string, target: DesktopBridge = bridge): Promise<string> {
+  const origin = await target.setServerOrigin(normaliseServerOrigin(url));
+  configureApiClient({ origin });
+  info = { ...info, server: { ...info.server, origin, confirmed: true } };
+  for (const fn of listeners) fn();
+  return origin;
+}
