@@ -21,6 +21,21 @@
 import type { BrowserWindowConstructorOptions, HandlerDetails, WindowOpenHandlerResponse } from 'electron';
 import { APP_HOST, APP_SCHEME } from './app-protocol.ts';
 
+/**
+ * The web preferences every window of the app shares: isolated, sandboxed, no Node, no webviews
+ * (https://www.electronjs.org/docs/latest/tutorial/security).
+ */
+export const LOCKED_DOWN_WEB_PREFERENCES = {
+  contextIsolation: true,
+  nodeIntegration: false,
+  nodeIntegrationInSubFrames: false,
+  sandbox: true,
+  webSecurity: true,
+  allowRunningInsecureContent: false,
+  webviewTag: false,
+  navigateOnDragDrop: false,
+} as const;
+
 /** Options of the main window (hidden until `ready-to-show`, see main.ts). */
 export function mainWindowOptions(input: { preload: string; icon?: string; title?: string }): BrowserWindowConstructorOptions {
   return {
@@ -33,15 +48,8 @@ export function mainWindowOptions(input: { preload: string; icon?: string; title
     ...(input.icon ? { icon: input.icon } : {}),
     autoHideMenuBar: true,
     webPreferences: {
+      ...LOCKED_DOWN_WEB_PREFERENCES,
       preload: input.preload,
-      contextIsolation: true,
-      nodeIntegration: false,
-      nodeIntegrationInSubFrames: false,
-      sandbox: true,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      navigateOnDragDrop: false,
       backgroundThrottling: false,
       spellcheck: true,
     },
@@ -56,16 +64,7 @@ export const OAUTH_POPUP_OPTIONS: BrowserWindowConstructorOptions = {
   width: 500,
   height: 650,
   autoHideMenuBar: true,
-  webPreferences: {
-    contextIsolation: true,
-    nodeIntegration: false,
-    nodeIntegrationInSubFrames: false,
-    sandbox: true,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    navigateOnDragDrop: false,
-  },
+  webPreferences: { ...LOCKED_DOWN_WEB_PREFERENCES },
 };
 
 function parse(url: string): URL | null {

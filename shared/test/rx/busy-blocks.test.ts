@@ -1,26 +1,16 @@
-import 'fake-indexeddb/auto';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createAvailDatabase, deviceIdOf, type AvailDatabase } from '../../src/rx/avail-database.ts';
+import { describe, expect, it } from 'vitest';
+import { deviceIdOf } from '../../src/rx/avail-database.ts';
 import { addBlockLocal, deleteBlockLocal, readPending } from '../../src/rx/local-writes.ts';
+import { newTestDatabase } from './test-database.ts';
 
 const H = 3_600_000;
 const DAY = 24 * H;
 const NOW = Date.UTC(2026, 5, 1, 9); // the clock the "already over" check uses
 
-const open: AvailDatabase[] = [];
-async function newDb(): Promise<AvailDatabase> {
-  const db = await createAvailDatabase({ storage: getRxStorageDexie(), userId: crypto.randomUUID(), multiInstance: false });
-  open.push(db);
-  return db;
-}
-afterEach(async () => {
-  while (open.length) await open.pop()!.remove();
-});
 
 describe('busy blocks on the device (RxDB + Dexie on fake-indexeddb)', () => {
   it('adds blocks locally, returns the stored document and marks each write pending', async () => {
-    const db = await newDb();
+    const db = await newTestDatabase();
     const device = await deviceIdOf(db);
     const later = await addBlockLocal(db, device, { start_ms: NOW + 2 * DAY, end_ms: NOW + 2 * DAY + H }, NOW);
     const dentist = await addBlockLocal(db, device, { start_ms: NOW + H, end_ms: NOW + 2 * H, note: '  Dentist  ' }, NOW);
@@ -41,14 +31,14 @@ describe('busy blocks on the device (RxDB + Dexie on fake-indexeddb)', () => {
   });
 
   it('accepts a block that has already started but not ended, and one of exactly 14 days', async () => {
-    const db = await newDb();
+    const db = await newTestDatabase();
     await addBlockLocal(db, 'd-1', { start_ms: NOW - H, end_ms: NOW + H }, NOW);
     await addBlockLocal(db, 'd-1', { start_ms: NOW, end_ms: NOW + 14 * DAY }, NOW);
     expect(await db.busy_blocks.count().exec()).toBe(2);
   });
 
   it('refuses bad input with the spec message and writes nothing', async () => {
-    const db = await newDb();
+    const db = await newTestDatabase();
     const cases: Array<[{ start_ms: number; end_ms: number; note?: string }, string]> = [
       [{ start_ms: NOW + 2 * H, end_ms: NOW + H }, 'The end must be after the start.'],
       [{ start_ms: NOW + H, end_ms: NOW + H }, 'The end must be after the start.'],
@@ -64,7 +54,7 @@ describe('busy blocks on the device (RxDB + Dexie on fake-indexeddb)', () => {
   });
 
   it('deletes a block with a soft delete that replicates (pending, newer edit stamp); unknown ids are a no-op', async () => {
-    const db = await newDb();
+    const db = await newTestDatabase();
     const keep = await addBlockLocal(db, 'd-1', { start_ms: NOW + H, end_ms: NOW + 2 * H }, NOW);
     const gone = await addBlockLocal(db, 'd-1', { start_ms: NOW + 3 * H, end_ms: NOW + 4 * H, note: 'Gym' }, NOW);
     await deleteBlockLocal(db, 'd-2', gone.id);

@@ -1,22 +1,12 @@
-import 'fake-indexeddb/auto';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createAvailDatabase, deviceIdOf, type AvailDatabase } from '../../src/rx/avail-database.ts';
+import { describe, expect, it } from 'vitest';
+import { deviceIdOf } from '../../src/rx/avail-database.ts';
 import { deleteExceptionLocal, putExceptionLocal, readPending, replaceRulesLocal } from '../../src/rx/local-writes.ts';
+import { newTestDatabase } from './test-database.ts';
 
-const open: AvailDatabase[] = [];
-async function newDb(): Promise<AvailDatabase> {
-  const db = await createAvailDatabase({ storage: getRxStorageDexie(), userId: crypto.randomUUID(), multiInstance: false });
-  open.push(db);
-  return db;
-}
-afterEach(async () => {
-  while (open.length) await open.pop()!.remove();
-});
 
 describe('local-first writes on the device (RxDB + Dexie on fake-indexeddb)', () => {
   it('saves a weekly schedule locally, marks every write pending, and keeps the device id stable', async () => {
-    const db = await newDb();
+    const db = await newTestDatabase();
     const device = await deviceIdOf(db);
     expect(await deviceIdOf(db)).toBe(device);
     await replaceRulesLocal(db, device, [
@@ -30,7 +20,7 @@ describe('local-first writes on the device (RxDB + Dexie on fake-indexeddb)', ()
   });
 
   it('diffs a schedule edit: an unchanged rule keeps its revision, a removed one is soft-deleted', async () => {
-    const db = await newDb();
+    const db = await newTestDatabase();
     const device = await deviceIdOf(db);
     await replaceRulesLocal(db, device, [
       { weekday: 1, start_time_local: '09:00', end_time_local: '12:00' },
@@ -46,7 +36,7 @@ describe('local-first writes on the device (RxDB + Dexie on fake-indexeddb)', ()
   });
 
   it('refuses an invalid rule with the spec message and writes nothing', async () => {
-    const db = await newDb();
+    const db = await newTestDatabase();
     await expect(
       replaceRulesLocal(db, 'd-1', [{ weekday: 0, start_time_local: '12:00', end_time_local: '09:00' }]),
     ).rejects.toThrow('End time must be after start time');
@@ -55,7 +45,7 @@ describe('local-first writes on the device (RxDB + Dexie on fake-indexeddb)', ()
   });
 
   it('adds, edits and deletes a date exception locally', async () => {
-    const db = await newDb();
+    const db = await newTestDatabase();
     const off = await putExceptionLocal(db, 'd-1', { date: '2026-12-24', start_time_local: null, end_time_local: null });
     await putExceptionLocal(db, 'd-1', { id: off.id, date: '2026-12-24', start_time_local: '10:00', end_time_local: '12:00' });
     expect((await db.availability_exceptions.findOne(off.id).exec())?.start_time_local).toBe('10:00');
