@@ -16,6 +16,8 @@ export const IPC_CHANNELS = {
   serverSetting: 'avail:server-setting',
   /** invoke(url) → SetServerOriginReply (an error travels as data: Electron rewrites thrown messages) */
   setServerOrigin: 'avail:set-server-origin',
+  /** invoke(url) → void; only https / loopback http pages (isExternalPageUrl) */
+  openExternal: 'avail:open-external',
   /** send(TrayState) */
   setTrayState: 'avail:set-tray-state',
   /** send(DesktopNotification) */

@@ -12,6 +12,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { OWNER_ZONE, todayIn, uniqueAccount, zonedDateTime } from './fixtures.ts';
+import { fakeRunning, GOOGLE_ACCOUNT } from './fakes-control.ts';
 import { onboardedOwner } from './helpers.ts';
 
 interface BridgeCall {
@@ -76,6 +77,8 @@ async function installRecordingBridge(page: Page) {
       },
       notify: (n: unknown) => rec('notify', n),
       usesServiceWorker: () => false,
+      capabilities: () => ({ notifications: true, consentInSystemBrowser: true }),
+      openExternal: async (url: string) => rec('openExternal', url),
     };
   });
 }
@@ -194,5 +197,53 @@ test('desktop mode: token through the bridge, tray state from local data, an off
   await page.getByRole('button', { name: /^Remove busy block/ }).first().click();
   await expect(page.getByTestId('busy-block')).toHaveCount(0);
   await expect.poll(async () => (await lastTrayState(page))?.windows[0]?.start).toBeLessThanOrEqual(Date.now());
+  await desk.close();
+});
+
+/** First run of the desktop app: choose the server, sign in; ends on the dashboard. */
+async function signInDesktop(page: Page, acct: { email: string }) {
+  await installRecordingBridge(page);
+  await page.goto('/login');
+  await page.getByLabel('Avail server').fill(serverUrl());
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText(`Avail server: ${serverUrl()}`)).toBeVisible();
+  await page.getByLabel('Email').fill(acct.email);
+  await page.getByLabel('Password', { exact: true }).fill('password-123');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/app\/dashboard$/);
+}
+
+test('desktop mode: Google connect finishes in the system browser and the connection appears in the app', async ({ browser }) => {
+  expect(await fakeRunning('google'), 'global-setup starts the Google fake').toBe(true);
+  const acct = uniqueAccount('deskg');
+  const web = await browser.newContext({ baseURL: serverUrl(), timezoneId: OWNER_ZONE });
+  await onboardedOwner(await web.newPage(), acct);
+  await web.close();
+
+  const desk = await browser.newContext({ baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
+  const page = await desk.newPage();
+  await signInDesktop(page, acct);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page).toHaveURL(/\/app\/settings/);
+  const popups: unknown[] = [];
+  page.on('popup', (p) => popups.push(p));
+  await page.locator('.provider-card', { hasText: 'Google Calendar' }).getByRole('button', { name: 'Connect Google Calendar' }).click();
+  await expect(page.getByText('Finish connecting Google Calendar in your browser.')).toBeVisible();
+  await expect.poll(async () => (await callsOf(page, 'openExternal')).length).toBe(1);
+  const [{ arg: consentUrl }] = await callsOf(page, 'openExternal');
+  expect(popups).toEqual([]); // no window inside the app
+
+  // The owner's own browser: the provider's consent page, then the server's callback.
+  const system = await browser.newContext();
+  const consent = await system.newPage();
+  await consent.goto(String(consentUrl));
+  await consent.locator('#allow').click();
+  await expect(consent.getByText(/connected/i)).toBeVisible();
+  await system.close();
+
+  // Back in the app, without any click: the connection shows up and the note goes away.
+  const row = page.getByTestId('connection-row');
+  await expect(row).toContainText(GOOGLE_ACCOUNT, { timeout: 20_000 });
+  await expect(page.getByText('Finish connecting Google Calendar in your browser.')).toHaveCount(0);
   await desk.close();
 });

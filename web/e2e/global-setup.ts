@@ -6,7 +6,7 @@
  * DATA_DIR and WEBHOOK_BASE_URL = its own URL.
  *
  * And the desktop renderer's stand-in: the same web build served from another origin with the
- * desktop app's Content-Security-Policy (desktop/src/main/content-security-policy.ts), the way
+ * desktop app's Content-Security-Policy (shared/src/desktop/content-security-policy.ts), the way
  * Electron serves it from app://avail; the server allows that origin in CORS (DESKTOP_ORIGINS).
  *
  * Tests read E2E_BASE_URL, E2E_DESKTOP_URL, E2E_MAIL_DIR, E2E_ICS_URL and E2E_EVENT_DATE from the environment, and
@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
-import { desktopCsp } from '../../desktop/src/main/content-security-policy.ts';
+import { desktopCsp } from '../../shared/src/desktop/content-security-policy.ts';
 import { buildIcsFeed, nextWeekWednesday, OWNER_ZONE } from './fixtures.ts';
 import { startFakes } from './fakes-control.ts';
 

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler, resolveAppRequest } from './app-protocol.ts';
-import { desktopCsp } from './content-security-policy.ts';
+import { desktopCsp } from '@avail/shared/desktop/content-security-policy.ts';
 
 let base: string;
 let dist: string;

@@ -7,7 +7,7 @@
  *   letters, empty segments), before any URL normalisation could hide it.
  * - Extension-less paths (`/app/dashboard`, `/`) fall back to `index.html` (the SPA's router
  *   decides); a missing file with an extension is a 404.
- * - Every response, errors included, carries the CSP from `content-security-policy.ts`.
+ * - Every response, errors included, carries the CSP from `shared/src/desktop/content-security-policy.ts`.
  */
 import type { CustomScheme } from 'electron';
 import { extname, isAbsolute, relative, resolve } from 'node:path';

@@ -2,6 +2,8 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import {
   OAUTH_POPUP_OPTIONS,
+  RENDERER_RELOAD_DELAY_MS,
+  attachCrashRecovery,
   attachHideOnClose,
   attachMainWindowGuards,
   claimSingleInstance,
@@ -12,6 +14,7 @@ import {
   mainWindowOptions,
   revealWindow,
   trackQuitting,
+  trackSessionEnd,
   type NavigationEvent,
   type QuitFlag,
 } from './app-window.ts';
@@ -203,5 +206,39 @@ describe('permissions', () => {
     for (const url of ['file:///etc/passwd', 'smb://host/share', 'ms-settings:', 'javascript:alert(1)', undefined]) {
       expect(isAllowedPermission('openExternal', 'app://avail/support', url)).toBe(false);
     }
+  });
+});
+
+describe('Windows session end and renderer crashes', () => {
+  it('a Windows shutdown (session-end / powerMonitor shutdown) marks the app quitting, so close no longer hides', () => {
+    const handlers = new Map<string, () => void>();
+    const power = new Map<string, () => void>();
+    const flag = { quitting: false };
+    trackSessionEnd({ on: (e: string, fn: () => void) => handlers.set(e, fn) }, { on: (e: string, fn: () => void) => power.set(e, fn) }, flag);
+    handlers.get('session-end')!();
+    expect(flag.quitting).toBe(true);
+    const flag2 = { quitting: false };
+    trackSessionEnd({ on: () => undefined }, { on: (e: string, fn: () => void) => power.set(e, fn) }, flag2);
+    power.get('shutdown')!();
+    expect(flag2.quitting).toBe(true);
+  });
+
+  it('reloads a crashed renderer after a second, but not after a clean exit or once destroyed', () => {
+    let gone: ((e: unknown, d: { reason: string; exitCode: number }) => void) | undefined;
+    const timers: Array<() => void> = [];
+    const contents = { on: (_e: string, fn: typeof gone) => void (gone = fn), reload: vi.fn(), isDestroyed: vi.fn(() => false) };
+    const log = vi.fn();
+    attachCrashRecovery(contents, { setTimeout: (fn: () => void, ms: number) => (expect(ms).toBe(RENDERER_RELOAD_DELAY_MS), timers.push(fn)), log });
+    gone!({}, { reason: 'clean-exit', exitCode: 0 });
+    expect(timers).toHaveLength(0);
+    gone!({}, { reason: 'crashed', exitCode: 139 });
+    expect(contents.reload).not.toHaveBeenCalled();
+    timers.shift()!();
+    expect(contents.reload).toHaveBeenCalledTimes(1);
+    expect(log).toHaveBeenCalledWith(expect.stringContaining('crashed'));
+    gone!({}, { reason: 'oom', exitCode: 1 });
+    contents.isDestroyed.mockReturnValue(true);
+    timers.shift()!();
+    expect(contents.reload).toHaveBeenCalledTimes(1);
   });
 });

@@ -228,6 +228,51 @@ export function trackQuitting(app: { on(event: 'before-quit', listener: () => vo
   });
 }
 
+/**
+ * Windows ends a session (shutdown, restart, sign-out) without `before-quit`
+ * (https://www.electronjs.org/docs/latest/api/app#event-before-quit): the window's `session-end`
+ * and the power monitor's `shutdown` mark the app as quitting, so hide-on-close never holds the
+ * OS up.
+ */
+export function trackSessionEnd(
+  win: { on(event: 'session-end', listener: () => void): unknown },
+  powerMonitor: { on(event: 'shutdown', listener: () => void): unknown } | null,
+  flag: QuitFlag,
+): void {
+  win.on('session-end', () => {
+    flag.quitting = true;
+  });
+  powerMonitor?.on('shutdown', () => {
+    flag.quitting = true;
+  });
+}
+
+/** How long after a renderer crash the window reloads (ms). */
+export const RENDERER_RELOAD_DELAY_MS = 1_000;
+
+/**
+ * A renderer that crashed or was killed is reloaded after {@link RENDERER_RELOAD_DELAY_MS}, so
+ * the tray state, replication and commands come back; a clean exit (the window closing) is left
+ * alone. Logs only the reason and exit code
+ * (https://www.electronjs.org/docs/latest/api/web-contents#event-render-process-gone).
+ */
+export function attachCrashRecovery(
+  contents: {
+    on(event: 'render-process-gone', listener: (event: unknown, details: { reason: string; exitCode: number }) => void): unknown;
+    reload(): void;
+    isDestroyed(): boolean;
+  },
+  deps: { setTimeout(fn: () => void, ms: number): unknown; log(message: string): void },
+): void {
+  contents.on('render-process-gone', (_event, details) => {
+    if (details.reason === 'clean-exit') return;
+    deps.log(`renderer gone (${details.reason}, exit ${details.exitCode}): reloading`);
+    deps.setTimeout(() => {
+      if (!contents.isDestroyed()) contents.reload();
+    }, RENDERER_RELOAD_DELAY_MS);
+  });
+}
+
 /** The part of `BrowserWindow` hide-on-close uses. */
 export interface HideableWindow {
   on(event: 'close', listener: (event: { preventDefault(): void }) => void): unknown;

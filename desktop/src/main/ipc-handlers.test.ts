@@ -71,6 +71,7 @@ function setup() {
     showNotification: (n: DesktopNotification, click: () => void) => void notifications.push({ n, click }),
     showWindow: vi.fn(),
     sendCommand: (c: DesktopCommand) => void commands.push(c),
+    openExternal: vi.fn(async (_url: string) => undefined),
     onServerOriginChanged: vi.fn(),
     log: vi.fn(),
   };
@@ -92,9 +93,21 @@ describe('registerIpcHandlers', () => {
   it('registers every bridge channel (invoke and send)', () => {
     const { invokes, sends } = setup();
     expect([...invokes.keys()].sort()).toEqual(
-      [IPC_CHANNELS.tokenPersistence, IPC_CHANNELS.loadToken, IPC_CHANNELS.saveToken, IPC_CHANNELS.clearToken, IPC_CHANNELS.serverSetting, IPC_CHANNELS.setServerOrigin].sort(),
+      [IPC_CHANNELS.openExternal, IPC_CHANNELS.tokenPersistence, IPC_CHANNELS.loadToken, IPC_CHANNELS.saveToken, IPC_CHANNELS.clearToken, IPC_CHANNELS.serverSetting, IPC_CHANNELS.setServerOrigin].sort(),
     );
     expect([...sends.keys()].sort()).toEqual([IPC_CHANNELS.notify, IPC_CHANNELS.setTrayState].sort());
+  });
+
+  it('opens provider consent pages in the system browser, and nothing but https (or loopback http) pages', async () => {
+    const { invoke, deps } = setup();
+    await invoke(APP, IPC_CHANNELS.openExternal, 'https://accounts.google.com/o/oauth2/v2/auth?client_id=x');
+    expect(deps.openExternal).toHaveBeenCalledWith('https://accounts.google.com/o/oauth2/v2/auth?client_id=x');
+    for (const bad of ['file:///etc/passwd', 'http://evil.example/', 'javascript:alert(1)', 'smb://host/share', 42]) {
+      await expect(invoke(APP, IPC_CHANNELS.openExternal, bad)).rejects.toThrow(/Only https pages/);
+    }
+    expect(deps.openExternal).toHaveBeenCalledTimes(1);
+    await expect(invoke({ senderFrame: { url: 'https://accounts.google.com/' } }, IPC_CHANNELS.openExternal, 'https://x.example/')).rejects.toThrow();
+    expect(deps.openExternal).toHaveBeenCalledTimes(1);
   });
 
   it('answers the app: token calls and server setting', async () => {

@@ -9,6 +9,7 @@
  * Payloads are validated (`ipc-payloads.ts`) before use.
  */
 import {
+  isExternalPageUrl,
   normaliseServerOrigin,
   type DesktopCommand,
   type DesktopNotification,
@@ -44,6 +45,8 @@ export interface IpcHandlerDeps {
   showNotification(notification: DesktopNotification, onClick: () => void): void;
   /** Shows and focuses the app window. */
   showWindow(): void;
+  /** Opens a page in the system browser (Electron `shell.openExternal`); only called with URLs that pass `isExternalPageUrl`. */
+  openExternal(url: string): Promise<void>;
   /** Sends a command to the renderer. */
   sendCommand(command: DesktopCommand): void;
   /**
@@ -92,6 +95,10 @@ export function registerIpcHandlers(deps: IpcHandlerDeps): void {
     });
   };
 
+  handle<void>(IPC_CHANNELS.openExternal, async (url) => {
+    if (typeof url !== 'string' || !isExternalPageUrl(url)) throw new Error('Only https pages (or http on this computer) can be opened');
+    await deps.openExternal(url);
+  });
   handle<TokenPersistence>(IPC_CHANNELS.tokenPersistence, () => deps.tokenStore.persistence());
   handle<string | null>(IPC_CHANNELS.loadToken, () => deps.tokenStore.load());
   handle<TokenPersistence>(IPC_CHANNELS.saveToken, (token) => {

@@ -41,7 +41,7 @@ const electron = vi.hoisted(() => {
     });
     const windows: Array<InstanceType<typeof FakeWindow>> = [];
     class FakeWindow extends Emitter {
-      webContents = Object.assign(new Emitter(), { send: vi.fn(), reload: vi.fn(), setWindowOpenHandler: vi.fn() });
+      webContents = Object.assign(new Emitter(), { send: vi.fn(), reload: vi.fn(), setWindowOpenHandler: vi.fn(), isDestroyed: () => false });
       loadURL = vi.fn(async () => undefined);
       show = vi.fn();
       hide = vi.fn();
@@ -86,6 +86,7 @@ const electron = vi.hoisted(() => {
       safeStorage: { isEncryptionAvailable: () => false, encryptString: vi.fn(), decryptString: vi.fn(), getSelectedStorageBackend: () => 'basic_text' },
       session: { defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() } },
       shell: { openExternal: vi.fn() },
+      powerMonitor: new Emitter(),
     };
     return { module, windows, trays, invokeHandlers, sendHandlers, protocolHandlers };
   }

@@ -11,7 +11,7 @@
  * `desktop/dist/main.cjs`, the preload `desktop/dist/preload.cjs`, the web build `web/dist/`;
  * tray images come from `build/` in development and `<resources>/tray/` when packaged.
  */
-import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, nativeTheme, Notification, protocol, safeStorage, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, nativeTheme, Notification, powerMonitor, protocol, safeStorage, session, shell, Tray } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DesktopCommand, DesktopNotification } from '@avail/shared/desktop/desktop-bridge.ts';
@@ -19,6 +19,7 @@ import { BUILD_DEFAULT_SERVER_ORIGIN } from '../build-constants.ts';
 import { IPC_CHANNELS } from '../ipc-channels.ts';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_START_URL, createAppProtocolHandler } from './app-protocol.ts';
 import {
+  attachCrashRecovery,
   attachHideOnClose,
   attachMainWindowGuards,
   claimSingleInstance,
@@ -26,9 +27,10 @@ import {
   mainWindowOptions,
   revealWindow,
   trackQuitting,
+  trackSessionEnd,
   type QuitFlag,
 } from './app-window.ts';
-import { desktopCsp } from './content-security-policy.ts';
+import { desktopCsp } from '@avail/shared/desktop/content-security-policy.ts';
 import { registerIpcHandlers } from './ipc-handlers.ts';
 import { createLoginItem, shouldStartHidden } from './login-item.ts';
 import { readBytes, removeFile, writePrivateFile } from './private-file.ts';
@@ -72,6 +74,8 @@ function sendCommand(command: DesktopCommand): void {
 function createWindow(startHidden: boolean): BrowserWindow {
   const win = new BrowserWindow(mainWindowOptions({ preload: preloadPath, icon: process.platform === 'linux' ? join(resourcesDir, 'icon.png') : undefined }));
   attachHideOnClose(win, quitFlag);
+  trackSessionEnd(win, powerMonitor, quitFlag);
+  attachCrashRecovery(win.webContents, { setTimeout, log });
   attachMainWindowGuards(win.webContents, { shell, serverOrigin: () => serverSettings.currentOrigin(), log });
   win.once('ready-to-show', () => {
     if (!startHidden) win.show();
@@ -152,6 +156,7 @@ async function start(): Promise<void> {
     showNotification,
     showWindow,
     sendCommand,
+    openExternal: (url) => shell.openExternal(url),
     // The new server must appear in the CSP's connect-src, which applies per document: reload.
     onServerOriginChanged: () => setTimeout(() => mainWindow?.webContents.reload(), 50),
     log,

@@ -35,6 +35,11 @@ export interface IpcRendererLike {
  */
 export function createPreloadBridge(ipc: IpcRendererLike): DesktopBridge {
   const bridge = {
+    // Notifications are shown by the main process; consent pages go to the system browser.
+    capabilities: () => ({ notifications: true, consentInSystemBrowser: true }),
+    openExternal: async (url: string) => {
+      await ipc.invoke(IPC_CHANNELS.openExternal, url);
+    },
     tokenPersistence: () => ipc.invoke(IPC_CHANNELS.tokenPersistence) as Promise<TokenPersistence>,
     loadToken: () => ipc.invoke(IPC_CHANNELS.loadToken) as Promise<string | null>,
     saveToken: (token: string) => ipc.invoke(IPC_CHANNELS.saveToken, token) as Promise<TokenPersistence>,

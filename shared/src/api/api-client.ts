@@ -169,6 +169,8 @@ export interface User {
   can_change_username: boolean;
   days_until_change: number;
   email_verified_at: string | null;
+  /** The public link visitors use (`PUBLIC_BASE_URL/username`), null without a username. Absent from older servers. */
+  public_url?: string | null;
 }
 export interface AuthResponse {
   user?: User | null;

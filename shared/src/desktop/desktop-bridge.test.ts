@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DESKTOP_BRIDGE_MEMBERS, normaliseServerOrigin, signedOutTrayState } from './desktop-bridge.ts';
+import { DESKTOP_BRIDGE_MEMBERS, INSECURE_SERVER_MESSAGE, isExternalPageUrl, normaliseServerOrigin, signedOutTrayState } from './desktop-bridge.ts';
 
 const MESSAGE = 'Enter the address of your Avail server, like https://avail.example.com';
 
@@ -17,6 +17,22 @@ describe('normaliseServerOrigin (the "Avail server" field)', () => {
     'refuses %j with the field message',
     (input) => expect(() => normaliseServerOrigin(input)).toThrow(MESSAGE),
   );
+});
+
+describe('plain http only for this computer', () => {
+  it('refuses http to another host with its own message, accepts https and loopback http', () => {
+    expect(() => normaliseServerOrigin('http://192.168.1.20:3000')).toThrow(INSECURE_SERVER_MESSAGE);
+    expect(() => normaliseServerOrigin('http://avail.example.com')).toThrow(INSECURE_SERVER_MESSAGE);
+    expect(normaliseServerOrigin('http://127.0.0.1:3000')).toBe('http://127.0.0.1:3000');
+  });
+  it('opens only https pages (and loopback http) in the system browser', () => {
+    expect(isExternalPageUrl('https://accounts.google.com/o/oauth2/v2/auth?x=1')).toBe(true);
+    expect(isExternalPageUrl('http://localhost:3000/api/oauth/google/callback')).toBe(true);
+    expect(isExternalPageUrl('http://evil.example/')).toBe(false);
+    expect(isExternalPageUrl('file:///etc/passwd')).toBe(false);
+    expect(isExternalPageUrl('javascript:alert(1)')).toBe(false);
+    expect(isExternalPageUrl('https://user:pw@accounts.google.com/')).toBe(false);
+  });
 });
 
 describe('contract constants', () => {

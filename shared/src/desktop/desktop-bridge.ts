@@ -84,7 +84,28 @@ export interface DesktopNotification {
   route: string;
 }
 
+/** What a platform can do, for the few screens that differ (never "which platform is this"). */
+export interface PlatformCapabilities {
+  /** System notifications reach the owner (desktop: yes; browser: no, so nothing polls for them). */
+  notifications: boolean;
+  /**
+   * Provider consent pages (Google, Microsoft) open in the system browser instead of a popup:
+   * Google refuses sign-in inside embedded browser frameworks, and the owner's browser already
+   * holds their provider session and single sign-on. The connection appears when the server's
+   * callback completes it.
+   */
+  consentInSystemBrowser: boolean;
+}
+
 export interface DesktopBridge {
+  /** What this platform offers (see {@link PlatformCapabilities}). */
+  capabilities(): PlatformCapabilities;
+  /**
+   * Opens an `https:` (or loopback `http:`) page in the system browser.
+   * @throws Error for any other URL.
+   */
+  openExternal(url: string): Promise<void>;
+
   /** Where `saveToken` keeps the token (see {@link TokenPersistence}). */
   tokenPersistence(): Promise<TokenPersistence>;
   /** The stored sign-in token, or null. */
@@ -115,6 +136,8 @@ export interface DesktopBridge {
 
 /** Every member of {@link DesktopBridge}, for the runtime contract test (both implementations have exactly these). */
 export const DESKTOP_BRIDGE_MEMBERS = [
+  'capabilities',
+  'openExternal',
   'tokenPersistence',
   'loadToken',
   'saveToken',
@@ -133,13 +156,39 @@ export const DESKTOP_BRIDGE_GLOBAL = 'availDesktop';
 /** Default server of the desktop app when `AVAIL_SERVER_URL` was not set at build time. */
 export const DEFAULT_DESKTOP_SERVER_ORIGIN = 'http://localhost:3000';
 
+/**
+ * Whether `url` may be opened in the system browser: `https:`, or `http:` on a loopback host
+ * (a local server, tests). Pure.
+ */
+export function isExternalPageUrl(url: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  if (u.username || u.password) return false;
+  if (u.protocol === 'https:') return true;
+  return u.protocol === 'http:' && isLoopbackHost(u.hostname);
+}
+
+/** `localhost`, `127.x.x.x` or `[::1]`. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
 /** Origin of the desktop renderer (`app://avail`); the server allows it in CORS. */
 export const DESKTOP_APP_ORIGIN = 'app://avail';
 
+/** Why a plain-http server on another computer is refused. */
+export const INSECURE_SERVER_MESSAGE = 'Use https:// for an Avail server on another computer (plain http works only for this computer).';
+
 /**
  * Normalises a server address typed by the owner to an origin (`https://avail.example.com`).
- * Accepts a bare host (`avail.example.com` → https). Refuses other schemes, credentials, paths.
- * @throws Error('Enter the address of your Avail server, like https://avail.example.com')
+ * Accepts a bare host (`avail.example.com` → https). Refuses other schemes, credentials, paths,
+ * and plain `http:` except on this computer (loopback).
+ * @throws Error('Enter the address of your Avail server, like https://avail.example.com'), or
+ *   Error({@link INSECURE_SERVER_MESSAGE}) for `http:` to another host.
  */
 export function normaliseServerOrigin(input: string): string {
   const message = 'Enter the address of your Avail server, like https://avail.example.com';
@@ -155,6 +204,8 @@ export function normaliseServerOrigin(input: string): string {
   // A host name (letters, digits, '-', dots between labels) or an IP address.
   if (!/^(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)$/i.test(url.hostname)) throw new Error(message);
   if (url.pathname !== '/' && url.pathname !== '') throw new Error(message);
+  // app://avail is a secure context: Chromium blocks plain http to any host but the loopback.
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) throw new Error(INSECURE_SERVER_MESSAGE);
   if (url.search || url.hash) throw new Error(message);
   return url.origin;
 }

@@ -4,9 +4,14 @@
  * and no system notifications. The desktop app's preload supplies the other implementation.
  */
 import { localStorageTokenStore } from '@avail/shared/api/api-client.ts';
-import type { DesktopBridge, DesktopCommand } from '@avail/shared/desktop/desktop-bridge.ts';
+import { isExternalPageUrl, type DesktopBridge, type DesktopCommand } from '@avail/shared/desktop/desktop-bridge.ts';
 
 export const browserBridge = {
+  capabilities: () => ({ notifications: false, consentInSystemBrowser: false }),
+  openExternal: async (url: string) => {
+    if (!isExternalPageUrl(url)) throw new Error('Only web pages can be opened');
+    window.open(url, '_blank', 'noopener,noreferrer');
+  },
   tokenPersistence: async () => 'browser' as const,
   loadToken: async () => localStorageTokenStore.get(),
   saveToken: async (token: string) => {

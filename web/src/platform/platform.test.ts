@@ -8,6 +8,8 @@ function fakeDesktopBridge(overrides: Partial<DesktopBridge> = {}): DesktopBridg
   const b = {
     saved: [] as string[],
     cleared: 0,
+    capabilities: () => ({ notifications: true, consentInSystemBrowser: true }),
+    openExternal: async () => undefined,
     tokenPersistence: async () => 'os' as const,
     loadToken: async () => 'stored-token',
     saveToken: async (t: string) => {

@@ -134,7 +134,7 @@ export async function register(deps: Deps, input: RegisterInput): Promise<Pendin
   if (samePassword) {
     const recent = pending && now - Number(pending.last_sent_at) < VERIFICATION_RESEND_COOLDOWN_MS && Number(pending.expires_at) > now;
     if (!recent) await sendNewCode(deps, existing);
-    return pendingAnswer(existing, now);
+    return pendingAnswer(deps, existing, now);
   }
 
   const registeredAt = Math.max(Number(existing.created_at), Number(pending?.created_at ?? 0));
@@ -158,7 +158,7 @@ export async function register(deps: Deps, input: RegisterInput): Promise<Pendin
   if (!replaced) throw emailTaken();
   const user: UserRow = { ...existing, name: input.name, password_hash: passwordHash };
   await mailCode(deps, user, code);
-  return pendingAnswer(user, now);
+  return pendingAnswer(deps, user, now);
 }
 
 async function registerNew(deps: Deps, input: RegisterInput, now: number): Promise<PendingVerification> {
@@ -185,11 +185,11 @@ async function registerNew(deps: Deps, input: RegisterInput, now: number): Promi
     throw err;
   }
   await sendNewCode(deps, user);
-  return pendingAnswer(user, now);
+  return pendingAnswer(deps, user, now);
 }
 
-function pendingAnswer(user: UserRow, now: number): PendingVerification {
-  return { user: presentUser(user, now), token: null, requires_verification: true, message: MESSAGES.registered, email: user.email };
+function pendingAnswer(deps: Deps, user: UserRow, now: number): PendingVerification {
+  return { user: presentUser(user, now, deps.config.PUBLIC_BASE_URL), token: null, requires_verification: true, message: MESSAGES.registered, email: user.email };
 }
 
 export type LoginResult =
@@ -205,7 +205,7 @@ export async function login(deps: Deps, input: LoginInput): Promise<LoginResult>
     return { user: null, token: null, requires_verification: true, message: MESSAGES.verifyFirst, email: user.email };
   }
   const token = await issueToken(deps, user.id);
-  return { user: presentUser(user, deps.now()), token, requires_verification: false, message: MESSAGES.loggedIn };
+  return { user: presentUser(user, deps.now(), deps.config.PUBLIC_BASE_URL), token, requires_verification: false, message: MESSAGES.loggedIn };
 }
 
 function invalidCode() {
@@ -241,7 +241,7 @@ export async function verifyEmail(deps: Deps, input: VerifyEmailInput) {
     return issueToken({ db: trx, now: deps.now }, user.id);
   });
   const verified = { ...user, email_verified_at: now };
-  return { success: true as const, message: MESSAGES.verified, user: presentUser(verified, now), token };
+  return { success: true as const, message: MESSAGES.verified, user: presentUser(verified, now, deps.config.PUBLIC_BASE_URL), token };
 }
 
 /**

@@ -17,6 +17,11 @@ export interface UserJson {
   days_until_change: number;
   /** ISO 8601 instant, or null while unverified. */
   email_verified_at: string | null;
+  /**
+   * The public link as visitors use it: `${PUBLIC_BASE_URL}/${username}`, or null until a username
+   * is set. Clients show and copy this one (a desktop app's own origin is not the public one).
+   */
+  public_url: string | null;
 }
 
 /** Days until the username may change (0 = now). The first set (no recorded change) is always allowed. */
@@ -26,8 +31,11 @@ export function daysUntilUsernameChange(user: Pick<UserRow, 'username_changed_at
   return nextAllowed <= now ? 0 : Math.ceil((nextAllowed - now) / DAY_MS);
 }
 
-/** The User JSON (see UserJson) of a users row at `now` (epoch ms). Never includes password_hash. */
-export function presentUser(user: UserRow, now: number): UserJson {
+/**
+ * The User JSON (see UserJson) of a users row at `now` (epoch ms); `publicBaseUrl` is the config's
+ * PUBLIC_BASE_URL (no trailing slash). Never includes password_hash.
+ */
+export function presentUser(user: UserRow, now: number, publicBaseUrl: string): UserJson {
   const days = daysUntilUsernameChange(user, now);
   return {
     id: user.id,
@@ -39,6 +47,7 @@ export function presentUser(user: UserRow, now: number): UserJson {
     can_change_username: days === 0,
     days_until_change: days,
     email_verified_at: user.email_verified_at == null ? null : new Date(user.email_verified_at).toISOString(),
+    public_url: user.username ? `${publicBaseUrl}/${encodeURIComponent(user.username)}` : null,
   };
 }
 

@@ -19,7 +19,7 @@ export function profileRouter(deps: Deps) {
    * (email_verified_at ISO or null). Extra query parameters (the web's cache-buster `t`) are ignored. 401.
    */
   r.get('/me', auth, (req, res) => {
-    const user = presentUser(currentUser(req), deps.now());
+    const user = presentUser(currentUser(req), deps.now(), deps.config.PUBLIC_BASE_URL);
     res.json({ user, data: { user } });
   });
 

@@ -31,6 +31,8 @@ describe('GET /api/me and profile reads', () => {
       can_change_username: true,
       days_until_change: 0,
       email_verified_at: new Date(user.email_verified_at!).toISOString(),
+      // Addition to the spec's shape (issue 10): the link visitors use, from PUBLIC_BASE_URL.
+      public_url: 'http://avail.test/grace-h',
     });
     expect(res.body.data.user).toEqual(res.body.user);
     expect(res.body.user).not.toHaveProperty('password_hash');

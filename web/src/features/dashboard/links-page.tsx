@@ -13,6 +13,7 @@ import { useUsernameCheck } from '../../components/use-username-check.ts';
 import { browserTimeZone } from '../../lib/time.ts';
 import { useCopy } from './use-copy.ts';
 import { useStore } from './use-store.ts';
+import { publicLinkOf } from '../../lib/public-link.ts';
 
 /** spec §8: the failure message of 'Generate New Text'. */
 export const GENERATE_FAILED_TEXT = 'Failed to generate email text. Using default.';
@@ -31,7 +32,7 @@ export default function LinksPage() {
   const links = useStore('links', dataAreas.links);
   const p = profile.data?.profile;
   const current = p?.username ?? user?.username ?? '';
-  const link = links.data?.links?.[0]?.url ?? `${window.location.origin}/${current || 'username'}`;
+  const link = links.data?.links?.[0]?.url ?? publicLinkOf(user, current || 'username');
   const linkCopy = useCopy();
   const textCopy = useCopy();
   const alert = useAlert();

@@ -10,6 +10,7 @@ import { mapStats, viewsChangeLine } from './stats.ts';
 import { useCopy } from './use-copy.ts';
 import { useStore } from './use-store.ts';
 import { WeekCalendar } from './week-calendar.tsx';
+import { displayLink, publicLinkOf } from '../../lib/public-link.ts';
 
 export default function OverviewPage() {
   const { user } = useSession();
@@ -30,7 +31,7 @@ export default function OverviewPage() {
   const { copied, copy } = useCopy();
   const s = mapStats(stats.data);
   const slug = user?.username || (stats.data?.user_slug ?? s.userSlug);
-  const link = `${window.location.origin}/${slug}`;
+  const link = publicLinkOf(user, slug);
   const ruleList = rules.data?.rules ?? [];
   const conns: CalendarConnection[] = connections.data?.connections ?? [];
   const activeConns = conns.filter((c) => c.status === 'active').length;
@@ -44,7 +45,7 @@ export default function OverviewPage() {
           <h1>Welcome back{firstName ? `, ${firstName}` : ''}!</h1>
           <p>Share your link and let people pick a time that works — they only ever see when you&apos;re free.</p>
         </div>
-        <a className="btn btn-light" href={`/${slug}`} target="_blank" rel="noreferrer">
+        <a className="btn btn-light" href={link} target="_blank" rel="noreferrer">
           View public page ↗
         </a>
       </section>
@@ -60,7 +61,7 @@ export default function OverviewPage() {
         <div className="card stat-card">
           <p className="stat-label">Copy Link</p>
           <p className="stat-link" title={link}>
-            {window.location.host}/{slug}
+            {displayLink(link)}
           </p>
           <button type="button" className="btn btn-primary btn-sm" onClick={() => void copy(link)} aria-live="polite">
             {copied ? 'Copied!' : 'Copy Link'}

@@ -15,6 +15,7 @@ import { Logo } from '../../components/ui/logo.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { SlotEditor, type Slot } from '../../components/slot-editor.tsx';
 import { useUsernameCheck } from '../../components/use-username-check.ts';
+import { publicLinkOf } from '../../lib/public-link.ts';
 
 const STEPS = ['Welcome', 'Timezone', 'Set Schedule', 'Username', 'Complete'] as const;
 const ALL_ZONES = TIMEZONE_GROUPS.flatMap((g) => g.zones);
@@ -197,7 +198,7 @@ export default function OnboardingPage() {
             </h1>
             <p className="lead">Your availability link is ready to share:</p>
             <p className="public-link-preview">
-              {window.location.origin}/{username}
+              {publicLinkOf(user, username)}
             </p>
             <p className="muted">Connect your calendars from Settings so busy times are hidden automatically.</p>
             <div className="step-actions end">

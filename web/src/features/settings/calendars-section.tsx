@@ -13,14 +13,19 @@ import { useLocalConnections, useLocalData, type ConnectionView } from '../../ap
 import { useAlert } from '../../components/ui/alert.tsx';
 import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { bridge } from '../../platform/platform.ts';
 import { appleError, PROVIDER_LABEL, statusText } from './connection-status.ts';
 import {
   connectFailureText,
   fetchProviders,
   OAUTH_LABEL,
   POPUP_BLOCKED_TEXT,
+  BROWSER_CONSENT_TIMEOUT_MS,
+  finishInBrowserText,
+  startBrowserConsentConnect,
   startOAuthConnect,
   type OAuthFlow,
+  type OAuthOutcome,
   type OAuthProvider,
   type ProvidersReport,
   type ReportedProvider,
@@ -105,9 +110,10 @@ export function CalendarsSection() {
     }
     alert.clear();
     setOauthPending(provider);
-    oauthFlow.current = startOAuthConnect(provider, (outcome) => {
+    const onDone = (outcome: OAuthOutcome) => {
       oauthFlow.current = null;
       setOauthPending(null);
+      alert.clear(); // the "finish in your browser" note, when shown
       if (outcome.kind === 'closed') {
         // The callback page closed itself (or the user closed the window) 1 s ago: refetch the
         // connections (a pull of the device database, or REST before it has synced).
@@ -122,7 +128,21 @@ export function CalendarsSection() {
         }
         alert.show('error', connectFailureText(provider));
       }
-    });
+    };
+    if (bridge.capabilities().consentInSystemBrowser) {
+      // Desktop app: the consent page opens in the owner's browser; the connection shows up here.
+      alert.show('info', finishInBrowserText(provider), BROWSER_CONSENT_TIMEOUT_MS);
+      oauthFlow.current = startBrowserConsentConnect(provider, onDone, {
+        openExternal: (url) => bridge.openExternal(url),
+        listConnections: async () => (await api.connections()).connections ?? [],
+        setInterval: (fn, ms) => window.setInterval(fn, ms),
+        clearInterval: (id) => window.clearInterval(id as number),
+        setTimeout: (fn, ms) => window.setTimeout(fn, ms),
+        clearTimeout: (id) => window.clearTimeout(id as number),
+      });
+    } else {
+      oauthFlow.current = startOAuthConnect(provider, onDone);
+    }
   }
 
   async function syncNow() {

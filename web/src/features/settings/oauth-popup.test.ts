@@ -6,6 +6,7 @@ import {
   OAUTH_REFETCH_DELAY_MS,
   OAUTH_WINDOW_FEATURES,
   OAUTH_WINDOW_NAME,
+  startBrowserConsentConnect,
   startOAuthConnect,
   unavailableReasonOf,
   type OAuthOutcome,
@@ -144,5 +145,70 @@ describe('connect messages', () => {
     expect(unavailableReasonOf(new ApiError('x', 503, { error: 'Not configured.', code: 'provider_unavailable' }))).toBe('Not configured.');
     expect(unavailableReasonOf(new ApiError('x', 500, { error: 'boom' }))).toBeNull();
     expect(unavailableReasonOf(new TypeError('fetch failed'))).toBeNull();
+  });
+});
+
+describe('consent in the system browser (desktop app)', () => {
+  type Conn = { id: string; provider: string; connected_at: string | null; status: string };
+  function env(initial: Conn[]) {
+    let list = initial;
+    const opened: string[] = [];
+    const intervals: Array<() => void> = [];
+    const timeouts: Array<() => void> = [];
+    return {
+      opened,
+      set: (next: Conn[]) => (list = next),
+      tick: async () => {
+        for (const fn of intervals) fn();
+        await new Promise((r) => setTimeout(r, 0));
+      },
+      expire: () => timeouts.forEach((fn) => fn()),
+      env: {
+        openExternal: vi.fn(async (url: string) => void opened.push(url)),
+        listConnections: vi.fn(async () => list),
+        setInterval: (fn: () => void) => intervals.push(fn),
+        clearInterval: () => void intervals.splice(0),
+        setTimeout: (fn: () => void) => timeouts.push(fn),
+        clearTimeout: () => void timeouts.splice(0),
+      },
+    };
+  }
+  const flush = () => new Promise((r) => setTimeout(r, 0));
+
+  it('opens the consent page in the browser and ends when the new connection appears', async () => {
+    const e = env([{ id: 'old', provider: 'microsoft', connected_at: '2026-01-01T00:00:00Z', status: 'active' }]);
+    const done = vi.fn();
+    startBrowserConsentConnect('google', done, e.env, async () => 'https://accounts.google.com/o/oauth2/v2/auth?x=1');
+    await flush();
+    expect(e.opened).toEqual(['https://accounts.google.com/o/oauth2/v2/auth?x=1']);
+    await e.tick();
+    expect(done).not.toHaveBeenCalled();
+    e.set([{ id: 'old', provider: 'microsoft', connected_at: '2026-01-01T00:00:00Z', status: 'active' }, { id: 'g1', provider: 'google', connected_at: '2026-11-24T10:00:00Z', status: 'active' }]);
+    await e.tick();
+    expect(done).toHaveBeenCalledExactlyOnceWith({ kind: 'closed', ok: true });
+  });
+
+  it('a reconnected (expired → active) connection counts; a timeout just refreshes; a refused connect fails', async () => {
+    const e = env([{ id: 'g1', provider: 'google', connected_at: '2026-01-01T00:00:00Z', status: 'expired' }]);
+    const done = vi.fn();
+    startBrowserConsentConnect('google', done, e.env, async () => 'https://accounts.google.com/x');
+    await flush();
+    e.set([{ id: 'g1', provider: 'google', connected_at: '2026-11-24T10:00:00Z', status: 'active' }]);
+    await e.tick();
+    expect(done).toHaveBeenCalledWith({ kind: 'closed', ok: true });
+
+    const e2 = env([]);
+    const done2 = vi.fn();
+    startBrowserConsentConnect('microsoft', done2, e2.env, async () => 'https://login.microsoftonline.com/x');
+    await flush();
+    e2.expire();
+    expect(done2).toHaveBeenCalledExactlyOnceWith({ kind: 'closed' });
+
+    const done3 = vi.fn();
+    startBrowserConsentConnect('google', done3, env([]).env, async () => {
+      throw new ApiError('Google Calendar is not configured on this server.', 503, { error: 'Google Calendar is not configured on this server.', code: 'provider_unavailable' });
+    });
+    await flush();
+    expect(done3).toHaveBeenCalledWith(expect.objectContaining({ kind: 'failed', unavailableReason: 'Google Calendar is not configured on this server.' }));
   });
 });

@@ -226,3 +226,85 @@ export function startOAuthConnect(
     },
   };
 }
+
+// ---- consent in the system browser (desktop app) -----------------------------------------------
+
+/** How often the connections are re-read while the owner finishes in the browser (ms). */
+export const BROWSER_CONSENT_POLL_MS = 2_000;
+/** After this long without a new connection the flow ends and the list is simply refreshed (ms). */
+export const BROWSER_CONSENT_TIMEOUT_MS = 10 * 60_000;
+
+/** Shown while the owner finishes the provider's consent in the system browser. */
+export function finishInBrowserText(provider: OAuthProvider): string {
+  return `Finish connecting ${CALENDAR_PRODUCT[provider]} in your browser. It appears here once you have allowed access.`;
+}
+
+/** What the system-browser flow needs (the platform bridge and the API in the app, fakes in tests). */
+export interface BrowserConsentEnv {
+  openExternal(url: string): Promise<void>;
+  listConnections(): Promise<Array<{ id: string | number; provider: string; connected_at: string | null; status: string }>>;
+  setInterval(fn: () => void, ms: number): unknown;
+  clearInterval(id: unknown): void;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(id: unknown): void;
+}
+
+/**
+ * Connect with the provider's consent page in the system browser (the desktop app: Google refuses
+ * sign-in inside embedded browsers, and the owner's browser has their provider session). The server
+ * keeps the OAuth state and PKCE verifier, so its callback completes the connection wherever the
+ * page was opened. The flow asks for `auth_url`, opens it, then re-reads the connections every
+ * {@link BROWSER_CONSENT_POLL_MS} until one of `provider` is new or changed (reconnected) →
+ * `{ kind: 'closed', ok: true }`; after {@link BROWSER_CONSENT_TIMEOUT_MS} → `{ kind: 'closed' }`.
+ * A failed connect call or a refused page → `{ kind: 'failed' }`. `onDone` runs once unless cancelled.
+ */
+export function startBrowserConsentConnect(
+  provider: OAuthProvider,
+  onDone: (outcome: OAuthOutcome) => void,
+  env: BrowserConsentEnv,
+  getAuthUrl: (p: OAuthProvider) => Promise<string> = requestAuthUrl,
+): OAuthFlow {
+  let done = false;
+  let poll: unknown = null;
+  let deadline: unknown = null;
+  const stop = () => {
+    done = true;
+    if (poll !== null) env.clearInterval(poll);
+    if (deadline !== null) env.clearTimeout(deadline);
+  };
+  const finish = (o: OAuthOutcome) => {
+    if (done) return;
+    stop();
+    onDone(o);
+  };
+  const signature = (c: { connected_at: string | null; status: string }) => `${c.connected_at}|${c.status}`;
+  (async () => {
+    const before = new Map<string, string>();
+    try {
+      for (const c of await env.listConnections()) if (c.provider === provider) before.set(String(c.id), signature(c));
+    } catch {
+      /* unknown: every connection of the provider will count as new */
+    }
+    const url = await getAuthUrl(provider);
+    if (done) return;
+    await env.openExternal(url);
+    if (done) return;
+    let checking = false;
+    poll = env.setInterval(() => {
+      if (checking) return;
+      checking = true;
+      env
+        .listConnections()
+        .then((list) => {
+          const changed = list.some((c) => c.provider === provider && c.status === 'active' && before.get(String(c.id)) !== signature(c));
+          if (changed) finish({ kind: 'closed', ok: true });
+        })
+        .catch(() => undefined) // offline for a moment: the next tick asks again
+        .finally(() => {
+          checking = false;
+        });
+    }, BROWSER_CONSENT_POLL_MS);
+    deadline = env.setTimeout(() => finish({ kind: 'closed' }), BROWSER_CONSENT_TIMEOUT_MS);
+  })().catch((error: unknown) => finish({ kind: 'failed', error, unavailableReason: unavailableReasonOf(error) }));
+  return { cancel: stop, focus: () => undefined };
+}

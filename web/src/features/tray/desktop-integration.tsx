@@ -7,7 +7,7 @@
  * asks which platform it is on.
  */
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { api, apiOrigin, type OwnerLink } from '@avail/shared/api/api-client.ts';
+import { api, type OwnerLink, type User } from '@avail/shared/api/api-client.ts';
 import type { DesktopCommand } from '@avail/shared/desktop/desktop-bridge.ts';
 import { addBlockLocal } from '@avail/shared/rx/local-writes.ts';
 import type { BlockDoc, EventDoc, ExceptionDoc, RuleDoc } from '@avail/shared/rx/rx-schemas.ts';
@@ -15,6 +15,7 @@ import { DAY_MS, HOUR_MS, MINUTE_MS } from '@avail/shared/domain/zone-time.ts';
 import { peek, subscribeStore, SYNC_COMPLETED_EVENT } from '../../app/data-store.ts';
 import { useLocalData, usePendingKeys, useRxQuery, useSyncStatus } from '../../app/local-data.tsx';
 import { useSession } from '../../app/session.tsx';
+import { publicLinkOf } from '../../lib/public-link.ts';
 import { bridge } from '../../platform/platform.ts';
 import { checkNewProposals, proposalNotification, PROPOSAL_CHECK_MS } from './proposal-notifier.ts';
 import { buildTrayState, busyBlockBounds, TRAY_HORIZON_MS } from './tray-state.ts';
@@ -36,13 +37,12 @@ function useMinuteClock(): number {
   return now;
 }
 
-/** The owner's public link: the server's answer (GET /me/links) when loaded, else the server origin + username. */
-function usePublicLink(username: string | null | undefined): string | null {
+/** The owner's public link: the server's (GET /me/links) when loaded, else the user's `public_url`. */
+function usePublicLink(user: User | null): string | null {
   const links = useSyncExternalStore(subscribeStore, () => peek<{ links: OwnerLink[] }>('links'));
   const fromServer = links?.links?.[0]?.url;
   if (fromServer) return fromServer;
-  if (!username) return null;
-  return `${apiOrigin() || window.location.origin}/${username}`;
+  return user?.username ? publicLinkOf(user) : null;
 }
 
 export default function DesktopIntegration() {
@@ -68,7 +68,7 @@ export default function DesktopIntegration() {
     (db) => (synced ? db.busy_blocks.find({ selector: { start_ms: { $lt: hour + TRAY_HORIZON_MS + DAY_MS }, end_ms: { $gt: hour } } }) : null),
     [synced, hour],
   );
-  const link = usePublicLink(user?.username);
+  const link = usePublicLink(user);
 
   const state = useMemo(() => {
     if (!user || !timezone || !rules || !exceptions || !events || !blocks) return null;

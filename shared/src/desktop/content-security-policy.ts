@@ -3,7 +3,7 @@
  * (https://www.electronjs.org/docs/latest/tutorial/security#7-define-a-content-security-policy).
  * Pure; exported so a browser test can serve the web build under the same policy.
  */
-import { normaliseServerOrigin } from '@avail/shared/desktop/desktop-bridge.ts';
+import { normaliseServerOrigin } from './desktop-bridge.ts';
 
 /**
  * The policy for a renderer that talks to `serverOrigin` (e.g. `https://avail.example.com`):

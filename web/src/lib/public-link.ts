@@ -1,0 +1,26 @@
+/**
+ * The owner's public link as visitors use it. The server knows the public origin
+ * (`PUBLIC_BASE_URL`) and sends the link as the user's `public_url`; a desktop app's own origin
+ * (`app://avail`) or the server address it talks to may differ from it, so screens never build the
+ * link from `window.location`. Without a `public_url` (an older server, or no username yet) the
+ * origin of the server the app talks to stands in.
+ */
+import { apiOrigin, type User } from '@avail/shared/api/api-client.ts';
+
+/** `https://host` part of public links (no trailing slash). */
+export function publicLinkBase(user: Pick<User, 'public_url'> | null | undefined): string {
+  const url = user?.public_url;
+  if (url) return url.slice(0, url.lastIndexOf('/'));
+  return apiOrigin() || window.location.origin;
+}
+
+/** The absolute public link of `slug` (default the user's username). */
+export function publicLinkOf(user: Pick<User, 'public_url' | 'username'> | null | undefined, slug: string | null | undefined = user?.username): string {
+  if (user?.public_url && slug === user.username) return user.public_url;
+  return `${publicLinkBase(user)}/${slug ?? ''}`;
+}
+
+/** The link without its scheme, for display: `host/slug`. */
+export function displayLink(link: string): string {
+  return link.replace(/^[a-z]+:\/\//i, '');
+}
