@@ -11,11 +11,13 @@
  */
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outdir = join(root, 'dist');
+// `--outdir DIR` builds elsewhere (npm test bundles into a scratch folder); default desktop/dist.
+const outArg = process.argv.indexOf('--outdir');
+const outdir = outArg > 0 && process.argv[outArg + 1] ? resolve(process.argv[outArg + 1]) : join(root, 'dist');
 
 /** Same rule as shared's normaliseServerOrigin for what a build may carry: an http(s) origin. */
 function serverOrigin(raw) {
@@ -51,4 +53,4 @@ const common = {
 
 await build({ ...common, entryPoints: [join(root, 'src/main/main.ts')], outfile: join(outdir, 'main.cjs') });
 await build({ ...common, entryPoints: [join(root, 'src/preload/preload.ts')], outfile: join(outdir, 'preload.cjs') });
-console.log(`desktop build: dist/main.cjs, dist/preload.cjs (default server ${origin ?? 'http://localhost:3000 (shared default)'})`);
+console.log(`desktop build: ${outdir}/main.cjs, ${outdir}/preload.cjs (default server ${origin ?? 'http://localhost:3000 (shared default)'})`);

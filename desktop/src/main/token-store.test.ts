@@ -71,6 +71,18 @@ describe('token store with an OS keyring', () => {
     expect(await readdir(dir)).toEqual(['session-token.bin']);
   });
 
+  it('a sign-out right after a sign-in wins: calls run in order, so no token survives, now or after a restart', async () => {
+    const safe = fakeSafeStorage();
+    const s = store(safe);
+    await Promise.all([s.save(TOKEN), s.clear()]);
+    expect(await s.load()).toBeNull();
+    expect(await store(safe).load()).toBeNull();
+    expect(await readdir(dir)).toEqual([]);
+    // And the other order keeps the newer sign-in.
+    await Promise.all([s.clear(), s.save(TOKEN)]);
+    expect(await store(safe).load()).toBe(TOKEN);
+  });
+
   it('no file → null; clear removes the file and the memory copy', async () => {
     const s = store(fakeSafeStorage());
     expect(await s.load()).toBeNull();

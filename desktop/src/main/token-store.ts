@@ -83,7 +83,16 @@ export function createTokenStore(deps: TokenStoreDeps): TokenStore {
     }
   }
 
-  return {
+  // Operations run one at a time, in call order: a save racing a clear (sign-in then sign-out in
+  // quick succession) can never rename its file after the clear removed it.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(op: () => Promise<T>): Promise<T> => {
+    const next = queue.then(op, op);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  const store: TokenStore = {
     persistence: () => (isProtected() ? 'os' : 'session'),
 
     async load() {
@@ -127,6 +136,12 @@ export function createTokenStore(deps: TokenStoreDeps): TokenStore {
       memory = null;
       await removeQuietly();
     },
+  };
+  return {
+    persistence: store.persistence,
+    load: () => serial(() => store.load()),
+    save: (token) => serial(() => store.save(token)),
+    clear: () => serial(() => store.clear()),
   };
 }
 

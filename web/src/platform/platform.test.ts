@@ -50,7 +50,7 @@ describe('platform start-up', () => {
     expect((fetch.mock.calls[0][1]?.headers as Record<string, string>).Authorization).toBe('Bearer stored-token');
     setToken('new-token');
     clearToken();
-    await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 0));
     expect(b.saved).toEqual(['new-token']);
     expect(b.cleared).toBe(1);
     expect(local.size).toBe(0);
@@ -76,6 +76,41 @@ describe('platform start-up', () => {
     local.set('auth_token', 'changed-by-another-tab');
     expect(getToken()).toBe('changed-by-another-tab');
     await expect(browserBridge.setServerOrigin('https://x.example')).rejects.toThrow(/server it was opened from/);
+  });
+
+  it('a desktop bridge that fails at start-up never sends the token to localStorage', async () => {
+    const local = new Map<string, string>();
+    vi.stubGlobal('localStorage', { getItem: (k: string) => local.get(k) ?? null, setItem: (k: string, v: string) => local.set(k, v), removeItem: (k: string) => local.delete(k) });
+    const broken = fakeDesktopBridge({ serverSetting: async () => Promise.reject(new Error('no handler')) });
+    await expect(startPlatform(broken)).rejects.toThrow('no handler');
+    setToken('t-1');
+    expect(getToken()).toBe('t-1');
+    expect(local.size).toBe(0);
+    expect(platformInfo().tokenPersistence).toBe('session');
+  });
+
+  it('bridge writes keep call order: sign-in then sign-out ends signed out on the device', async () => {
+    const order: string[] = [];
+    let release: () => void = () => undefined;
+    const slowSave = new Promise<void>((r) => (release = r));
+    const store = bridgedTokenStore(
+      {
+        saveToken: async (t) => {
+          await slowSave;
+          order.push(`save ${t}`);
+          return 'os';
+        },
+        clearToken: async () => void order.push('clear'),
+      },
+      null,
+    );
+    store.set('a');
+    store.clear();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(order).toEqual([]); // the clear waits for the save
+    release();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(order).toEqual(['save a', 'clear']);
   });
 
   it('a failing bridge write keeps the session in memory and logs no token', async () => {

@@ -42,15 +42,20 @@ export function subscribePlatform(fn: () => void): () => void {
  */
 export function bridgedTokenStore(target: Pick<DesktopBridge, 'saveToken' | 'clearToken'>, initial: string | null): TokenStore {
   let token = initial;
+  // Bridge writes go out in call order (a sign-out right after a sign-in must end signed out).
+  let queue: Promise<unknown> = Promise.resolve();
+  const enqueue = (write: () => Promise<unknown>, what: string) => {
+    queue = queue.then(write).catch((e: unknown) => console.error(`${what} failed`, (e as Error)?.name));
+  };
   return {
     get: () => token,
     set: (t) => {
       token = t;
-      target.saveToken(t).catch((e: unknown) => console.error('Storing the sign-in token failed', (e as Error)?.name));
+      enqueue(() => target.saveToken(t), 'Storing the sign-in token');
     },
     clear: () => {
       token = null;
-      target.clearToken().catch((e: unknown) => console.error('Removing the sign-in token failed', (e as Error)?.name));
+      enqueue(() => target.clearToken(), 'Removing the sign-in token');
     },
   };
 }
@@ -62,7 +67,19 @@ export function bridgedTokenStore(target: Pick<DesktopBridge, 'saveToken' | 'cle
  * tabs stay in step.
  */
 export async function startPlatform(target: DesktopBridge = bridge): Promise<PlatformInfo> {
-  const [server, tokenPersistence] = await Promise.all([target.serverSetting(), target.tokenPersistence()]);
+  let server: ServerSetting;
+  let tokenPersistence: TokenPersistence;
+  try {
+    [server, tokenPersistence] = await Promise.all([target.serverSetting(), target.tokenPersistence()]);
+  } catch (e) {
+    if (target === browserBridge) throw e;
+    // The desktop bridge failed: never fall back to localStorage for the token. Sign-in then lasts
+    // for this session only, and the server is asked for again on the next start.
+    configureApiClient({ tokenStore: bridgedTokenStore({ saveToken: async () => 'session', clearToken: async () => undefined }, null) });
+    info = { server: { origin: '', editable: true, confirmed: false }, tokenPersistence: 'session' };
+    for (const fn of listeners) fn();
+    throw e;
+  }
   if (tokenPersistence === 'browser') {
     configureApiClient({ origin: server.origin, tokenStore: localStorageTokenStore });
   } else {

@@ -4,9 +4,11 @@
  * the old server — and a notice when the sign-in lasts only until the app quits (no OS keyring).
  */
 import { useState, type FormEvent } from 'react';
+import { api } from '@avail/shared/api/api-client.ts';
 import { normaliseServerOrigin } from '@avail/shared/desktop/desktop-bridge.ts';
 import { useSession } from '../../app/session.tsx';
-import { applyServer, SESSION_ONLY_TOKEN_TEXT, usePlatformInfo } from '../../components/server-field.tsx';
+import { SESSION_ONLY_TOKEN_TEXT, usePlatformInfo } from '../../components/server-field.tsx';
+import { changeServerOrigin } from '../../platform/platform.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';
 
@@ -21,18 +23,21 @@ export function DeviceSection() {
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
+    setSaving(true);
+    // The account and its token belong to the old server: end the session there first, then store
+    // the new server (a failure is shown here, still signed in locally), then sign out on this
+    // device and reload onto the new server.
     try {
       normaliseServerOrigin(current);
+      await api.logout().catch(() => undefined);
+      await changeServerOrigin(current);
     } catch (err) {
       setError((err as Error).message);
+      setSaving(false);
       return;
     }
-    setSaving(true);
-    // The account and its token belong to the old server: sign out first, then switch (the app reloads).
     await logout();
-    const problem = await applyServer(current, server);
-    setSaving(false);
-    if (problem) setError(problem);
+    window.location.reload();
   }
 
   return (

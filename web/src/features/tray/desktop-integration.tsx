@@ -117,18 +117,24 @@ export default function DesktopIntegration() {
     [],
   );
 
-  // Visitors' proposals → one system notification each.
+  // Visitors' proposals → one system notification each (only where notifications reach the owner).
   useEffect(() => {
-    if (!userId || !user?.email_verified_at || !timezone) return;
+    if (!userId || !user?.email_verified_at || !timezone || !bridge.capabilities().notifications) return;
     let stopped = false;
+    let checking = false; // one check at a time: two overlapping ones could announce a proposal twice
     const check = () => {
-      if (!navigator.onLine) return;
-      checkNewProposals(userId).then(
-        (fresh) => {
-          if (!stopped) for (const p of fresh) bridge.notify(proposalNotification(p, timezone));
-        },
-        () => undefined, // unreachable: the next check tries again
-      );
+      if (!navigator.onLine || checking) return;
+      checking = true;
+      checkNewProposals(userId)
+        .then(
+          (fresh) => {
+            if (!stopped) for (const p of fresh) bridge.notify(proposalNotification(p, timezone));
+          },
+          () => undefined, // unreachable: the next check tries again
+        )
+        .finally(() => {
+          checking = false;
+        });
     };
     check();
     const timer = setInterval(check, PROPOSAL_CHECK_MS);
