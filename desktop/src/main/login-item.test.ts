@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { HIDDEN_ARG, createLoginItem, isLoginItemSupported, shouldStartHidden } from './login-item.ts';
+import { HIDDEN_ARG, createLoginItem, isLoginItemSupported, linuxAutostartEntry, shouldStartHidden } from './login-item.ts';
 
 function fakeApp(settings: { openAtLogin?: boolean; wasOpenedAtLogin?: boolean } = {}) {
   return {
@@ -45,5 +45,34 @@ describe('login item', () => {
     expect(shouldStartHidden({ argv: ['avail'], platform: 'darwin', app: fakeApp({ wasOpenedAtLogin: true }) })).toBe(true);
     expect(shouldStartHidden({ argv: ['avail'], platform: 'darwin', app: fakeApp({ wasOpenedAtLogin: false }) })).toBe(false);
     expect(shouldStartHidden({ argv: ['avail'], platform: 'linux', app: fakeApp() })).toBe(false);
+  });
+});
+
+describe('Linux: an XDG autostart entry', () => {
+  function memoryFs() {
+    const files = new Map<string, string>();
+    return { files, fs: { exists: (f: string) => files.has(f), write: (f: string, t: string) => void files.set(f, t), remove: (f: string) => void files.delete(f) } };
+  }
+  const FILE = '/home/olivia/.config/autostart/avail.desktop';
+
+  it('Start at login writes the entry (the AppImage, --hidden), reads back checked, and removing unchecks it', () => {
+    const { files, fs } = memoryFs();
+    const app = fakeApp();
+    const item = createLoginItem(app, 'linux', { fs, file: FILE, command: '/home/olivia/Apps/Avail-0.1.0.AppImage' });
+    expect(item.get()).toEqual({ openAtLogin: false, loginItemSupported: true });
+    item.set(true);
+    expect(item.get()).toEqual({ openAtLogin: true, loginItemSupported: true });
+    const entry = files.get(FILE)!;
+    expect(entry).toContain('[Desktop Entry]\nType=Application\nName=Avail');
+    expect(entry).toContain('Exec="/home/olivia/Apps/Avail-0.1.0.AppImage" "--hidden"');
+    item.set(false);
+    expect(files.has(FILE)).toBe(false);
+    expect(item.get().openAtLogin).toBe(false);
+    expect(app.setLoginItemSettings).not.toHaveBeenCalled();
+  });
+
+  it('quotes paths with spaces and shell characters (Desktop Entry Exec rules); a launch with --hidden stays in the tray', () => {
+    expect(linuxAutostartEntry('/opt/My Apps/avail', ['/src/a"b$c'])).toContain('Exec="/opt/My Apps/avail" "/src/a\\"b\\$c" "--hidden"');
+    expect(shouldStartHidden({ argv: ['/opt/Avail/avail', '--hidden'], platform: 'linux', app: fakeApp() })).toBe(true);
   });
 });

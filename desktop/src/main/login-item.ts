@@ -1,7 +1,9 @@
 /**
  * "Start at login" (https://www.electronjs.org/docs/latest/api/app#appsetloginitemsettingssettings-macos-windows):
- * `app.setLoginItemSettings` exists on macOS and Windows only, so on Linux the menu item is shown
- * disabled. A launch at login starts hidden in the tray: on Windows the login entry carries
+ * `app.setLoginItemSettings` on macOS and Windows; on Linux, where Electron has none, an XDG
+ * autostart entry `$XDG_CONFIG_HOME/autostart/avail.desktop`
+ * (https://specifications.freedesktop.org/autostart-spec/latest/) that desktop sessions run at
+ * login. A launch at login starts hidden in the tray: on Windows and Linux the entry carries
  * `--hidden`; on macOS the app asks `getLoginItemSettings().wasOpenedAtLogin`.
  */
 import type { LoginItemControl } from './tray-controller.ts';
@@ -13,6 +15,36 @@ export const HIDDEN_ARG = '--hidden';
 export interface LoginItemApp {
   getLoginItemSettings(options?: { args?: string[] }): { openAtLogin: boolean; wasOpenedAtLogin?: boolean };
   setLoginItemSettings(settings: { openAtLogin: boolean; args?: string[] }): void;
+}
+
+/** The file operations the Linux autostart entry needs (synchronous: the tray menu reads it when built). */
+export interface AutostartFs {
+  exists(file: string): boolean;
+  /** Writes the file, creating its folder. */
+  write(file: string, text: string): void;
+  remove(file: string): void;
+}
+
+/** Where and how the Linux autostart entry starts the app. */
+export interface LinuxAutostart {
+  fs: AutostartFs;
+  /** `…/autostart/avail.desktop`. */
+  file: string;
+  /** The program: the AppImage (`$APPIMAGE`) or the installed binary (`process.execPath`). */
+  command: string;
+  /** Arguments before `--hidden` (in development: the app folder for `electron`). */
+  args?: string[];
+}
+
+/** Quotes one argument of a desktop entry's `Exec` key (Desktop Entry spec, "The Exec key"). */
+function quoteExecArg(arg: string): string {
+  return `"${arg.replace(/(["`$\\])/g, '\\$1')}"`;
+}
+
+/** The `.desktop` text of the autostart entry. */
+export function linuxAutostartEntry(command: string, args: readonly string[] = []): string {
+  const exec = [command, ...args, HIDDEN_ARG].map(quoteExecArg).join(' ');
+  return ['[Desktop Entry]', 'Type=Application', 'Name=Avail', 'Comment=Your free time, in the tray', `Exec=${exec}`, 'Terminal=false', 'X-GNOME-Autostart-enabled=true', ''].join('\n');
 }
 
 /** true on macOS ('darwin') and Windows ('win32'), where Electron supports login items. */
@@ -27,9 +59,25 @@ function loginArgs(platform: string): string[] | undefined {
 
 /**
  * The tray's start-at-login switch. `get()` reports `{ openAtLogin, loginItemSupported }`
- * (always `openAtLogin: false` where unsupported); `set()` is a no-op where unsupported.
+ * (always `openAtLogin: false` where unsupported); `set()` is a no-op where unsupported. On Linux,
+ * pass `linux` (the autostart entry); without it Linux stays unsupported.
  */
-export function createLoginItem(app: LoginItemApp, platform: string): LoginItemControl {
+export function createLoginItem(app: LoginItemApp, platform: string, linux?: LinuxAutostart): LoginItemControl {
+  if (platform === 'linux' && linux) {
+    return {
+      get() {
+        try {
+          return { openAtLogin: linux.fs.exists(linux.file), loginItemSupported: true };
+        } catch {
+          return { openAtLogin: false, loginItemSupported: true };
+        }
+      },
+      set(openAtLogin) {
+        if (openAtLogin) linux.fs.write(linux.file, linuxAutostartEntry(linux.command, linux.args));
+        else linux.fs.remove(linux.file);
+      },
+    };
+  }
   const supported = isLoginItemSupported(platform);
   const args = loginArgs(platform);
   return {
@@ -53,7 +101,7 @@ export function createLoginItem(app: LoginItemApp, platform: string): LoginItemC
  * on macOS a launch by the login item (`wasOpenedAtLogin`).
  */
 export function shouldStartHidden(input: { argv: readonly string[]; platform: string; app: Pick<LoginItemApp, 'getLoginItemSettings'> }): boolean {
-  if (input.argv.includes(HIDDEN_ARG)) return true;
+  if (input.argv.includes(HIDDEN_ARG)) return true; // Windows login item, Linux autostart entry
   if (input.platform !== 'darwin') return false;
   try {
     return input.app.getLoginItemSettings().wasOpenedAtLogin === true;

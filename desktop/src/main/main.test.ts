@@ -23,6 +23,7 @@ const electron = vi.hoisted(() => {
     const paths: Record<string, string> = { appData: opts.appData };
     const app = Object.assign(new Emitter(), {
       isPackaged: false,
+      getAppPath: () => join(opts.appData, 'app'),
       setName: vi.fn(),
       setPath: vi.fn((name: string, p: string) => void (paths[name] = p)),
       getPath: (name: string) => paths[name] ?? join(opts.appData, name),

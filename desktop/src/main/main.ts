@@ -12,8 +12,9 @@
  * tray images come from `build/` in development and `<resources>/tray/` when packaged.
  */
 import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, nativeTheme, Notification, powerMonitor, protocol, safeStorage, session, shell, Tray } from 'electron';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { DesktopCommand, DesktopNotification } from '@avail/shared/desktop/desktop-bridge.ts';
 import { BUILD_DEFAULT_SERVER_ORIGIN } from '../build-constants.ts';
 import { IPC_CHANNELS } from '../ipc-channels.ts';
@@ -85,6 +86,25 @@ function createWindow(startHidden: boolean): BrowserWindow {
   });
   void win.loadURL(APP_START_URL);
   return win;
+}
+
+/** The XDG autostart entry of "Start at login" on Linux: the AppImage or installed binary, `--hidden`. */
+function linuxAutostart() {
+  const configHome = process.env.XDG_CONFIG_HOME || join(app.getPath('home'), '.config');
+  return {
+    fs: {
+      exists: (file: string) => existsSync(file),
+      write: (file: string, text: string) => {
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, text, { mode: 0o644 });
+      },
+      remove: (file: string) => rmSync(file, { force: true }),
+    },
+    file: join(configHome, 'autostart', 'avail.desktop'),
+    command: process.env.APPIMAGE || process.execPath,
+    // In development `electron` needs the app folder.
+    args: app.isPackaged ? [] : [app.getAppPath()],
+  };
 }
 
 function trayImage(): Electron.NativeImage {
@@ -162,7 +182,7 @@ async function start(): Promise<void> {
     log,
   });
 
-  const loginItem = createLoginItem(app, process.platform);
+  const loginItem = createLoginItem(app, process.platform, process.platform === 'linux' ? linuxAutostart() : undefined);
   mainWindow = createWindow(shouldStartHidden({ argv: process.argv, platform: process.platform, app }));
 
   tray = new Tray(trayImage());
