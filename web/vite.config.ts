@@ -20,11 +20,43 @@ function serviceWorker(): Plugin {
   };
 }
 
-export default defineConfig({
-  plugins: [react(), serviceWorker()],
-  server: {
-    port: 5173,
-    proxy: { '/api': { target: process.env.VITE_API_TARGET ?? 'http://localhost:3000', changeOrigin: true } },
-  },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 400 },
+/**
+ * Three builds (`npm run build`):
+ * 1. index.html — the owner's app and marketing pages (React, router, radix, device database).
+ * 2. `--mode public`: public.html — the visitor's public page alone (issue 11, P3: ≤ 70 KB of
+ *    gzipped JavaScript). React 19's DOM runtime alone is ~65 KB gzipped, so this build maps the
+ *    React APIs to Preact's compatibility layer (same components, same source; ~12 KB), and there is
+ *    no router, session or device database in it. Written into the same dist/ (not emptied).
+ * 3. `--ssr src/public-ssr.tsx --mode public`: the server's renderer of that page (same aliases,
+ *    everything bundled) into dist/ssr/public-ssr.js; the server loads it, dist/ssr is never served.
+ */
+const preactAliases = [
+  { find: /^react-dom\/server$/, replacement: 'preact-render-to-string' },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
+  { find: /^react$/, replacement: 'preact/compat' },
+];
+
+export default defineConfig(({ mode, isSsrBuild }) => {
+  const publicPage = mode === 'public';
+  return {
+    plugins: [react(), ...(publicPage ? [] : [serviceWorker()])],
+    resolve: publicPage ? { alias: preactAliases } : {},
+    server: {
+      port: 5173,
+      proxy: { '/api': { target: process.env.VITE_API_TARGET ?? 'http://localhost:3000', changeOrigin: true } },
+    },
+    ssr: { noExternal: true },
+    build: isSsrBuild
+      ? { outDir: 'dist/ssr', emptyOutDir: true, sourcemap: false, rolldownOptions: { input: 'src/public-ssr.tsx' } }
+      : {
+          outDir: 'dist',
+          emptyOutDir: !publicPage,
+          sourcemap: false,
+          chunkSizeWarningLimit: 400,
+          rolldownOptions: { input: publicPage ? 'public.html' : 'index.html' },
+        },
+  };
 });

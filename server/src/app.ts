@@ -1,7 +1,7 @@
 /**
  * createApp(deps) → the Express app, without listen() (tests import this).
- * Order: security headers, request log, JSON body, /api routers, /api 404, static web build with
- * SPA fallback, error renderer.
+ * Order: security headers, request log, JSON body, /api routers, /api 404, static web build,
+ * server-rendered public pages (/{username}, /u/{username}), SPA fallback, error renderer.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { availabilityRouter } from './modules/availability/availability.routes.t
 import { blocksRouter } from './modules/blocks/blocks.routes.ts';
 import { dashboardRouter } from './modules/dashboard/dashboard.routes.ts';
 import { publicRouter } from './modules/public/public.routes.ts';
+import { publicPageHandler } from './modules/public/public-page.service.ts';
 // Calendars router: owned by the calendars engineer (modules/calendars).
 import { calendarsRouter } from './modules/calendars/calendars.routes.ts';
 import { replicationRouter, type ReplicationRouterOptions } from './modules/replication/replication.routes.ts';
@@ -65,6 +66,9 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   app.use(requestLogger(deps.logger));
   // The desktop app (app://avail) calls /api cross-origin with a bearer token; no one else may.
   app.use('/api', desktopCors(deps.config.DESKTOP_ORIGINS));
+  // The visitor path first (GET, no body; it sets its own no-store headers): the hottest route
+  // matches before the body parsers and without walking the owner routers' stacks.
+  app.use('/api', publicRouter(deps, limits));
   // A replication push carries up to PUSH_BATCH_MAX (500) documents with their assumed states.
   app.use('/api/replication', express.json({ limit: '4mb' }));
   app.use('/api', express.json({ limit: '256kb' }));
@@ -79,7 +83,6 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   // The owner's manual busy blocks: modules/blocks.
   app.use('/api', blocksRouter(deps));
   app.use('/api', dashboardRouter(deps));
-  app.use('/api', publicRouter(deps, limits));
   // Visitors' proposed times (public POST) and the owner's list: modules/proposals.
   app.use('/api', proposalsRouter(deps, limits));
   // The owner's links and per-day view analytics: modules/links.
@@ -96,7 +99,17 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   const dist = deps.config.WEB_DIST_DIR;
   const indexHtml = path.join(dist, 'index.html');
   if (existsSync(indexHtml)) {
-    app.use(express.static(dist, { index: false, maxAge: '1h' }));
+    const statics = express.static(dist, { index: false, maxAge: '1h' });
+    // The server's renderer (dist/ssr) and the bare public-page template are build inputs, not pages.
+    app.use((req: Request, res: Response, next: NextFunction) =>
+      req.path.startsWith('/ssr/') || req.path === '/public.html' ? next() : statics(req, res, next),
+    );
+    // Public pages: server-rendered from the build's public.html (modules/public/public-page.service.ts).
+    const publicPage = publicPageHandler(deps, dist, limits.publicPerIp);
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      if ((req.method === 'GET' || req.method === 'HEAD') && isPublicPagePath(req.path)) return void publicPage(req, res, next).catch(next);
+      next();
+    });
     app.use((req: Request, res: Response, next: NextFunction) => {
       if (req.method !== 'GET' && req.method !== 'HEAD') return next();
       if (isPublicPagePath(req.path)) {

@@ -51,6 +51,7 @@ const envSchema = z.object({
   APPLE_CALDAV_URL: z.string().trim().url().default('https://caldav.icloud.com'),
   ALLOW_PRIVATE_CALENDAR_HOSTS: booleanish.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PAGE_VIEW_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   WEB_DIST_DIR: z.string().min(1).default('web/dist'),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
@@ -100,6 +101,8 @@ export interface Config {
   APPLE_CALDAV_URL: string;
   ALLOW_PRIVATE_CALENDAR_HOSTS: boolean;
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Page views are written in batches this many ms after the first pending one; 0 = one write per new view. */
+  PAGE_VIEW_FLUSH_MS: number;
   /** Absolute path. */
   WEB_DIST_DIR: string;
   /** Google OAuth client (https://console.cloud.google.com/apis/credentials); unset = Google unavailable. */
@@ -191,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, baseDir: string
     APPLE_CALDAV_URL: e.APPLE_CALDAV_URL,
     ALLOW_PRIVATE_CALENDAR_HOSTS: e.ALLOW_PRIVATE_CALENDAR_HOSTS,
     LOG_LEVEL: e.LOG_LEVEL,
+    PAGE_VIEW_FLUSH_MS: e.PAGE_VIEW_FLUSH_MS,
     WEB_DIST_DIR: path.resolve(baseDir, e.WEB_DIST_DIR),
     GOOGLE_CLIENT_ID: e.GOOGLE_CLIENT_ID,
     GOOGLE_CLIENT_SECRET: e.GOOGLE_CLIENT_SECRET,

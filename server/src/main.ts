@@ -24,7 +24,9 @@ try {
   throw err;
 }
 
-const logger = pino({ level: config.LOG_LEVEL });
+// Asynchronous stdout: log lines (one per request) are written in batches, not one write(2) each
+// on the request path; flushed on shutdown below.
+const logger = pino({ level: config.LOG_LEVEL }, pino.destination({ dest: 1, sync: false }));
 const db = createDb(config);
 const applied = await migrateToLatest(db);
 logger.info({ dialect: dialectOf(config), applied, ...(config.DATABASE_URL ? {} : { file: config.SQLITE_PATH }) }, 'database ready');
@@ -58,16 +60,25 @@ async function shutdown(signal: string) {
     // Webhook-scheduled syncs: pending timers dropped (the backup sync covers them), running ones awaited.
     const { closeSyncQueue } = await import('./modules/sync/sync-queue.ts');
     await closeSyncQueue(db);
+    // The derive worker threads (sync off the request thread).
+    const { closeDerivePool } = await import('./modules/sync/derive-pool.ts');
+    await closeDerivePool();
     const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
     // Open replication streams never finish on their own: end them so close() can complete.
     closeAllStreams();
     // Their sockets are idle keep-alive connections once the ends are flushed.
     setTimeout(() => server.closeIdleConnections(), 100).unref();
     await serverClosed;
+    // Page views still batched in memory are written before the database closes.
+    const { closePageViews } = await import('./modules/public/page-views.ts');
+    await closePageViews(db);
+    const { closePublicCache } = await import('./modules/public/public-cache.ts');
+    closePublicCache(db);
     await db.destroy();
   } catch (err) {
     logger.error({ err }, 'error during shutdown');
   }
+  await new Promise<void>((resolve) => logger.flush(() => resolve()));
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -26,6 +26,8 @@ export interface IcsRoute {
   redirectTo?: string;
   /** Extra response headers. */
   headers?: Record<string, string>;
+  /** Raw bytes sent as is with 200 (e.g. a gzip bomb with `content-encoding: gzip` in headers). */
+  body?: Buffer;
 }
 
 export interface IcsServer {
@@ -60,6 +62,10 @@ export async function startIcsServer(): Promise<IcsServer> {
       }
       if (route.status) {
         res.writeHead(route.status, route.headers ?? {}).end();
+        return;
+      }
+      if (route.body) {
+        res.writeHead(200, { 'content-type': 'text/calendar', ...route.headers }).end(route.body);
         return;
       }
       if (route.hugeBytes) {

@@ -16,6 +16,9 @@ import { loadConfig, type Config } from '../src/config.ts';
 import type { Deps } from '../src/http/deps.ts';
 import { createOutboxMailer, type MailMessage } from '../src/mail/mailer.ts';
 import { closeSyncQueue } from '../src/modules/sync/sync-queue.ts';
+import { closePageViews } from '../src/modules/public/page-views.ts';
+import { closePublicCache } from '../src/modules/public/public-cache.ts';
+import { closeDerivePool } from '../src/modules/sync/derive-pool.ts';
 import type { OAuthCalendarProvider, OAuthProviderId } from '../src/providers/oauth-provider.ts';
 import { createTestDb, type TestDb } from './test-db.ts';
 
@@ -54,7 +57,7 @@ export interface TestApp {
   /** Every e-mail the app sent, oldest first. */
   outbox: MailMessage[];
   clock: TestClock;
-  /** Stops scheduled syncs, then destroys the database (drops the PostgreSQL schema). */
+  /** Stops scheduled syncs and the derive worker pool, then destroys the database (drops the PostgreSQL schema). */
   close(): Promise<void>;
 }
 
@@ -74,6 +77,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       WEB_DIST_DIR: path.join(testDb.dir, 'no-web-dist'),
       LOG_LEVEL: 'silent',
       PUBLIC_BASE_URL: 'http://avail.test',
+      // Page views written through (tests read page_views right after a request); batching has its own tests.
+      PAGE_VIEW_FLUSH_MS: '0',
       ...(testDb.databaseUrl ? { DATABASE_URL: testDb.databaseUrl } : {}),
       ...options.env,
     },
@@ -101,6 +106,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock,
     close: async () => {
       await closeSyncQueue(testDb.db);
+      await closePageViews(testDb.db);
+      closePublicCache(testDb.db);
+      await closeDerivePool();
       await testDb.destroy();
     },
   };

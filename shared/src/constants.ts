@@ -58,8 +58,31 @@ export const SYNC_HORIZON_FUTURE_DAYS = 400;
 /** Calendar fetch limits: 10 MB body, 20 s response. */
 export const CALENDAR_MAX_BYTES = 10 * 1024 * 1024;
 export const CALENDAR_FETCH_TIMEOUT_MS = 20_000;
-/** Cap on recurrence instances expanded per calendar per sync. */
+/** Cap on recurrence instances generated per recurring series per sync (a COUNT series counts those before the window too). */
 export const MAX_RECURRENCE_INSTANCES = 50_000;
+/**
+ * Budgets per calendar connection (issue 11), over all of its calendars together, per sync.
+ * Over any of them the sync is REFUSED, never truncated: the connection shows the error and keeps
+ * its last good busy intervals (a first connect answers 400 and stores nothing). Truncating would
+ * show the owner as free where a dropped event makes them busy.
+ *
+ * - MAX_CONNECTION_OCCURRENCES: occurrences (event instances, busy or not) inside the sync horizon
+ *   (30 days back to 400 days ahead); expansion stops as soon as it is exceeded.
+ * - MAX_CONNECTION_EVENTS: derived events stored in calendar_events.
+ * - MAX_CONNECTION_BUSY_INTERVALS: merged busy intervals stored in busy_intervals.
+ */
+export const MAX_CONNECTION_OCCURRENCES = 20_000;
+export const MAX_CONNECTION_EVENTS = 20_000;
+export const MAX_CONNECTION_BUSY_INTERVALS = 20_000;
+/**
+ * Sync isolation: the CPU-heavy part of a sync (parse, RRULE expansion, derivation) runs in a
+ * worker-thread pool of at most SYNC_WORKER_MAX_THREADS threads; one derivation may take
+ * SYNC_DERIVE_TIMEOUT_MS and SYNC_WORKER_MAX_HEAP_MB of V8 old-generation heap, or its worker is
+ * ended and the connection shows an error.
+ */
+export const SYNC_WORKER_MAX_THREADS = 2;
+export const SYNC_DERIVE_TIMEOUT_MS = 30_000;
+export const SYNC_WORKER_MAX_HEAP_MB = 192;
 export const GENERIC_ERROR_MESSAGE = 'Something went wrong';
 /** Manual busy blocks (issue 10): one block lasts at most 14 days; its owner-only note at most 200 characters. */
 export const BUSY_BLOCK_MAX_MS = 14 * 24 * 3_600_000;

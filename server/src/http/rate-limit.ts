@@ -81,3 +81,37 @@ export const defaultRateLimits: RateLimits = {
   proposalsPerIp: { windowMs: 60 * 60_000, limit: 5, message: 'Too many proposals. Please try again later.' },
   proposalsPerOwner: { windowMs: 24 * 60 * 60_000, limit: 30, message: 'Too many proposals. Please try again later.' },
 };
+
+/**
+ * A lighter per-IP limiter for the hot visitor path, same contract as `limiter({ key: 'ip' })`:
+ * at most `options.limit` requests per `options.windowMs` (ms) per client IP (IPv6 by its /56,
+ * `ipKeyGenerator`), 429 in the usual format beyond it, draft-7 `RateLimit-Policy` / `RateLimit`
+ * headers. Fixed windows aligned on `windowMs`; the counts are two plain Maps (this window's and a
+ * dropped one), so a request costs one Map lookup and no promise, and memory is bounded by the
+ * distinct clients of one window. In-memory per app instance, like the other limiters.
+ * Leaves the client address it read in `res.locals.clientIp` (string).
+ */
+export function ipWindowLimiter(options: LimitOptions, clock: () => number = Date.now) {
+  const windowMs = options.windowMs;
+  const policy = `${options.limit};w=${Math.ceil(windowMs / 1000)}`;
+  let windowStart = 0;
+  let counts = new Map<string, number>();
+  return (req: Request, res: Response, next: NextFunction) => {
+    const now = clock();
+    if (now - windowStart >= windowMs || now < windowStart) {
+      windowStart = now - (now % windowMs);
+      counts = new Map();
+    }
+    // req.ip re-parses X-Forwarded-For on every read: read it once, keep it for the handler.
+    const ip = req.ip ?? '';
+    res.locals.clientIp = ip;
+    const key = ipKeyGenerator(ip);
+    const used = (counts.get(key) ?? 0) + 1;
+    counts.set(key, used);
+    const reset = Math.max(0, Math.ceil((windowStart + windowMs - now) / 1000));
+    res.setHeader('RateLimit-Policy', policy);
+    res.setHeader('RateLimit', `limit=${options.limit}, remaining=${Math.max(0, options.limit - used)}, reset=${reset}`);
+    if (used > options.limit) return next(tooManyRequests(options.message));
+    next();
+  };
+}

@@ -240,6 +240,8 @@ describe('backup sync spreading, exponential back-off and the sync lease (memory
     expect(isSyncScheduled(t.db, id)).toBe(true); // re-queued behind the lease
     await releaseSyncLease(t.db, id, 'other-instance');
     await waitFor(() => calls() === 1, 3_000);
+    // the provider was called; the derivation (worker thread) and the write finish, then the lease goes
+    await waitFor(async () => (await t.db.selectFrom('calendar_connections').select('sync_lease_owner').where('id', '=', id).executeTakeFirstOrThrow()).sync_lease_owner === null, 10_000);
     const row = await t.db.selectFrom('calendar_connections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ sync_lease_until: null, sync_lease_owner: null, status: 'active' });
 

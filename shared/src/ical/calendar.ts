@@ -16,12 +16,13 @@
  */
 import { DAY_MS, UTC_ZONE, getIanaZone, instantToWall, isValidIanaZone, wallToInstant, type TimeZone } from '../domain/zone-time.ts';
 import { IcsParseError, paramOf, propOf, propsOf, readComponents, unescapeText, type IcsComponent, type IcsProperty } from './content-lines.ts';
-import { ExpansionLimitError, expandRRuleWall } from './rrule.ts';
+import { ExpansionLimitError, expandRRuleWall, type OccurrenceBudget } from './rrule.ts';
 import { VTimezone } from './vtimezone.ts';
 import { parseDuration, parseIcsTime, parseRRule, type IcsDuration, type IcsTime, type RecurRule } from './values.ts';
 import { windowsZoneToIana } from './windows-zones.ts';
 
 export { IcsParseError, ExpansionLimitError };
+export type { OccurrenceBudget };
 
 /** An RDATE value: a start, optionally with its own end (`VALUE=PERIOD`). */
 interface RDateValue {
@@ -75,6 +76,12 @@ export interface ExpandOptions {
   rangeEnd: number;
   /** Hard cap on instances generated per recurring series (default 100 000; a COUNT series is walked from DTSTART up to the range). */
   maxInstances?: number;
+  /**
+   * Occurrences emitted inside the range (events, busy or not, masters and overrides alike) are
+   * taken from this budget, shared across calls (one connection's calendars); exhausting it
+   * throws `ExpansionLimitError` with scope `'connection'`. Default: no budget.
+   */
+  budget?: OccurrenceBudget;
 }
 
 /** A busy interval: UTC ms, half-open. Carries no title or other event detail. */
@@ -354,7 +361,10 @@ function isBusy(e: ParsedEvent, owners: Set<string>): boolean {
  * - Busy unless STATUS:CANCELLED, TRANSP:TRANSPARENT, X-MICROSOFT-CDO-BUSYSTATUS:FREE, or declined
  *   by an owner address. Zero-length instances never produce an interval.
  *
- * @throws ExpansionLimitError when a series needs more than `maxInstances` instances.
+ * @throws ExpansionLimitError when a series needs more than `maxInstances` instances, or the
+ *   shared `budget` of occurrences is exhausted (scope `'connection'`).
+ * @throws VTimezoneError when a calendar's own VTIMEZONE that is needed cannot be evaluated
+ *   (e.g. an observance whose RRULE has more onsets than a zone can have).
  */
 export function expandBusy(cal: ParsedCalendar, opts: ExpandOptions): ExpandResult {
   const owner = getIanaZone(opts.ownerZone);
@@ -383,7 +393,7 @@ export function expandBusy(cal: ParsedCalendar, opts: ExpandOptions): ExpandResu
   };
   const owners = new Set((opts.ownerEmails ?? []).map((e) => e.trim().replace(/^mailto:/i, '').toLowerCase()));
   const maxInstances = opts.maxInstances ?? 100_000;
-  const { rangeStart, rangeEnd } = opts;
+  const { rangeStart, rangeEnd, budget } = opts;
 
   const intervals: BusyInterval[] = [];
   const events: EventInstance[] = [];
@@ -393,6 +403,7 @@ export function expandBusy(cal: ParsedCalendar, opts: ExpandOptions): ExpandResu
       ? inst.start >= rangeStart && inst.start < rangeEnd
       : inst.start < rangeEnd && inst.end > rangeStart;
     if (!inRange) return;
+    if (budget && --budget.remaining < 0) throw new ExpansionLimitError(budget.limit, '', 'connection');
     const busy = isBusy(e, owners);
     events.push({ uid: e.uid, title: e.title, start: inst.start, end: Math.max(inst.end, inst.start), allDay, isBusy: busy });
     if (busy && !zeroLen) intervals.push({ start: inst.start, end: inst.end, dependsOnOwnerZone });

@@ -11,6 +11,9 @@
  * node-ical's `parseICS` (which was ~60 % of the time per conformance case).
  */
 
+/** Deepest component nesting read (VCALENDAR > VEVENT > VALARM is 3; real data never passes ~5). */
+export const ICS_MAX_NESTING = 16;
+
 /** Thrown when a text is not a readable iCalendar stream. */
 export class IcsParseError extends Error {
   constructor(message: string, public readonly line?: number) {
@@ -106,7 +109,8 @@ export function parseContentLine(line: string): IcsProperty | null {
  * byte-order mark. Lines that are not content lines are skipped and counted in `skippedLines`.
  *
  * @throws IcsParseError when there is no `BEGIN:VCALENDAR`, a component is never closed
- *   (truncated download), or an `END` does not match its `BEGIN`.
+ *   (truncated download), an `END` does not match its `BEGIN`, or components nest deeper than
+ *   {@link ICS_MAX_NESTING} (e.g. 100 000 VEVENTs each inside the previous one).
  */
 export function readComponents(text: string): { roots: IcsComponent[]; skippedLines: number } {
   if (typeof text !== 'string') throw new IcsParseError('calendar data is not text');
@@ -132,6 +136,9 @@ export function readComponents(text: string): { roots: IcsComponent[]; skippedLi
       const cname = p.value.trim().toUpperCase();
       if (stack.length === 0 && cname !== 'VCALENDAR') {
         throw new IcsParseError(`not an iCalendar file: expected BEGIN:VCALENDAR, found BEGIN:${cname}`, ln + 1);
+      }
+      if (stack.length >= ICS_MAX_NESTING) {
+        throw new IcsParseError(`components are nested more than ${ICS_MAX_NESTING} deep`, ln + 1);
       }
       const c: IcsComponent = { name: cname, props: [], components: [] };
       if (stack.length) stack[stack.length - 1].components.push(c);

@@ -18,12 +18,29 @@
 import { DAY_MS, HOUR_MS, MINUTE_MS, daysInMonth, fieldsFromWall, isLeapYear, wallFromFields, weekdayOfDay } from '../domain/zone-time.ts';
 import type { RecurRule } from './values.ts';
 
-/** Thrown when an expansion would exceed its instance cap; callers report it as a connection error. */
+/**
+ * Thrown when an expansion would exceed its instance cap; callers report it as a connection error.
+ * `scope` says which cap: `'series'` (one recurring series, `maxInstances`) or `'connection'`
+ * (the occurrence budget shared by all calendars of one connection, {@link OccurrenceBudget}).
+ */
 export class ExpansionLimitError extends Error {
-  constructor(public readonly limit: number, detail = '') {
-    super(`recurrence expansion exceeded ${limit} instances${detail ? `: ${detail}` : ''}`);
+  constructor(public readonly limit: number, detail = '', public readonly scope: 'series' | 'connection' = 'series') {
+    super(`recurrence expansion exceeded ${limit} ${scope === 'connection' ? 'occurrences in the range' : 'instances'}${detail ? `: ${detail}` : ''}`);
     this.name = 'ExpansionLimitError';
   }
+}
+
+/**
+ * A budget of occurrences shared by several expansions (all the calendars of one connection):
+ * every occurrence emitted inside the range uses one; when `remaining` would go below zero the
+ * expansion throws `ExpansionLimitError(limit, …, 'connection')` at once, so the work done on a
+ * runaway calendar is bounded by the budget, not by the calendar.
+ */
+export interface OccurrenceBudget {
+  /** The budget's size (occurrences), for messages. */
+  readonly limit: number;
+  /** Occurrences still allowed; decremented in place. */
+  remaining: number;
 }
 
 export interface ExpandWindow {

@@ -10,7 +10,7 @@
  */
 import { DAY_MS, fieldsFromWall, wallFromFields, type TimeZone } from '../domain/zone-time.ts';
 import { propOf, propsOf, type IcsComponent } from './content-lines.ts';
-import { expandRRuleWall } from './rrule.ts';
+import { ExpansionLimitError, expandRRuleWall } from './rrule.ts';
 import { parseIcsTime, parseRRule, parseUtcOffset, type RecurRule } from './values.ts';
 
 interface Observance {
@@ -23,6 +23,11 @@ interface Observance {
 }
 
 const YEAR_MS = 366 * DAY_MS;
+/** Bounds of one VTIMEZONE (a real zone has a handful of observances and a few hundred RDATEs at most). */
+export const VTIMEZONE_MAX_OBSERVANCES = 1_000;
+export const VTIMEZONE_MAX_RDATES = 10_000;
+/** Onsets one observance may have in the window a year needs (real zones: 1–2). */
+const MAX_ONSETS_PER_WINDOW = 5_000;
 
 /** Thrown when a VTIMEZONE has no usable observance. */
 export class VTimezoneError extends Error {
@@ -39,12 +44,18 @@ export class VTimezone implements TimeZone {
   /**
    * @param name the `TZID`.
    * @param component the `VTIMEZONE` component.
-   * @throws VTimezoneError when no observance has a readable DTSTART and offsets.
+   * @throws VTimezoneError when no observance has a readable DTSTART and offsets, or when it has
+   *   more than {@link VTIMEZONE_MAX_OBSERVANCES} observances or {@link VTIMEZONE_MAX_RDATES} RDATEs
+   *   (a garbage zone: the caller treats the TZID as unresolvable).
    */
   constructor(public readonly name: string, component: IcsComponent) {
     this.obs = [];
+    let rdateCount = 0;
     for (const sub of component.components) {
       if (sub.name !== 'STANDARD' && sub.name !== 'DAYLIGHT') continue;
+      if (this.obs.length >= VTIMEZONE_MAX_OBSERVANCES) {
+        throw new VTimezoneError(`VTIMEZONE ${name} has more than ${VTIMEZONE_MAX_OBSERVANCES} observances`);
+      }
       const ds = propOf(sub, 'DTSTART');
       const from = parseUtcOffset(propOf(sub, 'TZOFFSETFROM')?.value ?? '');
       const to = parseUtcOffset(propOf(sub, 'TZOFFSETTO')?.value ?? '');
@@ -64,6 +75,9 @@ export class VTimezone implements TimeZone {
         for (const v of rd.value.split(',')) {
           const t = parseIcsTime(v.split('/')[0]);
           if (t) rdates.push(t.wall);
+          if (++rdateCount > VTIMEZONE_MAX_RDATES) {
+            throw new VTimezoneError(`VTIMEZONE ${name} has more than ${VTIMEZONE_MAX_RDATES} RDATEs`);
+          }
         }
       }
       rdates.sort((a, b) => a - b);
@@ -77,12 +91,21 @@ export class VTimezone implements TimeZone {
     const out: number[] = [];
     if (o.dtstart >= fromWall && o.dtstart < toWall) out.push(o.dtstart);
     if (o.rrule) {
-      for (const w of expandRRuleWall(o.rrule, o.dtstart, {
-        fromWall,
-        toWall,
-        maxInstances: 5000,
-        withinUntil: this.untilPredicate(o),
-      })) {
+      let walls: number[];
+      try {
+        walls = expandRRuleWall(o.rrule, o.dtstart, {
+          fromWall,
+          toWall,
+          maxInstances: MAX_ONSETS_PER_WINDOW,
+          withinUntil: this.untilPredicate(o),
+        });
+      } catch (err) {
+        if (err instanceof ExpansionLimitError) {
+          throw new VTimezoneError(`time zone ${JSON.stringify(this.name)} defines more transitions than a time zone can have`);
+        }
+        throw err;
+      }
+      for (const w of walls) {
         if (w !== o.dtstart) out.push(w);
       }
     }
@@ -147,14 +170,18 @@ export class VTimezone implements TimeZone {
     return yd;
   }
 
+  /** @throws VTimezoneError when an observance's RRULE has more onsets than a zone can have. */
   offsetAt(utcMs: number): number {
     const year = fieldsFromWall(utcMs).y;
     const yd = this.yearData(year);
-    let off = yd.before;
-    for (let i = 0; i < yd.at.length; i++) {
-      if (yd.at[i] <= utcMs) off = yd.to[i];
-      else break;
+    // last transition at or before utcMs (binary search: a year can hold many RDATE transitions)
+    let lo = 0;
+    let hi = yd.at.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (yd.at[mid] <= utcMs) lo = mid + 1;
+      else hi = mid;
     }
-    return off;
+    return lo === 0 ? yd.before : yd.to[lo - 1];
   }
 }

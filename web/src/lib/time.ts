@@ -200,9 +200,18 @@ export function browserTimeZone(): string {
   }
 }
 
+// Intl.DateTimeFormat objects are costly to create (the server renders the public page with these
+// helpers too): one per zone and option set, kept.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function cachedFormat(key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeFormat {
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = make()));
+  return f;
+}
+
 /** '09:30' style time of an instant in a zone. */
 export function formatTime(ms: number, tz: string, hour12 = false): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit', hour12 }).format(new Date(ms));
+  return cachedFormat(`t|${tz}|${hour12}`, () => new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit', hour12 })).format(new Date(ms));
 }
 
 /** 'Mon 24 Nov' style label of a plain date. */
@@ -210,16 +219,16 @@ export function formatDayLabel(date: string): { weekday: string; day: string; mo
   const [y, m, d] = date.split('-').map(Number);
   const t = new Date(Date.UTC(y, m - 1, d, 12));
   return {
-    weekday: t.toLocaleDateString('en-US', { weekday: 'short', timeZone: 'UTC' }),
+    weekday: cachedFormat('weekday', () => new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: 'UTC' })).format(t),
     day: String(d),
-    month: t.toLocaleDateString('en-US', { month: 'short', timeZone: 'UTC' }),
+    month: cachedFormat('month', () => new Intl.DateTimeFormat('en-US', { month: 'short', timeZone: 'UTC' })).format(t),
   };
 }
 
 /** 'November 2026' */
 export function formatMonthLabel(first: string): string {
   const [y, m] = first.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, 1, 12)).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return cachedFormat('month-year', () => new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' })).format(new Date(Date.UTC(y, m - 1, 1, 12)));
 }
 
 /** '24 Nov – 30 Nov 2026' */

@@ -71,7 +71,8 @@ async function networkFirst(req) {
   const cache = await caches.open(CACHE);
   try {
     const res = await fetch(req);
-    if (res.ok && (res.headers.get('content-type') || '').includes('text/html')) await cache.put(SHELL, res.clone());
+    // A public page (X-Avail-Page: public) is server-rendered with someone's windows: never the shell.
+    if (res.ok && (res.headers.get('content-type') || '').includes('text/html') && !res.headers.get('x-avail-page')) await cache.put(SHELL, res.clone());
     return res;
   } catch (err) {
     const shell = await cache.match(SHELL);

@@ -13,6 +13,14 @@ type Q = Kysely<Database> | Transaction<Database>;
 
 const INSERT_BATCH = 400;
 
+/**
+ * Lets the event loop run between two batches of a big write (timers, sockets, requests that do
+ * not need this connection). The write stays one transaction: all-or-nothing.
+ */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 export async function listConnections(db: Q, userId: string): Promise<CalendarConnectionRow[]> {
   return db.selectFrom('calendar_connections').selectAll().where('user_id', '=', userId).orderBy('connected_at', 'asc').orderBy('id', 'asc').execute();
 }
@@ -173,11 +181,14 @@ export function eventId(connectionId: string, uid: string, startMs: number, dupl
  * Events are diffed by their stable id: new rows are inserted and changed rows updated with the
  * write's stamp, vanished rows are deleted and leave a tombstone; unchanged events are not written
  * at all (an unchanged re-sync writes zero event rows). Busy intervals (not replicated) are replaced.
+ * Rows go in batches of 400 with a yield to the event loop between batches; the derivation's
+ * budgets (sync/derive.ts: ≤ 20,000 events and busy intervals per connection) bound the whole write.
  */
 export async function replaceDerived(db: Q, conn: { id: string; user_id: string }, derived: DerivedRows, stamp: Stamper): Promise<void> {
   await db.deleteFrom('busy_intervals').where('connection_id', '=', conn.id).execute();
   await syncEvents(db, conn, derived.events, stamp);
   for (let i = 0; i < derived.intervals.length; i += INSERT_BATCH) {
+    await yieldToEventLoop();
     await db
       .insertInto('busy_intervals')
       .values(
@@ -253,15 +264,18 @@ async function syncEvents(db: Q, conn: { id: string; user_id: string }, events: 
   if (inserts.length === 0 && updates.length === 0 && removed.length === 0) return;
   const updatedAt = await stamp('calendar_events');
   for (let i = 0; i < removed.length; i += INSERT_BATCH) {
+    await yieldToEventLoop();
     await db.deleteFrom('calendar_events').where('id', 'in', removed.slice(i, i + INSERT_BATCH)).execute();
   }
   await writeTombstones(db, conn.user_id, 'calendar_events', removed, updatedAt);
-  for (const e of updates) {
-    const { id, ...fields } = e;
+  for (let n = 0; n < updates.length; n++) {
+    if (n % INSERT_BATCH === 0) await yieldToEventLoop();
+    const { id, ...fields } = updates[n]!;
     await db.updateTable('calendar_events').set({ ...fields, updated_at: updatedAt }).where('id', '=', id).execute();
   }
   await clearTombstones(db, conn.user_id, 'calendar_events', inserts.map((e) => e.id));
   for (let i = 0; i < inserts.length; i += INSERT_BATCH) {
+    await yieldToEventLoop();
     await db
       .insertInto('calendar_events')
       .values(

@@ -9,10 +9,10 @@ import { encryptSecret, secretFingerprint } from '../../lib/crypto.ts';
 import { APPLE_INVALID_CREDENTIALS } from '../../providers/apple/apple.provider.ts';
 import { pullProviders } from '../../providers/index.ts';
 import { ProviderAuthError, ProviderError, type ProviderSyncResult } from '../../providers/provider.ts';
+import { deriveOffThread } from '../sync/derive-pool.ts';
 import {
   DeriveError,
   calendarFetchFor,
-  deriveBusy,
   ownerEmailsFor,
   syncUser,
   type SyncDeps,
@@ -81,9 +81,11 @@ interface ConnectRequest {
 }
 
 /**
- * Runs the first sync; only when it succeeds (data fetched AND readable) are the connection, its
- * sources and derived busy time stored, in one transaction. Failures are 400s with clear messages
- * and leave nothing behind.
+ * Runs the first sync; only when it succeeds (data fetched AND readable AND within the
+ * per-connection budgets, derived in the worker pool) are the connection, its sources and derived
+ * busy time stored, in one transaction. Failures are 400s with clear messages
+ * (`calendar_unreachable`, `calendar_unreadable`: unreadable data, a budget exceeded, the worker's
+ * time or memory limit) and leave nothing behind.
  */
 async function connectPull(deps: SyncDeps, user: UserRow, req: ConnectRequest): Promise<ConnectionView> {
   let result: ProviderSyncResult;
@@ -101,7 +103,7 @@ async function connectPull(deps: SyncDeps, user: UserRow, req: ConnectRequest): 
   const now = deps.now();
   let derived;
   try {
-    derived = deriveBusy(result.upserts, { ownerZone: user.timezone, ownerEmails: ownerEmailsFor(user.email, result.ownerEmails), now });
+    derived = await deriveOffThread(result.upserts, { ownerZone: user.timezone, ownerEmails: ownerEmailsFor(user.email, result.ownerEmails), now });
   } catch (err) {
     if (err instanceof DeriveError) throw new HttpError(400, 'calendar_unreadable', err.message);
     throw err;

@@ -7,7 +7,8 @@ import { DAY_MS, formatIsoDate, getIanaZone, instantToWall } from '@avail/shared
 import type { Deps } from '../../http/deps.ts';
 import { listExceptionsBetween, listRules } from '../availability/availability.repo.ts';
 import { busyBlockTimes } from '../blocks/blocks.service.ts';
-import { busyOverlapping } from './public.repo.ts';
+import { publicCacheFor } from './public-cache.ts';
+import { busyMaxSpan, busyOverlapping } from './public.repo.ts';
 
 /** The owner fields the engine needs. `timezone` is an IANA zone name. */
 export interface WindowOwner {
@@ -21,7 +22,9 @@ export interface WindowOwner {
  * owner's zone, minus exceptions, minus busy time; RFC 5545 expansion already stored as
  * busy_intervals). Busy time = the calendars' busy intervals plus the owner's live manual busy
  * blocks (their times only; a block's note never reaches this code). Exceptions are loaded one
- * local day beyond each end so zone offsets can't clip them.
+ * local day beyond each end so zone offsets can't clip them. Busy intervals are read from
+ * `max(start, now) − the owner's longest interval` on (that length is cached per owner until the
+ * owner's next change, public-cache.ts), sorted by start.
  */
 export async function ownerFreeWindows(deps: Deps, owner: WindowOwner, start: number, end: number) {
   const now = deps.now();
@@ -29,17 +32,26 @@ export async function ownerFreeWindows(deps: Deps, owner: WindowOwner, start: nu
   const fromDate = formatIsoDate(instantToWall(zone, start) - DAY_MS);
   const toDate = formatIsoDate(instantToWall(zone, end) + DAY_MS);
   const busyFrom = Math.max(start, now);
-  const [rules, exceptions, calendarBusy, blockBusy] = await Promise.all([
+  const cache = publicCacheFor(deps.db);
+  const gen = cache.gen(owner.id);
+  let maxSpan = cache.maxSpan(owner.id);
+  if (maxSpan === undefined) {
+    maxSpan = await busyMaxSpan(deps.db, owner.id);
+    cache.storeMaxSpan(owner.id, gen, maxSpan);
+  }
+  const [rules, exceptions, boundedBusy, blockBusy] = await Promise.all([
     listRules(deps.db, owner.id),
     listExceptionsBetween(deps.db, owner.id, fromDate, toDate),
-    busyOverlapping(deps.db, owner.id, busyFrom, end),
+    busyOverlapping(deps.db, owner.id, busyFrom, end, maxSpan),
     busyBlockTimes(deps.db, owner.id, busyFrom, end),
   ]);
+  // A write committed meanwhile may have brought a longer interval than maxSpan: read unbounded.
+  const calendarBusy = cache.gen(owner.id) === gen ? boundedBusy : await busyOverlapping(deps.db, owner.id, busyFrom, end);
   return computeFreeWindows({
     timezone: owner.timezone,
     rules,
     exceptions,
-    busy: [...calendarBusy, ...blockBusy],
+    busy: blockBusy.length === 0 ? calendarBusy : [...calendarBusy, ...blockBusy],
     rangeStart: start,
     rangeEnd: end,
     now,

@@ -13,18 +13,32 @@ export function findPublicOwner(db: Db, slug: string) {
     .executeTakeFirst();
 }
 
-/** Busy intervals of the user overlapping [start, end) (UTC ms). */
-export function busyOverlapping(db: Db, userId: string, start: number, end: number) {
-  return db
+/**
+ * Busy intervals of the user overlapping [start, end) (UTC ms), sorted by start (the engine's fast
+ * path). `maxSpan` (ms) is the user's longest interval (see busyMaxSpan): it gives the query a
+ * lower bound `start_ms >= start - maxSpan`, so the (user_id, start_ms) index is read only from
+ * there on instead of over every past interval. Without it there is no lower bound.
+ */
+export function busyOverlapping(db: Db, userId: string, start: number, end: number, maxSpan?: number) {
+  let q = db
     .selectFrom('busy_intervals')
     .select(['start_ms as start', 'end_ms as end'])
-    .where('user_id', '=', userId)
-    .where('start_ms', '<', end)
-    .where('end_ms', '>', start)
-    .execute();
+    .where('user_id', '=', userId);
+  if (maxSpan !== undefined) q = q.where('start_ms', '>=', start - Math.max(0, maxSpan));
+  return q.where('start_ms', '<', end).where('end_ms', '>', start).orderBy('start_ms').orderBy('end_ms').execute();
 }
 
-/** Records one view per visitor per day (a repeat is ignored). */
+/** The user's longest busy interval, `max(end_ms - start_ms)` in ms (0 when there is none). */
+export async function busyMaxSpan(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('busy_intervals')
+    .select((eb) => eb.fn.max(eb('end_ms', '-', eb.ref('start_ms'))).as('span'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Math.max(0, Number(row?.span ?? 0));
+}
+
+/** Records one view per visitor per day (a repeat is ignored). Unbatched; the public path uses page-views.ts. */
 export async function recordPageView(db: Db, row: { user_id: string; day: string; visitor_hash: string; created_at: number }) {
   await db
     .insertInto('page_views')

@@ -1,9 +1,9 @@
 /** /api/public/:slug/availability — no token; a capability link, so never cached, indexed or referred. */
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { privateHeaders } from '../../http/private-headers.ts';
 import type { Deps } from '../../http/deps.ts';
-import { limiter, type RateLimits } from '../../http/rate-limit.ts';
-import { publicAvailability } from './public.service.ts';
+import { ipWindowLimiter, type RateLimits } from '../../http/rate-limit.ts';
+import { publicAvailabilityBody } from './public.service.ts';
 
 /** Router for the public availability API (availability-semantics.md "The public API"). */
 export function publicRouter(deps: Deps, limits: RateLimits) {
@@ -18,16 +18,21 @@ export function publicRouter(deps: Deps, limits: RateLimits) {
    * 400 `{ error, code: 'invalid_range' }` (bad range, unknown zone, too long, end before start, beyond the horizon);
    * 404 `{ error: 'This availability link could not be found.', code: 'not_found' }` for any unknown slug; 429.
    * Headers: Cache-Control: no-store, X-Robots-Tag: noindex, Referrer-Policy: no-referrer.
-   * Counts one page view per visitor per day (hashed, no IP stored).
+   * Counts one page view per visitor per day (hashed, no IP stored; batched).
+   * The body comes serialised from the public cache (public-cache.ts) and is sent as is (`res.end`).
    */
-  r.get('/public/:slug/availability', privateHeaders, limiter(limits.publicPerIp), async (req, res) => {
-    const body = await publicAvailability(
+  r.get('/public/:slug/availability', privateHeaders, ipWindowLimiter(limits.publicPerIp), async (req: Request, res: Response) => {
+    const { body } = await publicAvailabilityBody(
       deps,
       String(req.params.slug),
       { range: req.query.range, tz: req.query.tz },
-      { ip: req.ip ?? '', userAgent: req.get('user-agent') ?? '' },
+      { ip: (res.locals.clientIp as string | undefined) ?? req.ip ?? '', userAgent: req.get('user-agent') ?? '' },
     );
-    res.json(body);
+    // The bytes as cached, straight to Node (no re-encoding, no ETag, no freshness check: the
+    // answer is never cacheable); HEAD gets the headers only (Node drops the body).
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', body.length);
+    res.end(body);
   });
 
   return r;

@@ -5,6 +5,8 @@ import { formatIsoDate, getIanaZone, instantToWall } from '@avail/shared/domain/
 import type { Deps } from '../../http/deps.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { ownerFreeWindows } from './owner-windows.service.ts';
+import { pageViewsFor } from './page-views.ts';
+import { publicCacheFor, type PublicOwner } from './public-cache.ts';
 import { presentPublicAvailability } from './public.presenter.ts';
 import * as repo from './public.repo.ts';
 
@@ -31,38 +33,82 @@ function queryString(value: unknown, name: string): string | undefined {
   return value;
 }
 
-/**
- * Resolves the range, computes free windows from the owner's rules, exceptions and busy intervals
- * overlapping it, and counts the view. 404 for an unknown slug; 400 for a bad range or zone.
- */
-export async function publicAvailability(deps: Deps, slug: string, query: PublicQuery, visitor: Visitor) {
-  const owner = await repo.findPublicOwner(deps.db, slug);
+/** Bytes of a 200 answer with the owner it belongs to. */
+export interface PublicAnswer {
+  ownerId: string;
+  /** The JSON body (UTF-8), exactly what `publicAvailability` returns, serialised once. */
+  body: Buffer;
+}
+
+/** The owner behind `slug` (case-insensitive) from the cache or the database; 404 when none. */
+async function ownerOf(deps: Deps, slug: string): Promise<PublicOwner> {
+  const cache = publicCacheFor(deps.db);
+  const slugLower = slug.toLowerCase();
+  const cached = cache.ownerBySlug(slugLower);
+  if (cached) return cached;
+  const epoch = cache.currentEpoch();
+  const owner = await repo.findPublicOwner(deps.db, slugLower);
   if (!owner) throw notFound(LINK_NOT_FOUND);
+  cache.storeOwner(slugLower, owner, epoch);
+  return owner;
+}
+
+/**
+ * The visitor path, serialised: the 200 body of GET /api/public/:slug/availability as bytes, from
+ * the public cache when it is provably the same answer (public-cache.ts: invalidated by the change
+ * bus, valid only while the clock rule holds), else computed with `ownerFreeWindows` and cached.
+ * Counts the view (batched, page-views.ts). 404 for an unknown slug; 400 for a bad range or zone.
+ * `deps.now()` is read once: range resolution and windows use the same instant (UTC ms).
+ */
+export async function publicAvailabilityBody(deps: Deps, slug: string, query: PublicQuery, visitor: Visitor): Promise<PublicAnswer> {
+  const owner = await ownerOf(deps, slug);
   const now = deps.now();
   const range = queryString(query.range, 'range');
   const tz = queryString(query.tz, 'tz');
-  const resolved = resolvePublicRange({ range, tz }, owner.timezone, now);
-  if (!resolved.ok) throw badRequest(resolved.error, 'invalid_range');
+  const cache = publicCacheFor(deps.db);
+  // Raw query strings: equal strings resolve equally for one owner state and time (the clock rule).
+  const key = `${owner.id}\u0000${range === undefined ? '\u0001' : range}\u0000${tz === undefined ? '\u0001' : tz}`;
+  let body = cache.answer(key, owner.id, now)?.body;
+  if (!body) {
+    const gen = cache.gen(owner.id);
+    const resolved = resolvePublicRange({ range, tz }, owner.timezone, now);
+    if (!resolved.ok) throw badRequest(resolved.error, 'invalid_range');
+    const windows = await ownerFreeWindows({ ...deps, now: () => now }, owner, resolved.start, resolved.end);
+    body = Buffer.from(
+      JSON.stringify(
+        presentPublicAvailability({ userName: owner.name, userTimezone: owner.timezone, windows, range: { start: resolved.start, end: resolved.end } }),
+      ),
+    );
+    cache.storeAnswer(key, owner.id, gen, {
+      body,
+      computedAt: now,
+      firstWindowStart: windows.length > 0 ? windows[0].start : Infinity,
+      fixedRange: range !== undefined,
+    });
+  }
+  await countView(deps, owner, now, visitor);
+  return { ownerId: owner.id, body };
+}
 
-  const windows = await ownerFreeWindows(deps, owner, resolved.start, resolved.end);
-
+/** Counts one view per visitor per owner-zone day (batched; never throws). */
+async function countView(deps: Deps, owner: PublicOwner, now: number, visitor: Visitor): Promise<void> {
   // The owner's calendar date, so per-day analytics follow the owner's days (not UTC's).
   const day = formatIsoDate(instantToWall(getIanaZone(owner.timezone), now));
-  try {
-    await repo.recordPageView(deps.db, {
-      user_id: owner.id,
-      day,
-      visitor_hash: visitorHash(deps.config.AVAIL_SECRET_KEY, day, visitor),
-      created_at: now,
-    });
-  } catch (err) {
-    deps.logger.warn({ err }, 'could not record a page view');
-  }
-
-  return presentPublicAvailability({
-    userName: owner.name,
-    userTimezone: owner.timezone,
-    windows,
-    range: { start: resolved.start, end: resolved.end },
+  await pageViewsFor(deps.db, deps.config.PAGE_VIEW_FLUSH_MS, deps.logger).record({
+    user_id: owner.id,
+    day,
+    visitor_hash: visitorHash(deps.config.AVAIL_SECRET_KEY, day, visitor),
+    created_at: now,
   });
+}
+
+/**
+ * Resolves the range, computes free windows from the owner's rules, exceptions and busy intervals
+ * overlapping it, and counts the view. 404 for an unknown slug; 400 for a bad range or zone.
+ * Returns `{ user_name, user_timezone, availability: { windows: [{ start, end }], range: { start, end } } }`
+ * (ISO `Z` instants to the second) — a fresh object each call (parsed from the cached bytes).
+ */
+export async function publicAvailability(deps: Deps, slug: string, query: PublicQuery, visitor: Visitor) {
+  const { body } = await publicAvailabilityBody(deps, slug, query, visitor);
+  return JSON.parse(body.toString('utf8')) as ReturnType<typeof presentPublicAvailability>;
 }

@@ -11,6 +11,12 @@
  *
  * Writers publish AFTER their transaction committed (replicatedWrite does this), never before.
  * Signals carry no document data: the stream re-reads from its own checkpoint.
+ *
+ * Owner-data listeners (`subscribeOwners`, e.g. the public availability cache) hear EVERY
+ * published write of any user — also writes that touched no replicated collection (busy intervals
+ * re-derived by a sync or a zone change) — as `(userId)`, or `(null)` when changes may have been
+ * missed (PostgreSQL LISTEN connection lost). Same-instance signals are delivered synchronously in
+ * publish(), i.e. before the writer's HTTP response; other instances' via LISTEN/NOTIFY.
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -22,6 +28,10 @@ import { pgConnectionInfo, type Db, type PgConnectionInfo } from '../../db/kysel
 /** What a subscriber hears: collections of its user that changed, or `resync` (changes may have been missed). */
 export type ChangeSignal = { collections: CollectionName[] } | { resync: true };
 export type ChangeListener = (signal: ChangeSignal) => void;
+/** Hears "user `userId`'s data changed" for any user; `null`: anything may have changed (resync). */
+export type OwnerChangeListener = (userId: string | null) => void;
+
+const OWNER_EVENT = 'owner-changed';
 
 const RECONNECT_MS = 1_000;
 
@@ -61,6 +71,33 @@ export class ChangeBus {
     };
   }
 
+  /**
+   * Listens to every user's data changes (see the file comment); counts as a subscriber, so on
+   * PostgreSQL it keeps the LISTEN connection open until the returned unsubscribe is called.
+   */
+  subscribeOwners(listener: OwnerChangeListener): () => void {
+    this.emitter.on(OWNER_EVENT, listener);
+    this.subscribers++;
+    if (this.pgInfo && !this.listening) this.listening = this.startListening();
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.emitter.off(OWNER_EVENT, listener);
+      this.subscribers--;
+      if (this.subscribers === 0) void this.stopListening();
+    };
+  }
+
+  /**
+   * True while signals from every instance are being received: always on SQLite (one process);
+   * on PostgreSQL only while the LISTEN connection is up (a cache must not trust itself otherwise).
+   */
+  get receivingAll(): boolean {
+    return !this.pgInfo || (this.client !== null && this.listenUp);
+  }
+  private listenUp = false;
+
   /** Resolves once cross-instance notifications are being received (immediately on SQLite). Never rejects. */
   async ready(): Promise<void> {
     if (this.listening) await this.listening;
@@ -71,9 +108,11 @@ export class ChangeBus {
    * the write is already durable; a lost signal only delays the stream until the client's next pull.
    */
   async publish(userId: string, collections: readonly CollectionName[]): Promise<void> {
-    if (collections.length === 0) return;
     const list = [...new Set(collections)];
-    this.emitter.emit(`u:${userId}`, { collections: list } satisfies ChangeSignal);
+    // Owner-data listeners first and always (even for a write that touched no replicated
+    // collection, e.g. busy intervals only); replication streams only for replicated collections.
+    this.emitter.emit(OWNER_EVENT, userId);
+    if (list.length > 0) this.emitter.emit(`u:${userId}`, { collections: list } satisfies ChangeSignal);
     if (!this.channel) return;
     try {
       const payload = JSON.stringify({ i: this.instanceId, u: userId, c: list });
@@ -92,7 +131,8 @@ export class ChangeBus {
       try {
         const { i, u, c } = JSON.parse(msg.payload) as { i: string; u: string; c: CollectionName[] };
         if (i === this.instanceId || typeof u !== 'string' || !Array.isArray(c)) return;
-        this.emitter.emit(`u:${u}`, { collections: c } satisfies ChangeSignal);
+        this.emitter.emit(OWNER_EVENT, u);
+        if (c.length > 0) this.emitter.emit(`u:${u}`, { collections: c } satisfies ChangeSignal);
       } catch {
         // not ours
       }
@@ -102,6 +142,7 @@ export class ChangeBus {
     try {
       await client.connect();
       await client.query(`LISTEN "${this.channel}"`);
+      if (this.client === client) this.listenUp = true;
     } catch {
       this.lostConnection(client);
     }
@@ -112,8 +153,12 @@ export class ChangeBus {
     if (this.client !== client) return;
     this.client = null;
     this.listening = null;
+    this.listenUp = false;
     client.end().catch(() => {});
-    for (const name of this.emitter.eventNames()) this.emitter.emit(name, { resync: true } satisfies ChangeSignal);
+    for (const name of this.emitter.eventNames()) {
+      if (name === OWNER_EVENT) this.emitter.emit(name, null);
+      else this.emitter.emit(name, { resync: true } satisfies ChangeSignal);
+    }
     if (this.subscribers > 0 && !this.reconnectTimer) {
       this.reconnectTimer = setTimeout(() => {
         this.reconnectTimer = null;
@@ -132,6 +177,7 @@ export class ChangeBus {
     const listening = this.listening;
     this.client = null;
     this.listening = null;
+    this.listenUp = false;
     if (!client) return;
     await listening?.catch(() => {});
     // A subscriber may have arrived while we waited: it started its own connection already.

@@ -39,8 +39,9 @@ export async function nextStamp(trx: Q, userId: string, now: number): Promise<nu
 export type Stamper = (collection: CollectionName) => Promise<number>;
 
 /**
- * Runs `fn` in one transaction with a Stamper for `userId`; after commit, publishes the collections
- * that took a stamp on the change bus (so the SSE stream sees REST, push, sync-job and profile
+ * Runs `fn` in one transaction with a Stamper for `userId`; after commit, publishes on the change
+ * bus (always: owner-data listeners hear every write; streams hear the collections that took a
+ * stamp) (so the SSE stream sees REST, push, sync-job and profile
  * writes alike). `now` is the deps clock at the start (epoch ms). Errors roll back and publish nothing.
  * The stamp is taken first thing, so every replicated write locks the user row before any other
  * row (one lock order: no deadlocks between a user's concurrent writes on PostgreSQL).
@@ -61,6 +62,8 @@ export async function replicatedWrite<T>(
     };
     return fn(trx, stamp, now);
   });
-  if (touched.size > 0) await changeBusFor(deps.db).publish(userId, [...touched]);
+  // Always published: owner-data listeners (the public availability cache) must hear writes that
+  // touched no replicated collection too (busy intervals); streams only hear `touched`.
+  await changeBusFor(deps.db).publish(userId, [...touched]);
   return result;
 }

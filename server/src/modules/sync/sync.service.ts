@@ -3,8 +3,11 @@
  *
  * - syncConnection: asks the provider what changed, then re-derives the connection's events and
  *   busy intervals by running the shared engine (parseCalendar + expandBusy) over ALL the
- *   connection's sources for [now − 30 d, now + 400 d), and writes sources + derived rows +
- *   status in one transaction. On any failure the last good busy intervals stay untouched and the
+ *   connection's sources for [now − 30 d, now + 400 d) — in the worker-thread pool
+ *   (derive-pool.ts: time and memory limits), never on the thread that answers visitors, and
+ *   within the per-connection budgets (derive.ts: over a budget the sync is refused, not
+ *   truncated) — and writes sources + derived rows + status in one transaction (in batches that
+ *   yield to the event loop, calendars.repo.ts). On any failure the last good busy intervals stay untouched and the
  *   connection shows 'error' (or 'expired' when the server refused the credentials) with a clear
  *   message; the owner never looks fully free or fully booked because a provider failed.
  * - rederiveZoneDependentBusy: after the owner's zone changes, re-derives every connection of the
@@ -21,9 +24,6 @@
  *
  * Never logs titles, feed URLs or secrets: only ids, provider, counts and error codes.
  */
-import { MAX_RECURRENCE_INSTANCES, SYNC_HORIZON_FUTURE_DAYS, SYNC_HORIZON_PAST_DAYS } from '@avail/shared/constants.ts';
-import { mergeIntervals } from '@avail/shared/domain/intervals.ts';
-import { ExpansionLimitError, IcsParseError, expandBusy, parseCalendar } from '@avail/shared/ical/calendar.ts';
 import type { CalendarConnectionRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
@@ -35,12 +35,12 @@ import { ProviderAuthError, ProviderError, type ProviderSyncResult } from '../..
 import { acquireSyncLease, releaseSyncLease } from './sync-lease.repo.ts';
 import * as repo from '../calendars/calendars.repo.ts';
 import { replicatedWrite } from '../replication/repl-clock.repo.ts';
-import type { DerivedRows } from '../calendars/calendars.repo.ts';
+import { DeriveError } from './derive.ts';
+import { deriveOffThread } from './derive-pool.ts';
 
 const DAY_MS = 86_400_000;
 /** Unchanged data is still re-derived once a day so the horizon keeps moving forward. */
 const REDERIVE_UNCHANGED_AFTER_MS = DAY_MS;
-const MAX_WARNINGS = 20;
 
 /** Deps of the sync code; `calendarFetch` lets tests inject a guarded fetch (e.g. a short timeout). */
 export type SyncDeps = Pick<Deps, 'db' | 'config' | 'logger' | 'now' | 'oauthProviders'> & { calendarFetch?: SafeFetch };
@@ -83,64 +83,10 @@ export function backoffDelayMs(err: unknown, previousFailures: number): number |
   return Math.min(SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_BASE_MS * 2 ** n);
 }
 
-/** A failure to turn stored calendar data into busy time (bad ICS, recurrence cap). */
-export class DeriveError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DeriveError';
-  }
-}
+export { DeriveError, deriveBusy, syncHorizon } from './derive.ts';
 
 export function calendarFetchFor(deps: SyncDeps): SafeFetch {
   return deps.calendarFetch ?? createSafeFetch({ allowPrivate: deps.config.ALLOW_PRIVATE_CALENDAR_HOSTS });
-}
-
-export function syncHorizon(now: number): { rangeStart: number; rangeEnd: number } {
-  return { rangeStart: now - SYNC_HORIZON_PAST_DAYS * DAY_MS, rangeEnd: now + SYNC_HORIZON_FUTURE_DAYS * DAY_MS };
-}
-
-/**
- * Runs the shared engine over a connection's raw sources. Pure (no I/O).
- * @throws DeriveError with an owner-facing message.
- */
-export function deriveBusy(
-  sources: ReadonlyArray<{ icsText: string }>,
-  opts: { ownerZone: string; ownerEmails: readonly string[]; now: number },
-): DerivedRows & { warnings: string[] } {
-  const { rangeStart, rangeEnd } = syncHorizon(opts.now);
-  const events: DerivedRows['events'] = [];
-  const zoned: Array<{ start: number; end: number }> = [];
-  const fixed: Array<{ start: number; end: number }> = [];
-  const warnings = new Set<string>();
-  for (const source of sources) {
-    let result;
-    try {
-      const parsed = parseCalendar(source.icsText);
-      result = expandBusy(parsed, {
-        ownerZone: opts.ownerZone,
-        ownerEmails: opts.ownerEmails,
-        rangeStart,
-        rangeEnd,
-        maxInstances: MAX_RECURRENCE_INSTANCES,
-      });
-    } catch (err) {
-      if (err instanceof ExpansionLimitError) {
-        throw new DeriveError(
-          `A recurring event has more than ${MAX_RECURRENCE_INSTANCES} occurrences in the sync window; this calendar could not be synced.`,
-        );
-      }
-      if (err instanceof IcsParseError) throw new DeriveError(`Calendar data could not be read: ${err.message}`);
-      throw new DeriveError('Calendar data could not be read.');
-    }
-    for (const w of result.warnings) warnings.add(w);
-    for (const e of result.events) events.push({ ...e, dependsOnOwnerZone: e.allDay });
-    for (const i of result.intervals) (i.dependsOnOwnerZone ? zoned : fixed).push({ start: i.start, end: i.end });
-  }
-  const intervals = [
-    ...mergeIntervals(fixed).map((i) => ({ start: i.start, end: i.end, dependsOnOwnerZone: false })),
-    ...mergeIntervals(zoned).map((i) => ({ start: i.start, end: i.end, dependsOnOwnerZone: true })),
-  ];
-  return { events, intervals, warnings: [...warnings].slice(0, MAX_WARNINGS) };
 }
 
 /** The connection's stored sync state, or null (never synced, unreadable). */
@@ -332,7 +278,7 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
       !result.notModified || conn.status !== 'active' || !stored || now - stored.derivedAt > REDERIVE_UNCHANGED_AFTER_MS;
     const sources = result.notModified ? held : mergeSources(held, result);
     const derived = mustDerive
-      ? deriveBusy(sources, { ownerZone: owner.timezone, ownerEmails: ownerEmailsFor(owner.email, providerEmails), now })
+      ? await deriveOffThread(sources, { ownerZone: owner.timezone, ownerEmails: ownerEmailsFor(owner.email, providerEmails), now })
       : null;
     const nextState: StoredSyncState = {
       provider: result.newState,
@@ -381,7 +327,7 @@ export async function rederiveConnection(deps: SyncDeps, conn: CalendarConnectio
   const sources = (await repo.listSources(deps.db, conn.id)).map((s) => ({ icsText: s.ics_text }));
   const now = deps.now();
   try {
-    const derived = deriveBusy(sources, {
+    const derived = await deriveOffThread(sources, {
       ownerZone: owner.timezone,
       ownerEmails: ownerEmailsFor(owner.email, stored?.ownerEmails ?? []),
       now,

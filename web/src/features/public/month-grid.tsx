@@ -4,7 +4,7 @@
  */
 import type { KeyboardEvent } from 'react';
 import { formatDayShort, formatTime, weekdayMon0, type DaySegment } from '../../lib/time.ts';
-import { Tooltip } from '../../components/ui/tooltip.tsx';
+import { Tooltip } from './public-tooltip.tsx';
 import type { ProposeTarget } from './propose-dialog.tsx';
 import { FREE_TOOLTIP } from './week-grid.tsx';
 

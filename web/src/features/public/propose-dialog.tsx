@@ -1,11 +1,12 @@
 /**
  * 'Propose a time' dialog of the public page (issue 4): the visitor picks a start and a length inside
  * one free window and leaves name, e-mail and a note; the server relays it to the owner by e-mail.
- * Nothing is booked. Radix Dialog used directly (same classes as components/ui/dialog.tsx) so focus
- * goes to the first field on open and back to the chosen slot on close.
+ * Nothing is booked. A native modal `<dialog>` (same classes as components/ui/dialog.tsx; issue 11:
+ * no radix on the visitor's page, which runs on Preact's compatibility layer): the browser keeps
+ * focus inside and the page behind inert; focus goes to the first field on open and back to the
+ * chosen slot on close; Escape, the ✕, Cancel/Close and a click on the backdrop close it.
  */
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Dialog as D } from 'radix-ui';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type MouseEvent, type ReactNode, type Ref, type SyntheticEvent } from 'react';
 import { api, ApiError, serverMessage } from '@avail/shared/api/api-client.ts';
 import { defaultDuration, fittingDurations, formatInstantRange, formatTime, quarterHourStarts } from '../../lib/time.ts';
 import { Alert } from '../../components/ui/alert.tsx';
@@ -54,18 +55,36 @@ export function ProposeDialog({
   onClose: () => void;
   onStale: () => void;
 }) {
+  if (!target) return null;
+  return <ProposeContent key={`${target.startMs}-${target.endMs}-${target.atMs ?? ''}`} slug={slug} ownerName={ownerName} tz={tz} target={target} onClose={onClose} onStale={onStale} />;
+}
+
+/** A button that closes the dialog. */
+function CloseButton({ onClose, className, label, children, buttonRef }: { onClose: () => void; className: string; label?: string; children: ReactNode; buttonRef?: Ref<HTMLButtonElement> }) {
   return (
-    <D.Root open={target !== null} onOpenChange={(open) => !open && onClose()}>
-      <D.Portal>
-        <D.Overlay className="dialog-overlay" />
-        {target && <ProposeContent key={`${target.startMs}-${target.endMs}-${target.atMs ?? ''}`} slug={slug} ownerName={ownerName} tz={tz} target={target} onStale={onStale} />}
-      </D.Portal>
-    </D.Root>
+    <button ref={buttonRef} type="button" className={className} aria-label={label} onClick={onClose}>
+      {children}
+    </button>
   );
 }
 
-function ProposeContent({ slug, ownerName, tz, target, onStale }: { slug: string; ownerName: string; tz: string; target: ProposeTarget; onStale: () => void }) {
+function ProposeContent({
+  slug,
+  ownerName,
+  tz,
+  target,
+  onClose,
+  onStale,
+}: {
+  slug: string;
+  ownerName: string;
+  tz: string;
+  target: ProposeTarget;
+  onClose: () => void;
+  onStale: () => void;
+}) {
   const id = useId();
+  const dialogRef = useRef<HTMLDialogElement>(null);
   const startRef = useRef<HTMLSelectElement>(null);
   const nameRef = useRef<HTMLInputElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
@@ -101,6 +120,28 @@ function ProposeContent({ slug, ownerName, tz, target, onStale }: { slug: string
     if (success) closeRef.current?.focus();
   }, [success]);
 
+  // Open as a modal with the first field (the start time) focused; on close, focus the chosen slot.
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    startRef.current?.focus();
+    const back = target.returnFocus;
+    return () => {
+      if (dialog?.open) dialog.close();
+      if (back?.isConnected) back.focus();
+    };
+  }, [target]);
+
+  const onCancel = (e: SyntheticEvent) => {
+    e.preventDefault(); // Escape: closing goes through the page's state
+    onClose();
+  };
+  const onBackdrop = (e: MouseEvent<HTMLDialogElement>) => {
+    if (e.target !== e.currentTarget) return;
+    const r = e.currentTarget.getBoundingClientRect();
+    if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) onClose();
+  };
+
   const windowLabel = formatInstantRange(target.startMs, target.endMs, tz);
   const zoneLabel = tz.replace(/_/g, ' ');
 
@@ -135,27 +176,25 @@ function ProposeContent({ slug, ownerName, tz, target, onStale }: { slug: string
   }
 
   return (
-    <D.Content
+    <dialog
+      ref={dialogRef}
       className="dialog-content propose-dialog"
-      onOpenAutoFocus={(e) => {
-        // The first field: the start time (then length, name, e-mail, note).
-        e.preventDefault();
-        startRef.current?.focus();
-      }}
-      onCloseAutoFocus={(e) => {
-        e.preventDefault();
-        if (target.returnFocus?.isConnected) target.returnFocus.focus();
-      }}
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-description`}
+      onCancel={onCancel}
+      onClick={onBackdrop}
     >
       <div className="dialog-header">
-        <D.Title className="dialog-title">Propose a time</D.Title>
-        <D.Close className="icon-button" aria-label="Close dialog">
+        <h2 id={`${id}-title`} className="dialog-title">
+          Propose a time
+        </h2>
+        <CloseButton onClose={onClose} className="icon-button" label="Close dialog">
           ✕
-        </D.Close>
+        </CloseButton>
       </div>
-      <D.Description className="dialog-description">
+      <p id={`${id}-description`} className="dialog-description">
         {ownerName} is free <strong>{windowLabel}</strong> ({zoneLabel} time).
-      </D.Description>
+      </p>
       {success ? (
         <div className="propose-success">
           <Alert kind="success">
@@ -163,11 +202,9 @@ function ProposeContent({ slug, ownerName, tz, target, onStale }: { slug: string
           </Alert>
           <p className="muted small">Nothing is booked until {ownerName} confirms. Watch your inbox for the reply.</p>
           <div className="dialog-footer">
-            <D.Close asChild>
-              <button ref={closeRef} type="button" className="btn btn-primary">
-                Close
-              </button>
-            </D.Close>
+            <CloseButton buttonRef={closeRef} onClose={onClose} className="btn btn-primary">
+              Close
+            </CloseButton>
           </div>
         </div>
       ) : starts.length === 0 ? (
@@ -176,11 +213,9 @@ function ProposeContent({ slug, ownerName, tz, target, onStale }: { slug: string
             This time has passed. Please pick another time.
           </p>
           <div className="dialog-footer">
-            <D.Close asChild>
-              <button type="button" className="btn btn-secondary">
-                Close
-              </button>
-            </D.Close>
+            <CloseButton onClose={onClose} className="btn btn-secondary">
+              Close
+            </CloseButton>
           </div>
         </div>
       ) : (
@@ -286,17 +321,15 @@ function ProposeContent({ slug, ownerName, tz, target, onStale }: { slug: string
             </Alert>
           )}
           <div className="dialog-footer">
-            <D.Close asChild>
-              <button type="button" className="btn btn-secondary">
-                Cancel
-              </button>
-            </D.Close>
+            <CloseButton onClose={onClose} className="btn btn-secondary">
+              Cancel
+            </CloseButton>
             <button type="submit" className="btn btn-primary" disabled={sending}>
               {sending ? 'Sending...' : 'Send proposal'}
             </button>
           </div>
         </form>
       )}
-    </D.Content>
+    </dialog>
   );
 }

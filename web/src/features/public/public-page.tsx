@@ -1,18 +1,25 @@
 /**
  * The visitor's public availability page (spec §2 Public availability page, §4 Public page,
- * §8 public messages; issue 4: propose a time). Light on purpose: only the API client, time helpers
- * and radix Tooltip/Dialog. Shows free windows only, in the visitor's own (changeable) zone; a free
- * window can be proposed to the owner by e-mail, nothing is ever booked.
+ * §8 public messages; issue 4: propose a time). Light on purpose: only the API client, time helpers,
+ * a small tooltip and the propose dialog (a native <dialog>). Shows free windows
+ * only, in the visitor's own (changeable) zone; a free window can be proposed to the owner by
+ * e-mail, nothing is ever booked.
+ *
+ * Server-rendered (issue 11, P3): with `initial` (the server's PublicBoot) the first render uses the
+ * server's inputs — its answer, the owner's zone, its clock, no browser-only values — so it hydrates
+ * the server's markup exactly; right after, the page takes the browser's clock and, when the
+ * visitor's detected zone differs, re-renders in it (keeping the server's windows on screen until
+ * the new answer arrives).
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError, type PublicAvailability } from '@avail/shared/api/api-client.ts';
 import { PUBLIC_CLOCK_TICK_MS, TIMEZONE_GROUPS } from '@avail/shared/constants.ts';
 import {
   addDays, browserTimeZone, dateInZone, daysInMonth, formatDayShort, formatMonthLabel, formatTime, formatWeekRange, monthStart,
-  splitByDay, weekDates, type DaySegment,
+  splitByDay, weekDates, zonedToUtc, type DaySegment,
 } from '../../lib/time.ts';
-import { TooltipProvider } from '../../components/ui/tooltip.tsx';
 import { MonthGrid } from './month-grid.tsx';
+import type { PublicBoot } from './public-boot.ts';
 import { ProposeDialog, type ProposeTarget } from './propose-dialog.tsx';
 import { WeekGrid } from './week-grid.tsx';
 import './public.css';
@@ -25,16 +32,34 @@ const MESSAGES: Record<Exclude<Status, 'loading' | 'loaded'>, string> = {
 };
 
 /** The public page of `slug`: states, week/month views, visitor zone, and the propose dialog. */
-export default function PublicPage({ slug }: { slug: string }) {
-  const [tz, setTz] = useState(browserTimeZone);
+export default function PublicPage({ slug, initial }: { slug: string; initial?: PublicBoot }) {
+  const [tz, setTz] = useState(() => initial?.tz ?? browserTimeZone());
   const [view, setView] = useState<'week' | 'month'>('week');
   const [offset, setOffset] = useState(0);
-  const [now, setNow] = useState(() => Date.now());
-  const [status, setStatus] = useState<Status>('loading');
-  const [data, setData] = useState<PublicAvailability | null>(null);
+  const [now, setNow] = useState(() => initial?.now ?? Date.now());
+  const [status, setStatus] = useState<Status>(initial ? 'loaded' : 'loading');
+  const [data, setData] = useState<PublicAvailability | null>(initial?.data ?? null);
   const [retry, setRetry] = useState(0);
   const [selectedDay, setSelectedDay] = useState<string | null>(null);
   const [target, setTarget] = useState<ProposeTarget | null>(null);
+  // Browser-only values (detected zone, screen width) join after hydration; null/false before.
+  const [detected, setDetected] = useState<string | null>(() => (initial ? null : browserTimeZone()));
+  // The server's answer already covers its first view: no fetch for it, and none shown as loading
+  // for the switch to the visitor's zone right after hydration.
+  const skipFetch = useRef<string | null>(null);
+  const quietFetch = useRef(false);
+
+  useEffect(() => {
+    if (!initial) return;
+    const zone = browserTimeZone();
+    setDetected(zone);
+    setNow(Date.now());
+    if (zone !== initial.tz) {
+      quietFetch.current = true;
+      setTz(zone);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), PUBLIC_CLOCK_TICK_MS);
@@ -48,10 +73,17 @@ export default function PublicPage({ slug }: { slug: string }) {
     return Array.from({ length: daysInMonth(first) }, (_, i) => addDays(first, i));
   }, [view, today, offset]);
   const range = `${dates[0]}..${dates[dates.length - 1]}`;
+  if (initial && skipFetch.current === null) skipFetch.current = `${range}|${tz}`;
 
   useEffect(() => {
+    if (skipFetch.current === `${range}|${tz}` && retry === 0) {
+      skipFetch.current = '';
+      return;
+    }
+    skipFetch.current = '';
     const ctrl = new AbortController();
-    setStatus('loading');
+    if (quietFetch.current) quietFetch.current = false;
+    else setStatus('loading');
     api
       .publicAvailability(slug, range, tz, ctrl.signal)
       .then((res) => {
@@ -92,23 +124,25 @@ export default function PublicPage({ slug }: { slug: string }) {
   const segments = useMemo(() => {
     if (!data) return [] as DaySegment[];
     const out: DaySegment[] = [];
+    // Only windows overlapping the shown dates (the server's answer covers 28 days).
+    const from = zonedToUtc(dates[0], 0, tz);
+    const to = zonedToUtc(addDays(dates[dates.length - 1], 1), 0, tz);
     for (const w of data.availability.windows ?? []) {
       const s = Date.parse(w.start);
       const e = Date.parse(w.end);
-      if (Number.isFinite(s) && Number.isFinite(e) && e > s) out.push(...splitByDay(s, e, dates, tz));
+      if (Number.isFinite(s) && Number.isFinite(e) && e > s && s < to && e > from) out.push(...splitByDay(s, e, dates, tz));
     }
     return out;
   }, [data, dates, tz]);
 
   const zones = useMemo(() => {
     const all = TIMEZONE_GROUPS.flatMap((g) => g.zones);
-    const detected = browserTimeZone();
-    return { groups: TIMEZONE_GROUPS, extra: [detected, tz].filter((z, i, a) => !all.includes(z) && a.indexOf(z) === i) };
-  }, [tz]);
+    return { groups: TIMEZONE_GROUPS, extra: [detected ?? tz, tz].filter((z, i, a) => !all.includes(z) && a.indexOf(z) === i) };
+  }, [tz, detected]);
 
   const name = data?.user_name ?? '';
   const isCurrent = offset === 0;
-  const detected = browserTimeZone();
+  const propose = setTarget;
   const switchView = (v: 'week' | 'month') => {
     setView(v);
     setOffset(0);
@@ -135,7 +169,7 @@ export default function PublicPage({ slug }: { slug: string }) {
   }
 
   return (
-    <TooltipProvider delayDuration={100}>
+    <>
       <div className="pub-page">
         <PublicHeader />
         <main className="pub-main">
@@ -228,11 +262,11 @@ export default function PublicPage({ slug }: { slug: string }) {
               <span className="spinner" /> Loading availability...
             </div>
           )}
-          {status === 'loaded' && data && view === 'week' && <WeekGrid dates={dates} segments={segments} tz={tz} now={now} today={today} onPropose={setTarget} />}
+          {status === 'loaded' && data && view === 'week' && <WeekGrid dates={dates} segments={segments} tz={tz} now={now} today={today} onPropose={propose} />}
           {status === 'loaded' && data && view === 'month' && (
-            <MonthGrid dates={dates} segments={segments} today={today} tz={tz} selected={selectedDay} onSelect={setSelectedDay} onPropose={setTarget} />
+            <MonthGrid dates={dates} segments={segments} today={today} tz={tz} selected={selectedDay} onSelect={setSelectedDay} onPropose={propose} />
           )}
-          {status === 'loaded' && data && view === 'week' && <FreeList dates={dates} segments={segments} tz={tz} onPropose={setTarget} />}
+          {status === 'loaded' && data && view === 'week' && <FreeList dates={dates} segments={segments} tz={tz} narrow={detected !== null && window.innerWidth < 560} onPropose={propose} />}
           {data && data.user_timezone && data.user_timezone !== tz && (
             <p className="muted small pub-owner-tz">
               {name} is based in {data.user_timezone.replace(/_/g, ' ')}. All times above are in {tz.replace(/_/g, ' ')}.
@@ -244,7 +278,7 @@ export default function PublicPage({ slug }: { slug: string }) {
         </footer>
       </div>
       {data && <ProposeDialog slug={slug} ownerName={name} tz={tz} target={target} onClose={() => setTarget(null)} onStale={refreshWindows} />}
-    </TooltipProvider>
+    </>
   );
 }
 
@@ -262,10 +296,11 @@ function PublicHeader() {
   );
 }
 
-function FreeList({ dates, segments, tz, onPropose }: { dates: string[]; segments: DaySegment[]; tz: string; onPropose: (t: ProposeTarget) => void }) {
+/** The week's windows as a list; open at first on narrow screens (known only in the browser). */
+function FreeList({ dates, segments, tz, narrow, onPropose }: { dates: string[]; segments: DaySegment[]; tz: string; narrow: boolean; onPropose: (t: ProposeTarget) => void }) {
   if (!dates.length || !segments.length) return null;
   return (
-    <details className="pub-list" open={typeof window !== 'undefined' && window.innerWidth < 560}>
+    <details className="pub-list" open={narrow}>
       <summary>List of free times</summary>
       <ul>
         {dates.map((d) => {

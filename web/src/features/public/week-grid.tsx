@@ -5,7 +5,7 @@
  */
 import type { MouseEvent } from 'react';
 import { formatDayLabel, formatTime, pad2, publicHourRange, zonedParts, type DaySegment } from '../../lib/time.ts';
-import { Tooltip } from '../../components/ui/tooltip.tsx';
+import { Tooltip } from './public-tooltip.tsx';
 import type { ProposeTarget } from './propose-dialog.tsx';
 
 export const PX_PER_HOUR = 48;

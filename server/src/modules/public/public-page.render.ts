@@ -1,0 +1,82 @@
+/**
+ * The public page's HTML (issue 11, P3): the built template (WEB_DIST_DIR/public.html) with the
+ * server-rendered markup and the hydration data put in. The markup comes from the web build's own
+ * SSR module (WEB_DIST_DIR/ssr/public-ssr.js, built by `npm run build -w web` from
+ * web/src/public-ssr.tsx): the server imports the build's output, never web source, the way it
+ * already serves the build's files. Both files are read once per build (their mtime is checked).
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** What the public page hydrates from: the public API's answer, rendered in the owner's zone at `now`. */
+export interface PublicBoot {
+  slug: string;
+  tz: string;
+  now: number;
+  data: { user_name: string; user_timezone: string; availability: { windows: Array<{ start: string; end: string }>; range?: { start: string; end: string } } };
+}
+
+/** The web build's SSR module (web/src/public-ssr.tsx). */
+export interface PublicSsrModule {
+  PUBLIC_BOOT_ID: string;
+  /** `json` is already safe inside <script> (`<`, `>`, `&`, U+2028/9 escaped). */
+  renderPublicPage(boot: PublicBoot): { html: string; json: string; title: string };
+}
+
+const OUTLET = '<!--ssr-outlet-->';
+const DATA = '<!--ssr-data-->';
+
+/** Text escaped for HTML content. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * The template with `rendered` in: markup in the root, the data as `<script type="application/json">`
+ * (not executable; a strict CSP can forbid inline scripts), the owner's name in <title>.
+ * Without `rendered`: the empty shell (the page renders in the browser and asks the API).
+ */
+export function fillPublicTemplate(template: string, rendered?: { html: string; json: string; title: string; bootId: string }): string {
+  if (!rendered) return template.replace(OUTLET, '').replace(DATA, '');
+  return template
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(rendered.title)}</title>`)
+    .replace(OUTLET, () => rendered.html)
+    .replace(DATA, () => `<script type="application/json" id="${rendered.bootId}">${rendered.json}</script>`);
+}
+
+interface Loaded {
+  mtimeMs: number;
+  value: unknown;
+}
+const templates = new Map<string, Loaded>();
+const modules = new Map<string, Loaded>();
+
+/** The public page template of a web build, or null when the build has none (an older build). */
+export function publicTemplate(dist: string): string | null {
+  const file = path.join(dist, 'public.html');
+  if (!existsSync(file)) return null;
+  const mtimeMs = statSync(file).mtimeMs;
+  const hit = templates.get(file);
+  if (hit && hit.mtimeMs === mtimeMs) return hit.value as string;
+  const html = readFileSync(file, 'utf8');
+  templates.set(file, { mtimeMs, value: html });
+  return html;
+}
+
+/** The build's SSR module, or null when absent (the page then renders in the browser only). */
+export async function publicSsrModule(dist: string): Promise<PublicSsrModule | null> {
+  const file = path.join(dist, 'ssr', 'public-ssr.js');
+  if (!existsSync(file)) return null;
+  const mtimeMs = statSync(file).mtimeMs;
+  const hit = modules.get(file);
+  if (hit && hit.mtimeMs === mtimeMs) return (await hit.value) as PublicSsrModule;
+  const loading = import(`${pathToFileURL(file).href}?v=${mtimeMs}`) as Promise<PublicSsrModule>;
+  modules.set(file, { mtimeMs, value: loading });
+  try {
+    return await loading;
+  } catch (err) {
+    modules.delete(file);
+    throw err;
+  }
+}

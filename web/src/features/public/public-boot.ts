@@ -1,0 +1,36 @@
+/**
+ * What the server hands the public page for hydration (issue 11, P3): the answer of the public
+ * availability API it rendered from, the zone it rendered in (the owner's) and its clock. Shared
+ * by the server renderer (public-ssr.tsx), the browser entry (public-entry.tsx) and the page, so
+ * server markup and the first client render are computed from the same inputs.
+ */
+import type { PublicAvailability } from '@avail/shared/api/api-client.ts';
+
+/** id of the `<script type="application/json">` that carries a PublicBoot. */
+export const PUBLIC_BOOT_ID = 'avail-public-data';
+
+export interface PublicBoot {
+  slug: string;
+  /** The zone the server rendered in: the owner's (the visitor's zone is unknown to the server). */
+  tz: string;
+  /** The server's clock at render (UTC ms): the first client render uses it, then its own. */
+  now: number;
+  /** The public API's answer (free windows from now on, never a title). */
+  data: PublicAvailability;
+}
+
+/** The slug of a public page path (`/u/:slug` or `/:slug`), or null. */
+export function slugFromPath(pathname: string): string | null {
+  const m = /^\/(?:u\/)?([^/]+)\/?$/.exec(pathname);
+  if (!m) return null;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch {
+    return m[1];
+  }
+}
+
+/** JSON safe inside a `<script>` element: `<`, `>`, `&` and the JS line separators escaped. */
+export function serializeBoot(boot: PublicBoot): string {
+  return JSON.stringify(boot).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,0 +1,32 @@
+/**
+ * Browser entry of the visitor's public page (public.html; issue 11, P3): no router, no session,
+ * no device database — only React, the page and its API client. With the server's markup and
+ * boot data it hydrates (the first render reuses the server's inputs, so the DOM matches); without
+ * them (an unknown link, or a server without the SSR module) it renders from scratch and fetches.
+ */
+import { StrictMode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import PublicPage from './features/public/public-page.tsx';
+import { PUBLIC_BOOT_ID, slugFromPath, type PublicBoot } from './features/public/public-boot.ts';
+import './styles/base.css';
+
+function readBoot(): PublicBoot | null {
+  const el = document.getElementById(PUBLIC_BOOT_ID);
+  if (!el?.textContent) return null;
+  try {
+    return JSON.parse(el.textContent) as PublicBoot;
+  } catch {
+    return null;
+  }
+}
+
+const root = document.getElementById('root')!;
+const boot = readBoot();
+const slug = boot?.slug ?? slugFromPath(location.pathname) ?? '';
+const page = (
+  <StrictMode>
+    <PublicPage slug={slug} initial={boot ?? undefined} />
+  </StrictMode>
+);
+if (boot && root.firstElementChild) hydrateRoot(root, page);
+else createRoot(root).render(page);
