@@ -111,14 +111,23 @@ test('week ↔ month, one week or month per step, and back to the current one', 
   expect(days(firstRange)).toHaveLength(7);
   expect(new Date(`${days(firstRange)[0]}T12:00:00Z`).getUTCDay()).toBe(1); // Monday first
 
+  // The range label changes on render; the request goes out in the effect after it: wait for it.
+  const lastRangeAfter = async (count: number) => {
+    await expect.poll(() => urls.length).toBeGreaterThan(count);
+    return days(urls.at(-1)!.searchParams.get('range')!);
+  };
+  let seen = urls.length;
   await page.getByRole('button', { name: 'Next week' }).click();
   await expect(range).not.toHaveText(thisWeek);
   await expect(current).toBeEnabled();
-  const next = days(urls.at(-1)!.searchParams.get('range')!);
+  const next = await lastRangeAfter(seen);
   expect(Date.parse(next[0]) - Date.parse(days(firstRange)[0])).toBe(7 * 86_400_000);
+  seen = urls.length;
   await page.getByRole('button', { name: 'Previous week' }).click();
+  await expect.poll(() => urls.length).toBeGreaterThan(seen);
+  seen = urls.length;
   await page.getByRole('button', { name: 'Previous week' }).click();
-  const prev = days(urls.at(-1)!.searchParams.get('range')!);
+  const prev = await lastRangeAfter(seen);
   expect(Date.parse(days(firstRange)[0]) - Date.parse(prev[0])).toBe(7 * 86_400_000);
   await current.click();
   await expect(range).toHaveText(thisWeek);

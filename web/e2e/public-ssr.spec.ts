@@ -75,8 +75,9 @@ test('hydrates the server markup in place, then shows the visitor their own zone
   await page.waitForLoadState('networkidle');
   await expect(page.locator('h1[data-ssr-mark="1"]')).toHaveCount(1);
   await expect(page.getByText('Loading availability...')).toHaveCount(0);
-  // Same zone as the owner: the server's answer is used, no second request.
-  expect(apiCalls).toEqual([]);
+  // Same zone as the owner: the server's answer stays on screen and is refreshed quietly, once.
+  expect(apiCalls).toHaveLength(1);
+  expect(new URL(apiCalls[0]).searchParams.get('tz')).toBe('Europe/Brussels');
   // Hydrated: the page reacts (week → month).
   await page.getByRole('button', { name: 'Month', exact: true }).click();
   await expect(page.getByRole('group', { name: 'Month of free times' })).toBeVisible();

@@ -44,8 +44,8 @@ export default function PublicPage({ slug, initial }: { slug: string; initial?: 
   const [target, setTarget] = useState<ProposeTarget | null>(null);
   // Browser-only values (detected zone, screen width) join after hydration; null/false before.
   const [detected, setDetected] = useState<string | null>(() => (initial ? null : browserTimeZone()));
-  // The server's answer already covers its first view: no fetch for it, and none shown as loading
-  // for the switch to the visitor's zone right after hydration.
+  // The server's answer already covers its first view: its refresh, and the switch to the
+  // visitor's zone right after hydration, are fetched without showing a loading state.
   const skipFetch = useRef<string | null>(null);
   const quietFetch = useRef(false);
 
@@ -76,9 +76,14 @@ export default function PublicPage({ slug, initial }: { slug: string; initial?: 
   if (initial && skipFetch.current === null) skipFetch.current = `${range}|${tz}`;
 
   useEffect(() => {
+    // The server's answer is on screen: refresh it quietly (no loading state) — the browser's own
+    // request carries its zone and range, and is what counts a visit from a page the server
+    // rendered once and a cache may have kept.
     if (skipFetch.current === `${range}|${tz}` && retry === 0) {
       skipFetch.current = '';
-      return;
+      // A visitor in another zone: the switch to it (right after hydration) does the fetch.
+      if (browserTimeZone() !== tz) return;
+      quietFetch.current = true;
     }
     skipFetch.current = '';
     const ctrl = new AbortController();
