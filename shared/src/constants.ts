@@ -83,6 +83,8 @@ export const MAX_CONNECTION_BUSY_INTERVALS = 20_000;
 export const SYNC_WORKER_MAX_THREADS = 2;
 export const SYNC_DERIVE_TIMEOUT_MS = 30_000;
 export const SYNC_WORKER_MAX_HEAP_MB = 192;
+/** Linux nice value of a derive worker thread (19 = lowest priority): visitors' requests go first. */
+export const SYNC_WORKER_NICE = 19;
 export const GENERIC_ERROR_MESSAGE = 'Something went wrong';
 /** Manual busy blocks (issue 10): one block lasts at most 14 days; its owner-only note at most 200 characters. */
 export const BUSY_BLOCK_MAX_MS = 14 * 24 * 3_600_000;

@@ -3,9 +3,12 @@
  * worker entry), and a worker that spins or eats memory is ended alone — its task gets an
  * owner-facing DeriveError, the process lives on and the next task runs in a fresh worker.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
+import os from 'node:os';
+import { SYNC_WORKER_NICE } from '@avail/shared/constants.ts';
 import { DerivePool } from './derive-pool.ts';
 import { DeriveError } from './derive.ts';
 
@@ -29,6 +32,21 @@ describe('DerivePool', () => {
     await expect(pool.run([{ icsText: 'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\n' }], opts('UTC'))).rejects.toThrow(
       new DeriveError('Calendar data could not be read: truncated calendar: BEGIN:VEVENT is never closed'),
     );
+  });
+
+  it('runs derivations at the lowest CPU priority (Linux), while the request thread keeps its own', async () => {
+    /** nice of every thread of this process (/proc/self/task/<tid>/stat, field 19). */
+    const nices = () =>
+      readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+    const before = nices().filter((n) => n === SYNC_WORKER_NICE).length;
+    const pool = new DerivePool({ threads: 1 });
+    pools.push(pool);
+    await pool.run([{ icsText: ICS }], opts('UTC')); // the worker stays alive (idle timeout 30 s)
+    expect(nices().filter((n) => n === SYNC_WORKER_NICE).length).toBe(before + 1);
+    expect(os.getPriority()).toBe(0); // the request thread (and the process) are untouched
   });
 
   it('ends a worker past its time limit, with a clear error, and keeps serving', async () => {
