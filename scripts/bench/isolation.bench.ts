@@ -95,6 +95,7 @@ export async function runIsolationBench(log: (msg: string) => void): Promise<Rec
   child.stdout!.on('data', (d: Buffer) => logs.push(d.toString()));
   child.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
   let rssMaxMb = 0;
+  let rssFeedMaxMb = 0;
   let sampler: NodeJS.Timeout | undefined;
   try {
     log('isolation: starting the server (SQLite, own process)');
@@ -112,6 +113,7 @@ export async function runIsolationBench(log: (msg: string) => void): Promise<Rec
     sampler = setInterval(() => {
       const m = memOf(pid);
       if (m.rssMb > rssMaxMb) rssMaxMb = m.rssMb;
+      if (m.rssMb > rssFeedMaxMb) rssFeedMaxMb = m.rssMb;
     }, 100);
 
     // Accounts: the owner visitors look at, and another that connects the hostile feeds.
@@ -197,6 +199,7 @@ export async function runIsolationBench(log: (msg: string) => void): Promise<Rec
       const feedPath = `/hostile-${i}.ics`;
       feeds.set(feedPath, { ics: bytes.ics, body: bytes.body, headers: bytes.headers });
       let done = false;
+      rssFeedMaxMb = 0;
       const windowEnd = Date.now() + MIN_WINDOW_MS;
       const t0 = performance.now();
       let syncMs = NaN;
@@ -209,8 +212,8 @@ export async function runIsolationBench(log: (msg: string) => void): Promise<Rec
       const feedP99 = p99(samples);
       const pass = feedP99 <= TARGET_P99_FACTOR * idleP99 && feedP99 < TARGET_P99_MS;
       const outcome = answer.status === 201 ? `imported (${answer.body.connection?.status})` : `refused ${answer.status}: ${answer.body?.error}`;
-      perFeed.push({ feed: hostile.name, visitor_requests: samples.length, visitor_p99_ms: feedP99, connect_ms: syncMs, outcome, pass });
-      log(`isolation: ${hostile.name}: visitor p99 ${feedP99} ms (${samples.length} requests), connect ${syncMs} ms, ${outcome}${pass ? '' : '  ← over target'}`);
+      perFeed.push({ feed: hostile.name, visitor_requests: samples.length, visitor_p99_ms: feedP99, connect_ms: syncMs, server_rss_max_mb: rssFeedMaxMb, outcome, pass });
+      log(`isolation: ${hostile.name}: visitor p99 ${feedP99} ms (${samples.length} requests), connect ${syncMs} ms, RSS ≤ ${rssFeedMaxMb} MB, ${outcome}${pass ? '' : '  ← over target'}`);
     }
     const mem = memOf(pid);
     const rssMax = Math.max(rssMaxMb, mem.hwmMb || 0);

@@ -44,7 +44,7 @@ describe('DerivePool', () => {
     const before = nices().filter((n) => n === SYNC_WORKER_NICE).length;
     const pool = new DerivePool({ threads: 1 });
     pools.push(pool);
-    await pool.run([{ icsText: ICS }], opts('UTC')); // the worker stays alive (idle timeout 30 s)
+    await pool.run([{ icsText: ICS }], opts('UTC')); // the worker stays alive (idle timeout 5 s)
     expect(nices().filter((n) => n === SYNC_WORKER_NICE).length).toBe(before + 1);
     expect(os.getPriority()).toBe(0); // the request thread (and the process) are untouched
   });

@@ -2,7 +2,7 @@
  * The worker-thread pool that runs derivations (derive.ts) off the thread that answers visitors.
  *
  * - piscina, at most SYNC_WORKER_MAX_THREADS threads (1 on a 2-core machine: one core stays for
- *   requests), none while idle (threads end after 30 s without work).
+ *   requests), none while idle (threads end 5 s after their last task).
  * - The worker entry is `derive-worker.mjs`, which registers tsx itself, so the same pool works
  *   under `npm start` (`tsx src/main.ts`), `npx tsx`, vitest and Playwright's server.
  * - Per task: a timeout (SYNC_DERIVE_TIMEOUT_MS; the worker is terminated) and a heap limit per
@@ -53,10 +53,12 @@ export class DerivePool {
       filename: options.workerFile ?? DEFAULT_WORKER,
       minThreads: 0,
       maxThreads: threads,
-      idleTimeout: 30_000,
+      // A thread ends 5 s after its last task, so the memory a big calendar took goes back to the OS
+      // soon after a sync burst (the next sync starts a thread again in tens of ms).
+      idleTimeout: 5_000,
       // Queued tasks wait for a thread; bounded so a flood of syncs cannot pile up memory.
       maxQueue: 1_000,
-      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
     });
   }
 
