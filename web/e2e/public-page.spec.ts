@@ -106,6 +106,7 @@ test('week ↔ month, one week or month per step, and back to the current one', 
   await expect(current).toBeDisabled();
   const range = page.getByTestId('pub-range');
   const thisWeek = (await range.textContent())!;
+  await expect.poll(() => urls.length).toBeGreaterThan(0); // the page's own request, after the first paint
   const firstRange = urls.at(-1)!.searchParams.get('range')!;
   const days = (r: string) => datesOf(r);
   expect(days(firstRange)).toHaveLength(7);
@@ -134,21 +135,22 @@ test('week ↔ month, one week or month per step, and back to the current one', 
   await expect(current).toBeDisabled();
 
   // Month view: dots on weekdays, none on weekends; one month per step.
+  seen = urls.length;
   await month.click();
   await expect(month).toHaveAttribute('aria-pressed', 'true');
   await expect(week).toHaveAttribute('aria-pressed', 'false');
   const grid = page.getByRole('group', { name: 'Month of free times' });
   await expect(grid).toBeVisible();
-  const monthRange = urls.at(-1)!.searchParams.get('range')!;
-  const monthDays = days(monthRange);
+  const monthDays = await lastRangeAfter(seen);
   expect(monthDays[0].endsWith('-01')).toBe(true);
   const weekdays = monthDays.filter((d) => [1, 2, 3, 4, 5].includes(new Date(`${d}T12:00:00Z`).getUTCDay()));
   await expect(grid.getByTestId('availability-dot')).toHaveCount(weekdays.length);
   const thisMonth = (await range.textContent())!;
   await expect(page.getByRole('button', { name: 'Go to current month' })).toBeDisabled();
+  seen = urls.length;
   await page.getByRole('button', { name: 'Next month' }).click();
   await expect(range).not.toHaveText(thisMonth);
-  const nextMonthFirst = days(urls.at(-1)!.searchParams.get('range')!)[0];
+  const nextMonthFirst = (await lastRangeAfter(seen))[0];
   expect(nextMonthFirst.endsWith('-01')).toBe(true);
   expect(nextMonthFirst > monthDays.at(-1)!).toBe(true);
   await page.getByRole('button', { name: 'Previous month' }).click();
@@ -280,7 +282,8 @@ test('zone: detected from the browser, changeable, and the same window reads dif
   await expect(zone.locator('option:checked')).toHaveText('Europe/Brussels (detected)');
   await expect(page.getByRole('button', { name: /^Free Tue 09:00 – 17:00/ })).toBeVisible();
   await zone.selectOption('Asia/Kolkata');
-  expect(urls.at(-1)!.searchParams.get('tz')).toBe('Asia/Kolkata');
+  // The change sends a new request; wait for it rather than race the page to it.
+  await expect.poll(() => urls.at(-1)?.searchParams.get('tz')).toBe('Asia/Kolkata');
   await expect(page.getByRole('button', { name: /^Free Tue 13:30 – 21:30/ })).toBeVisible();
   await expect(page.getByRole('button', { name: /^Free Tue 09:00 – 17:00/ })).toHaveCount(0);
   await expect(page.getByText(`${NAME} is based in Europe/Brussels. All times above are in Asia/Kolkata.`)).toBeVisible();
