@@ -7,6 +7,7 @@
  *      PostgreSQL too when TEST_POSTGRES_URL is set), provider tests against Radicale and local servers;
  *   2. the web build, then Playwright in Debian's Chromium against the real server.
  * Prints one closing line `N passed, N failed, N skipped` summed from the runners' JSON reports
+ * (with the reason for skipped tests, e.g. the PostgreSQL run when TEST_POSTGRES_URL is unset)
  * (a runner that crashes before writing its report counts as one failure) and exits non-zero on
  * any failure.
  */
@@ -52,6 +53,27 @@ function vitestRun(label, args, env) {
   if (status !== 0 && (json.numFailedTests ?? 0) + brokenSuites === 0) totals.failed += 1;
 }
 
+const skipReasons = [];
+
+/**
+ * Without TEST_POSTGRES_URL the PostgreSQL run (step 1b) does not happen: its tests are counted
+ * as skipped, with the reason, instead of vanishing from the totals. They are listed, not run
+ * (`vitest list` collects the server's tests, the PostgreSQL-only files included, and opens no
+ * connection).
+ */
+function countPostgresSkipped() {
+  const list = join(results, 'vitest-postgres-list.json');
+  run(bin('vitest'), ['list', 'server', `--json=${list}`], { TEST_POSTGRES_URL: 'postgres://not-connected.invalid/none' });
+  const tests = readJson(list);
+  if (!Array.isArray(tests)) {
+    console.error('vitest list (PostgreSQL tests) crashed before writing its list');
+    totals.failed += 1;
+    return;
+  }
+  totals.skipped += tests.length;
+  skipReasons.push(`${tests.length} PostgreSQL tests: TEST_POSTGRES_URL not set`);
+}
+
 /** A build step counted as one test: passed when the command exits 0. */
 function checkStep(label, cmd, args) {
   console.log(`\n▶ ${label}`);
@@ -72,6 +94,7 @@ const pgUrl = process.env.TEST_POSTGRES_URL;
 vitestRun('sqlite', [], { TEST_POSTGRES_URL: '' });
 // 1b. The server's repository and API tests again on PostgreSQL, when one is configured.
 if (pgUrl) vitestRun('postgres', ['server'], { TEST_POSTGRES_URL: pgUrl });
+else countPostgresSkipped();
 
 // 2. Browser tests: build the web app, then Playwright against the real server.
 const e2eConfig = join(root, 'web', 'e2e', 'playwright.config.ts');
@@ -96,5 +119,5 @@ if (existsSync(e2eConfig)) {
   }
 }
 
-console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped${skipReasons.length ? ` (${skipReasons.join('; ')})` : ''}`);
 process.exit(totals.failed > 0 ? 1 : 0);
