@@ -8,6 +8,7 @@ import * as m0002 from './migrations/0002_replication.ts';
 import * as m0003 from './migrations/0003_oauth_push.ts';
 import * as m0004 from './migrations/0004_reset_proposals.ts';
 import * as m0005 from './migrations/0005_busy_blocks.ts';
+import * as m0006 from './migrations/0006_login_throttle.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -15,6 +16,7 @@ export const migrations: Record<string, Migration> = {
   '0003_oauth_push': m0003,
   '0004_reset_proposals': m0004,
   '0005_busy_blocks': m0005,
+  '0006_login_throttle': m0006,
 };
 
 const provider: MigrationProvider = {
@@ -23,8 +25,7 @@ const provider: MigrationProvider = {
   },
 };
 
-/** Brings the database to the latest schema; throws the first failure. */
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+async function migratorFor(db: Kysely<any>): Promise<Migrator> {
   // On PostgreSQL, pin Kysely's bookkeeping tables to the current schema: otherwise the Migrator
   // sees kysely_migration tables of *other* schemas in the database and thinks they are ours.
   let migrationTableSchema: string | undefined;
@@ -32,7 +33,21 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
     migrationTableSchema = rows[0]?.schema ?? undefined;
   }
-  const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  return new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+}
+
+/**
+ * Names of the migrations in `migrations` not yet applied to `db` (empty when the schema is
+ * current). Reads Kysely's bookkeeping table; throws when the database cannot be queried.
+ */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const infos = await (await migratorFor(db)).getMigrations();
+  return infos.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/** Brings the database to the latest schema; throws the first failure. */
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = await migratorFor(db);
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -259,6 +259,20 @@ export interface BusyBlocksTable {
   is_deleted: Generated<number>;
 }
 
+/** Consecutive failed passwords per e-mail key (issue 12): the per-account login throttle. */
+export interface LoginThrottleTable {
+  /** HMAC-SHA256 (AVAIL_SECRET_KEY) of the lower-cased, trimmed e-mail, hex. Accounts or not. */
+  key_hash: string;
+  /** Wrong passwords in a row (reset by a right one or a password reset). */
+  failures: number;
+  /** UTC ms before which every attempt is refused (429); null = not locked. */
+  locked_until: number | null;
+  /** The `locked_until` the owner was e-mailed about (one e-mail per lock); null = none. */
+  notified_lock_at: number | null;
+  /** Last change (UTC ms); rows untouched for a day are purged. */
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -277,6 +291,7 @@ export interface Database {
   password_resets: PasswordResetsTable;
   proposals: ProposalsTable;
   busy_blocks: BusyBlocksTable;
+  login_throttle: LoginThrottleTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -6,6 +6,7 @@
 import type { SyncDeps } from '../modules/sync/sync.service.ts';
 import { backupSyncJob } from './backup-sync.job.ts';
 import { pushChannelsJob } from './push-channels.job.ts';
+import { purgeJob } from './purge.job.ts';
 
 export type JobDeps = SyncDeps;
 
@@ -82,9 +83,9 @@ export interface StartJobsOptions {
   intervals?: Record<string, number>;
 }
 
-/** The server's jobs: the backup calendar sync (every minute, each connection every 15 minutes) and push-channel upkeep (hourly). */
+/** The server's jobs: the backup calendar sync (every minute, each connection every 15 minutes), push-channel upkeep (hourly) and the purge of expired rows (daily). */
 export function startJobs(deps: JobDeps, options: StartJobsOptions = {}): { stop(): Promise<void>; runNow(name: string): Promise<void> } {
-  const jobs = [backupSyncJob(), pushChannelsJob()].map((j) => ({ ...j, intervalMs: options.intervals?.[j.name] ?? j.intervalMs }));
+  const jobs = [backupSyncJob(), pushChannelsJob(), purgeJob()].map((j) => ({ ...j, intervalMs: options.intervals?.[j.name] ?? j.intervalMs }));
   const scheduler = startScheduler(deps, jobs);
   deps.logger.info({ jobs: jobs.map((j) => ({ name: j.name, intervalMs: j.intervalMs })) }, 'jobs started');
   return scheduler;

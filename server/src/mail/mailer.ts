@@ -144,6 +144,30 @@ export function passwordResetEmail(opts: CodeMailInput): MailMessage {
   });
 }
 
+/**
+ * The "failed sign-in attempts" e-mail (issue 12): sent once when the per-account login throttle
+ * first locks an account. Says how many wrong passwords, when (UTC), that the password is
+ * unchanged, and how to reset it; carries no IP address or location.
+ */
+export function loginLockedEmail(opts: { to: string; name: string; failures: number; at: number; lockMinutes: number; publicBaseUrl: string }): MailMessage {
+  const when = new Date(opts.at).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+  const reset = `${opts.publicBaseUrl}/forgot-password?email=${encodeURIComponent(opts.to)}`;
+  const lines = [
+    `Hi ${opts.name},`,
+    `There were ${opts.failures} failed sign-in attempts on your Avail account in a row (the last at ${when}).`,
+    `Sign-in is paused for a while after repeated failures (at most 15 minutes at a time); your password has not been changed.`,
+    `If this was you, wait a moment and try again. If it was not, choose a new password: ${reset}`,
+    '— Avail',
+  ];
+  const esc = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return {
+    to: opts.to,
+    subject: 'Failed sign-in attempts on your Avail account',
+    text: lines.join('\n\n'),
+    html: lines.map((l) => `<p>${esc(l).replace(esc(reset), `<a href="${esc(reset)}">${esc(reset)}</a>`)}</p>`).join('\n'),
+  };
+}
+
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 

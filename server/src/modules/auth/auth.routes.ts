@@ -15,6 +15,7 @@ import { limiter, type RateLimits } from '../../http/rate-limit.ts';
 import { validate } from '../../http/validate.ts';
 import * as auth from './auth.service.ts';
 import * as passwordReset from './password-reset.service.ts';
+import { LoginLockedError } from './login-throttle.service.ts';
 
 /** Router for /api/auth/* (product spec §7); mounted under /api. Each route's contract is documented below. */
 export function authRouter(deps: Deps, limits: RateLimits) {
@@ -44,10 +45,17 @@ export function authRouter(deps: Deps, limits: RateLimits) {
    * 200 `{ user, token, requires_verification: false, message }` when verified;
    * 200 `{ user: null, token: null, requires_verification: true, message: 'Please verify your email before logging in.', email }`
    * when the password is right but the e-mail is unverified (no token is issued).
-   * 401 `{ error: 'Invalid email or password', code: 'invalid_credentials' }`; 422; 429.
+   * 401 `{ error: 'Invalid email or password', code: 'invalid_credentials' }`; 422; 429 from the
+   * per-IP limiters, or from the per-account throttle after 5 wrong passwords in a row (with
+   * `Retry-After` in seconds; 30 s doubling to at most 15 min; login-throttle.service.ts).
    */
   r.post('/auth/login', perIp, limiter(limits.loginPerAccount), validate(loginSchema), async (req, res) => {
-    res.json(await auth.login(deps, req.body));
+    try {
+      res.json(await auth.login(deps, req.body));
+    } catch (err) {
+      if (err instanceof LoginLockedError) res.setHeader('Retry-After', String(err.retryAfterS));
+      throw err;
+    }
   });
 
   /** POST /api/auth/logout — Bearer token. 200 `{ success: true, message }`; the token stops working. 401 without a valid token. */

@@ -15,7 +15,8 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { issueToken } from '../../http/authenticate.ts';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError, conflict, tooManyRequests, unauthenticated } from '../../http/errors.ts';
-import { verificationEmail } from '../../mail/mailer.ts';
+import { loginLockedEmail, verificationEmail } from '../../mail/mailer.ts';
+import * as throttle from './login-throttle.service.ts';
 import * as authRepo from './auth.repo.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 import { presentUser, type UserJson } from './user.presenter.ts';
@@ -198,9 +199,21 @@ export type LoginResult =
 
 /** Checks the password; 401 when wrong or unknown (same answer, same work). Unverified → requires_verification. */
 export async function login(deps: Deps, input: LoginInput): Promise<LoginResult> {
+  // Locked after repeated wrong passwords (login-throttle.service.ts): 429, the password unchecked.
+  await throttle.assertNotLocked(deps, input.email);
   const user = await usersRepo.findUserByEmail(deps.db, input.email);
   const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
-  if (!user || !ok) throw unauthenticated(MESSAGES.invalidCredentials, 'invalid_credentials');
+  if (!user || !ok) {
+    const { lockedUntil, notify } = await throttle.recordFailure(deps, input.email);
+    if (user && notify && lockedUntil != null) {
+      const now = deps.now();
+      const message = loginLockedEmail({ to: user.email, name: user.name, failures: throttle.LOGIN_FREE_FAILURES, at: now, lockMinutes: Math.ceil((lockedUntil - now) / 60_000), publicBaseUrl: deps.config.PUBLIC_BASE_URL });
+      void deps.mailer.send(message).catch((err: unknown) => deps.logger.error({ errName: (err as Error)?.name, userId: user.id }, 'could not send the failed-sign-in e-mail'));
+      deps.logger.warn({ userId: user.id }, 'login throttled after repeated failures');
+    }
+    throw unauthenticated(MESSAGES.invalidCredentials, 'invalid_credentials');
+  }
+  await throttle.clearFailures(deps, input.email);
   if (user.email_verified_at == null) {
     return { user: null, token: null, requires_verification: true, message: MESSAGES.verifyFirst, email: user.email };
   }

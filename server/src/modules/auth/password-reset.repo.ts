@@ -47,3 +47,9 @@ export async function consumeReset(db: Db, userId: string, codeHash: string): Pr
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Deletes reset codes that expired before `before` (UTC ms); returns how many. */
+export async function deleteExpiredResets(db: Db, before: number): Promise<number> {
+  const res = await db.deleteFrom('password_resets').where('expires_at', '<', before).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

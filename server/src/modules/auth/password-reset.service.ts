@@ -11,6 +11,7 @@ import { passwordResetEmail } from '../../mail/mailer.ts';
 import { nextStamp } from '../replication/repl-clock.repo.ts';
 import * as authRepo from './auth.repo.ts';
 import { generateCode, hashCode, sameHex } from './auth.service.ts';
+import { clearFailures } from './login-throttle.service.ts';
 import { hashPassword } from './password.ts';
 import * as resetRepo from './password-reset.repo.ts';
 import * as usersRepo from './users.repo.ts';
@@ -72,7 +73,7 @@ export async function forgotPassword(deps: Deps, input: ForgotPasswordInput) {
  * code is wrong (counts a guess). Otherwise, in one transaction: the code is consumed
  * (compare-and-set), the password becomes the new argon2id hash, every bearer token of the user is
  * revoked (all devices signed out) and an unverified address becomes verified (its pending
- * verification code deleted).
+ * verification code deleted). The login throttle's count for the address is cleared.
  * @returns `{ success: true, message: RESET_MESSAGES.reset }`.
  */
 export async function resetPassword(deps: Deps, input: ResetPasswordInput) {
@@ -99,6 +100,7 @@ export async function resetPassword(deps: Deps, input: ResetPasswordInput) {
     return true;
   });
   if (!done) throw invalidResetCode();
+  await clearFailures(deps, user.email); // a new password: the login throttle starts afresh
   deps.logger.info({ userId: user.id }, 'password reset; every session signed out');
   return { success: true as const, message: RESET_MESSAGES.reset };
 }
