@@ -119,6 +119,17 @@ describe('push channels and back-off with the Google fake', () => {
     expect(row).toMatchObject({ status: 'active', failure_count: 0, next_sync_at: null, last_error: null, last_synced_at: T + 120_000 });
     t.clock.reset();
   });
+  it('a refused authorization while opening channels shows the connection as expired with the reconnect message', async () => {
+    await t.db.deleteFrom('push_channels').where('connection_id', '=', connectionId).execute();
+    // Google answers 401 to the watch; the refresh that follows is refused (the grant was revoked).
+    fake.revokeRefreshToken();
+    fake.failNext(401, {}, { where: 'api', body: { error: { code: 401, message: 'Invalid Credentials' } } });
+    expect((await runPush()).opened).toBe(0);
+    const row = await t.db.selectFrom('calendar_connections').selectAll().where('id', '=', connectionId).executeTakeFirstOrThrow();
+    expect(row.status).toBe('expired');
+    expect(row.last_error).toMatch(/reconnect/i);
+    expect(row.next_sync_at).toBeNull();
+  });
 });
 
 describe('backup sync spreading, exponential back-off and the sync lease (memory adapter)', () => {

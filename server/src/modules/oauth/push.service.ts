@@ -6,7 +6,8 @@
  *
  * Push is an accelerator, never a requirement: every failure here is logged (ids, provider, error
  * name; never tokens) and swallowed — the 15-minute backup sync keeps the calendar current, and the
- * channel-renewal job re-creates missing channels. A refreshed token set (`newSecret`) is stored
+ * channel-renewal job re-creates missing channels — except a refused authorization
+ * (ProviderAuthError), which marks the connection 'expired' so the owner sees "reconnect". A refreshed token set (`newSecret`) is stored
  * encrypted in the same transaction as the channel rows.
  */
 import type { Transaction } from 'kysely';
@@ -14,9 +15,9 @@ import type { CalendarConnectionRow, Database } from '../../db/schema.ts';
 import { encryptSecret } from '../../lib/crypto.ts';
 import type { OAuthCalendarProvider, OAuthProviderId } from '../../providers/oauth-provider.ts';
 import { isOAuthProvider, oauthProviderFor } from '../../providers/oauth-registry.ts';
-import { ProviderError } from '../../providers/provider.ts';
+import { ProviderAuthError, ProviderError } from '../../providers/provider.ts';
 import * as calendarsRepo from '../calendars/calendars.repo.ts';
-import { readState, secretOf, type SyncDeps } from '../sync/sync.service.ts';
+import { markConnectionExpired, readState, secretOf, type SyncDeps } from '../sync/sync.service.ts';
 import * as repo from './oauth.repo.ts';
 
 /** Channels expiring within this window are renewed (ms). */
@@ -80,6 +81,12 @@ export async function openMissingChannels(deps: SyncDeps, connectionId: string):
     deps.logger.info({ connectionId: conn.id, provider, opened: channels.length }, 'push channels opened');
     return channels.length;
   } catch (err) {
+    // A refused authorization is the owner's to fix: the connection shows 'expired' and the
+    // reconnect message, as a sync would, instead of failing quietly until the next sync.
+    if (err instanceof ProviderAuthError) {
+      await markConnectionExpired(deps, conn, err.message);
+      return 0;
+    }
     deps.logger.warn(
       // ProviderError messages are written to be shown; other messages are not logged (they could quote a response).
       { connectionId: conn.id, provider, errName: (err as Error)?.name, ...(err instanceof ProviderError ? { errMessage: err.message } : {}) },
@@ -170,6 +177,7 @@ export async function renewPushChannels(deps: SyncDeps, isStopping: () => boolea
       counts.renewed++;
     } catch (err) {
       counts.failed++;
+      if (err instanceof ProviderAuthError && conn) await markConnectionExpired(deps, conn, err.message);
       deps.logger.warn({ connectionId: row.connection_id, provider: row.provider, errName: (err as Error)?.name }, 'push channel renewal failed');
       if (Number(row.expires_at) <= deps.now()) {
         await repo.deleteChannels(deps.db, [row.id]);

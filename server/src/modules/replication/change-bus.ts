@@ -34,6 +34,14 @@ export type OwnerChangeListener = (userId: string | null) => void;
 const OWNER_EVENT = 'owner-changed';
 
 const RECONNECT_MS = 1_000;
+/** pg_notify attempts per published change, and the pause before retry n (ms × n). */
+const NOTIFY_ATTEMPTS = 3;
+const NOTIFY_RETRY_MS = 100;
+
+/** What publish() may log through (pino's shape). */
+export interface BusLogger {
+  warn(obj: object, msg: string): void;
+}
 
 export class ChangeBus {
   readonly instanceId = randomUUID();
@@ -105,21 +113,41 @@ export class ChangeBus {
 
   /**
    * Signals that `collections` of `userId` changed. Call after the write committed. Never throws:
-   * the write is already durable; a lost signal only delays the stream until the client's next pull.
+   * the write is already durable. On PostgreSQL the cross-instance pg_notify is tried
+   * NOTIFY_ATTEMPTS times; a signal lost after that is counted (`notifyFailures`) and logged
+   * through `logger` — other instances then see the change at their next resync or pull.
    */
-  async publish(userId: string, collections: readonly CollectionName[]): Promise<void> {
+  async publish(userId: string, collections: readonly CollectionName[], logger?: BusLogger): Promise<void> {
     const list = [...new Set(collections)];
     // Owner-data listeners first and always (even for a write that touched no replicated
     // collection, e.g. busy intervals only); replication streams only for replicated collections.
     this.emitter.emit(OWNER_EVENT, userId);
     if (list.length > 0) this.emitter.emit(`u:${userId}`, { collections: list } satisfies ChangeSignal);
     if (!this.channel) return;
-    try {
-      const payload = JSON.stringify({ i: this.instanceId, u: userId, c: list });
-      await sql`select pg_notify(${this.channel}, ${payload})`.execute(this.db);
-    } catch {
-      // database closing or unreachable: see above
+    const payload = JSON.stringify({ i: this.instanceId, u: userId, c: list });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.notify(this.channel, payload);
+        return;
+      } catch (err) {
+        // Other instances would keep a stale public answer and their streams would wait for the
+        // next pull: retry a few times, then say so (ids only; the payload holds no data anyway).
+        if (attempt >= NOTIFY_ATTEMPTS) {
+          this.notifyFailures++;
+          logger?.warn({ userId, collections: list, errName: (err as Error)?.name, attempts: attempt }, 'change signal to other instances (pg_notify) failed');
+          return;
+        }
+        await new Promise((r) => setTimeout(r, NOTIFY_RETRY_MS * attempt));
+      }
     }
+  }
+
+  /** Signals lost after every retry (pg_notify failed NOTIFY_ATTEMPTS times); for tests and metrics. */
+  notifyFailures = 0;
+
+  /** Sends one notification (replaced in tests to simulate a failing database). */
+  protected async notify(channel: string, payload: string): Promise<void> {
+    await sql`select pg_notify(${channel}, ${payload})`.execute(this.db);
   }
 
   private async startListening(): Promise<void> {

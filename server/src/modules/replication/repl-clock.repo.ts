@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import type { CollectionName } from '@avail/shared/rx/replication-protocol.ts';
 import type { Db } from '../../db/kysely.ts';
 import type { Database } from '../../db/schema.ts';
-import { changeBusFor } from './change-bus.ts';
+import { changeBusFor, type BusLogger } from './change-bus.ts';
 
 type Q = Kysely<Database> | Transaction<Database>;
 
@@ -48,7 +48,7 @@ export type Stamper = (collection: CollectionName) => Promise<number>;
  * @throws Error when the user does not exist; whatever `fn` throws.
  */
 export async function replicatedWrite<T>(
-  deps: { db: Db; now: () => number },
+  deps: { db: Db; now: () => number; logger?: BusLogger },
   userId: string,
   fn: (trx: Transaction<Database>, stamp: Stamper, now: number) => Promise<T>,
 ): Promise<T> {
@@ -64,6 +64,6 @@ export async function replicatedWrite<T>(
   });
   // Always published: owner-data listeners (the public availability cache) must hear writes that
   // touched no replicated collection too (busy intervals); streams only hear `touched`.
-  await changeBusFor(deps.db).publish(userId, [...touched]);
+  await changeBusFor(deps.db).publish(userId, [...touched], deps.logger);
   return result;
 }

@@ -320,6 +320,19 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
   }
 }
 
+/**
+ * Marks a connection 'expired' with `message` (the provider refused its saved authorization,
+ * seen outside a sync, e.g. while opening or renewing push channels): the owner sees the
+ * reconnect message, and the backup sync leaves it alone (`next_sync_at` null) until they
+ * reconnect — exactly what a sync does on ProviderAuthError.
+ */
+export async function markConnectionExpired(deps: SyncDeps, conn: Pick<CalendarConnectionRow, 'id' | 'user_id' | 'failure_count'>, message: string): Promise<void> {
+  await replicatedWrite(deps, conn.user_id, (trx, stamp) =>
+    repo.updateConnection(trx, conn, { status: 'expired', last_error: message, failure_count: Number(conn.failure_count ?? 0) + 1, next_sync_at: null }, stamp),
+  );
+  deps.logger.warn({ connectionId: conn.id, status: 'expired' }, 'calendar authorization refused; the owner must reconnect');
+}
+
 /** Re-derives one connection from its stored sources (no network). */
 export async function rederiveConnection(deps: SyncDeps, conn: CalendarConnectionRow): Promise<SyncOutcome> {
   const owner = await ownerOf(deps, conn.user_id);
