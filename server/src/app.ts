@@ -1,7 +1,8 @@
 /**
  * createApp(deps) → the Express app, without listen() (tests import this).
- * Order: security headers, request log, JSON body, /api routers, /api 404, static web build,
- * server-rendered public pages (/{username}, /u/{username}), SPA fallback, error renderer.
+ * Order: security headers (helmet), request log, health/ready, JSON body, /api routers, /api 404,
+ * static web build, server-rendered public pages (/{username}, /u/{username}), 404 for asset-like
+ * paths, SPA fallback, error renderer.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,8 @@ import { desktopCors } from './http/desktop-cors.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { defaultRateLimits, type RateLimits } from './http/rate-limit.ts';
 import { requestLogger } from './http/request-logger.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { healthRouter } from './modules/health/health.routes.ts';
 import { authRouter } from './modules/auth/auth.routes.ts';
 import { profileRouter } from './modules/profile/profile.routes.ts';
 import { availabilityRouter } from './modules/availability/availability.routes.ts';
@@ -49,6 +52,17 @@ export function isPublicPagePath(p: string): boolean {
   }
 }
 
+/**
+ * True for paths that name a file rather than an app route: anything under `/assets/`, or whose
+ * last segment has a file extension (`/favicon.ico`, `/logo.png`, `/x/app.js.map`). App routes
+ * and usernames never contain a dot in their last segment (usernames: [a-z0-9-]).
+ */
+export function isAssetLikePath(p: string): boolean {
+  if (p.startsWith('/assets/')) return true;
+  const last = p.slice(p.lastIndexOf('/') + 1);
+  return /\.[A-Za-z0-9]{1,12}$/.test(last);
+}
+
 export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   const deps: Deps = { ...appDeps, now: appDeps.now ?? Date.now };
   const limits: RateLimits = { ...defaultRateLimits, ...options.rateLimits };
@@ -58,12 +72,11 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   app.set('trust proxy', 'loopback');
   app.set('etag', false);
 
-  app.use((_req: Request, res: Response, next: NextFunction) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('X-Frame-Options', 'DENY');
-    next();
-  });
+  // helmet: CSP, frame-ancestors 'none', X-Frame-Options, nosniff, HSTS on https (http/security-headers.ts).
+  app.use(securityHeaders(deps.config.PUBLIC_BASE_URL));
   app.use(requestLogger(deps.logger));
+  // Liveness and readiness for load balancers (no auth, no rate limit): modules/health.
+  app.use('/api', healthRouter(deps));
   // The desktop app (app://avail) calls /api cross-origin with a bearer token; no one else may.
   app.use('/api', desktopCors(deps.config.DESKTOP_ORIGINS));
   // The visitor path first (GET, no body; it sets its own no-store headers): the hottest route
@@ -112,6 +125,9 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
     });
     app.use((req: Request, res: Response, next: NextFunction) => {
       if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+      // A file the build does not have (/favicon.ico, /x.png, /assets/old-hash.js) is a 404, never
+      // the app's HTML: a browser or a cached page asking for a stale script gets a clear answer.
+      if (isAssetLikePath(req.path)) return void res.status(404).type('text/plain').send('Not found');
       if (isPublicPagePath(req.path)) {
         res.setHeader('X-Robots-Tag', 'noindex');
         res.setHeader('Referrer-Policy', 'no-referrer');

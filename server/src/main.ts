@@ -5,7 +5,7 @@
 process.env.TZ = 'UTC';
 export {};
 
-const { pino } = await import('pino');
+const { createLogger, logFormatFor } = await import('./lib/logger.ts');
 const { loadConfig, ConfigError } = await import('./config.ts');
 const { createDb, dialectOf } = await import('./db/kysely.ts');
 const { migrateToLatest } = await import('./db/migrate.ts');
@@ -24,9 +24,9 @@ try {
   throw err;
 }
 
-// Asynchronous stdout: log lines (one per request) are written in batches, not one write(2) each
-// on the request path; flushed on shutdown below.
-const logger = pino({ level: config.LOG_LEVEL }, pino.destination({ dest: 1, sync: false }));
+// JSON lines written asynchronously in batches (flushed on shutdown below), or readable lines on
+// a terminal (lib/logger.ts).
+const logger = createLogger(config.LOG_LEVEL, logFormatFor(Boolean(process.stdout.isTTY), process.env.LOG_FORMAT));
 const db = createDb(config);
 const applied = await migrateToLatest(db);
 logger.info({ dialect: dialectOf(config), applied, ...(config.DATABASE_URL ? {} : { file: config.SQLITE_PATH }) }, 'database ready');

@@ -2,6 +2,7 @@
  * Account payloads (product spec §3, §5, §7) with the spec's exact messages.
  * Shared by the server (request validation) and the web forms.
  */
+import './zod-setup.ts';
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH, VERIFICATION_CODE_LENGTH } from '../constants.ts';
 

@@ -2,6 +2,7 @@
  * Weekly rules and date exceptions (availability-semantics.md "Inputs"; spec §5 "Availability
  * edit modal"). Times are `HH:MM` 24-hour local times in the owner's zone; `24:00` is not allowed.
  */
+import './zod-setup.ts';
 import { z } from 'zod';
 
 /** `HH:MM`, 00:00–23:59. */

@@ -8,6 +8,7 @@
  * or `isBlockOver(block, now)`. New blocks (REST, the device's local write) use `busyBlockSchemaAt`;
  * the replication push uses only the clock-free checks (a device may deliver a block late).
  */
+import './zod-setup.ts';
 import { z } from 'zod';
 import { BUSY_BLOCK_MAX_MS, BUSY_BLOCK_NOTE_MAX_LENGTH } from '../constants.ts';
 

@@ -1,6 +1,7 @@
 /**
  * Calendar connection payloads (spec §7 Apple connect; issue 2's ICS and CalDAV connect).
  */
+import './zod-setup.ts';
 import { z } from 'zod';
 
 /** POST /api/me/calendar/apple/connect — `{ apple_id, app_specific_password }`. */

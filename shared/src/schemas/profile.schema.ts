@@ -1,6 +1,7 @@
 /**
  * Profile payloads: username (spec §5 "Username") and time zone (spec §5 "Timezone").
  */
+import './zod-setup.ts';
 import { z } from 'zod';
 import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN, isReservedUsername } from '../constants.ts';
 import { canonicalIanaZone } from '../domain/zone-time.ts';

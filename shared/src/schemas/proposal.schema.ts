@@ -3,6 +3,7 @@
  * booked). Shared by the server (POST /api/public/:slug/proposals) and the public page's form.
  * Matches `ProposalInput` of shared/src/api/api-client.ts.
  */
+import './zod-setup.ts';
 import { z } from 'zod';
 import { canonicalIanaZone } from '../domain/zone-time.ts';
 import { emailField } from './auth.schema.ts';

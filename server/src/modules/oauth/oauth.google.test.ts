@@ -93,6 +93,11 @@ describe('Google Calendar (OAuth, webhooks, disconnect) against the fake', () =>
     expect(callback.text).toContain('Google Calendar connected. You can close this window.');
     expect(callback.text).toContain('window.close()');
     expect(callback.text).toContain('postMessage({"type":"avail-oauth","provider":"google","ok":true},window.location.origin)');
+    // The inline script runs under this response's CSP nonce, and only it.
+    const nonce = /<script nonce="([^"]+)">/.exec(callback.text)?.[1];
+    expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(callback.headers['content-security-policy']).toContain(`script-src 'self' 'nonce-${nonce}'`);
+    expect(callback.headers['content-security-policy']).toContain("frame-ancestors 'none'");
 
     const conns = await t.db.selectFrom('calendar_connections').selectAll().where('user_id', '=', owner.user.id).execute();
     expect(conns).toHaveLength(1);

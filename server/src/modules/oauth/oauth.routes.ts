@@ -16,6 +16,7 @@ import { Router, type Request, type Response } from 'express';
 import type { Deps } from '../../http/deps.ts';
 import { authenticate, currentUser, requireVerified } from '../../http/authenticate.ts';
 import { callbackPage, completeConnect, providersView, startConnect } from './oauth.service.ts';
+import { allowInlineScriptOnce } from '../../http/security-headers.ts';
 
 /** Router of the routes in the module comment; mount under /api. */
 export function oauthRouter(deps: Deps) {
@@ -39,7 +40,9 @@ export function oauthRouter(deps: Deps) {
         deps.logger.error({ provider, errName: (err as Error)?.name }, 'oauth callback crashed');
       }
       res.setHeader('Referrer-Policy', 'no-referrer');
-      res.status(ok ? 200 : 400).type('html').send(callbackPage(provider, ok));
+      // The page's one inline script (postMessage + close) runs under a nonce; nothing else may.
+      const nonce = allowInlineScriptOnce(res);
+      res.status(ok ? 200 : 400).type('html').send(callbackPage(provider, ok, nonce));
     });
   }
 

@@ -205,8 +205,9 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
  * `{ type: 'avail-oauth', provider, ok }` to the opener, and `window.close()` (the opener polls
  * until the popup is closed, then refetches connections). Success: '{Product} connected. You can
  * close this window.'; failure: spec §8 'Failed to connect {Product}. Please try again.'
+ * `scriptNonce`: the CSP nonce of this response (http/security-headers.ts allowInlineScriptOnce).
  */
-export function callbackPage(provider: OAuthProviderId, ok: boolean): string {
+export function callbackPage(provider: OAuthProviderId, ok: boolean, scriptNonce?: string): string {
   const product = OAUTH_PROVIDER_LABELS[provider].product;
   const message = ok ? `${product} connected. You can close this window.` : `Failed to connect ${product}. Please try again.`;
   return [
@@ -217,7 +218,7 @@ export function callbackPage(provider: OAuthProviderId, ok: boolean): string {
     '</head><body>',
     `<p id="message" data-result="${ok ? 'success' : 'failure'}">${esc(message)}</p>`,
     // Tell the opener (same origin only) before closing: web/src/features/settings/oauth-popup.ts.
-    `<script>try{if(window.opener)window.opener.postMessage(${JSON.stringify({ type: 'avail-oauth', provider, ok })},window.location.origin)}catch(e){}window.close()</script>`,
+    `<script${scriptNonce ? ` nonce="${esc(scriptNonce)}"` : ''}>try{if(window.opener)window.opener.postMessage(${JSON.stringify({ type: 'avail-oauth', provider, ok })},window.location.origin)}catch(e){}window.close()</script>`,
     '</body></html>',
   ].join('\n');
 }
