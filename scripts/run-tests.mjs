@@ -119,5 +119,8 @@ if (existsSync(e2eConfig)) {
   }
 }
 
+// The reliability suite's counts (privacy, fuzz, crash, SSRF, hostile feeds) from the runs above.
+if (existsSync(join(results, 'reliability.jsonl'))) run(process.execPath, [join(root, 'scripts', 'reliability.mjs'), '--table']);
+
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped${skipReasons.length ? ` (${skipReasons.join('; ')})` : ''}`);
 process.exit(totals.failed > 0 ? 1 : 0);

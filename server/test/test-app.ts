@@ -66,6 +66,8 @@ export interface TestAppOptions extends AppOptions {
   env?: Record<string, string>;
   /** OAuth adapters replacing the registry's (a test adapter); default: the real adapters. */
   oauthProviders?: Partial<Record<OAuthProviderId, OAuthCalendarProvider>>;
+  /** Receives every log line the app writes (JSON, level debug and up), e.g. to scan it; default: silent. */
+  logStream?: { write(line: string): void };
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -86,7 +88,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   );
   const mailer = createOutboxMailer();
   const clock = createTestClock();
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const logger = options.logStream ? pino({ level: 'debug' }, options.logStream) : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const deps: Deps = {
     db: testDb.db,
     config,

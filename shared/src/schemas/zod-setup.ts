@@ -9,4 +9,4 @@
  */
 import { config } from 'zod';
 
-if (typeof window !== 'undefined') config({ jitless: true });
+if ('window' in globalThis) config({ jitless: true });

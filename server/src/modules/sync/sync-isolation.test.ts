@@ -13,6 +13,7 @@ import { buildUser, type BuiltUser } from '../../../test/factories.ts';
 import { HOSTILE_FEEDS, icsUtc } from '../../../test/hostile-feeds.ts';
 import { startIcsServer, type IcsServer } from '../../../test/ics-server.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { reportReliability } from '../../../test/reliability/reliability-report.ts';
 
 const NOW = Date.parse('2030-01-06T12:00:00Z');
 /**
@@ -131,6 +132,12 @@ describe('hostile feeds: sync off the request thread, budgets per connection', (
       const after = await rowsOf(t, owner.user.id);
       expect(after.events).toBeLessThanOrEqual(MAX_CONNECTION_EVENTS);
       expect(after.intervals).toBeLessThanOrEqual(MAX_CONNECTION_BUSY_INTERVALS);
+      reportReliability({
+        check: `hostile feed: ${hostile.name}`,
+        requests: 3 + connect.statuses.length + sync.statuses.length,
+        trials: 2, // a first connect, and a good feed turning hostile
+        failures: [...connect.statuses, ...sync.statuses].filter((s) => s !== 200).length,
+      });
       if (hostile.expect === 'refused') {
         expect(conn).toMatchObject({ status: 'error' });
         expect(conn.last_error).toMatch(hostile.error!);
