@@ -8,7 +8,7 @@ import {
   resetPasswordSchema,
   verifyEmailSchema,
 } from '@avail/shared/schemas/auth.schema.ts';
-import { authenticate } from '../../http/authenticate.ts';
+import { authenticate, currentUser } from '../../http/authenticate.ts';
 import type { Deps } from '../../http/deps.ts';
 import { unauthenticated } from '../../http/errors.ts';
 import { limiter, type RateLimits } from '../../http/rate-limit.ts';
@@ -16,6 +16,7 @@ import { validate } from '../../http/validate.ts';
 import * as auth from './auth.service.ts';
 import * as passwordReset from './password-reset.service.ts';
 import { LoginLockedError } from './login-throttle.service.ts';
+import { deleteAccount } from './account.service.ts';
 
 /** Router for /api/auth/* (product spec §7); mounted under /api. Each route's contract is documented below. */
 export function authRouter(deps: Deps, limits: RateLimits) {
@@ -56,6 +57,22 @@ export function authRouter(deps: Deps, limits: RateLimits) {
       if (err instanceof LoginLockedError) res.setHeader('Retry-After', String(err.retryAfterS));
       throw err;
     }
+  });
+
+  /**
+   * DELETE /api/me — `{ password }`: deletes the account and everything it owns (account.service.ts).
+   * 204 on success (every token of the user stops working, the public link is 404 at once);
+   * 422 `{ error, code: 'validation_failed', errors: { password } }` for a missing or wrong password
+   * (nothing deleted); 401 without a valid token; 429 while the account's logins are throttled.
+   */
+  r.delete('/me', authenticate(deps), async (req, res) => {
+    try {
+      await deleteAccount(deps, currentUser(req).id, (req.body as { password?: unknown } | undefined)?.password);
+    } catch (err) {
+      if (err instanceof LoginLockedError) res.setHeader('Retry-After', String(err.retryAfterS));
+      throw err;
+    }
+    res.status(204).end();
   });
 
   /** POST /api/auth/logout — Bearer token. 200 `{ success: true, message }`; the token stops working. 401 without a valid token. */

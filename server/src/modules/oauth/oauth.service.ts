@@ -222,3 +222,18 @@ export function callbackPage(provider: OAuthProviderId, ok: boolean, scriptNonce
     '</body></html>',
   ].join('\n');
 }
+
+/**
+ * Account deletion, the provider side: for every Google/Microsoft connection of `userId`, stops
+ * its push channels and revokes the grant (best effort, each at most BEST_EFFORT_TIMEOUT_MS;
+ * failures are logged, never thrown — the account is deleted either way). Cancels their queued
+ * syncs. Returns how many OAuth connections were handled.
+ */
+export async function revokeAllGrants(deps: SyncDeps, userId: string): Promise<number> {
+  const conns = (await calendarsRepo.listConnections(deps.db, userId)).filter((c) => c.provider === 'google' || c.provider === 'microsoft');
+  for (const conn of conns) {
+    cancelScheduledSync(deps.db, conn.id);
+    await stopChannelsAndRevoke(deps, conn);
+  }
+  return conns.length;
+}

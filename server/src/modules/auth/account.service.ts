@@ -1,0 +1,50 @@
+/**
+ * Deleting an account (issue 12; the legal pages promise account data is gone within 30 days —
+ * here it is gone at once, logs excepted).
+ */
+import type { Deps } from '../../http/deps.ts';
+import { HttpError } from '../../http/errors.ts';
+import { revokeAllGrants } from '../oauth/oauth.service.ts';
+import { flushPageViews } from '../public/page-views.ts';
+import { changeBusFor } from '../replication/change-bus.ts';
+import { deleteAccountRows } from './account.repo.ts';
+import * as throttle from './login-throttle.service.ts';
+import { verifyPassword } from './password.ts';
+import * as usersRepo from './users.repo.ts';
+
+export const ACCOUNT_MESSAGES = {
+  passwordRequired: 'Please enter your password to delete your account.',
+  wrongPassword: 'The password is incorrect.',
+} as const;
+
+/**
+ * Deletes the account of `userId` after checking `password`:
+ * 1. the password (422 `validation_failed` with `errors.password` when missing or wrong — not 401,
+ *    which would sign the owner out; wrong passwords count towards the login throttle, and a
+ *    locked account gets 429 like the login);
+ * 2. Google/Microsoft: push channels stopped and grants revoked, best effort;
+ * 3. pending page views written, then in ONE transaction every row of the user (account.repo.ts)
+ *    and the user;
+ * 4. the change bus tells every instance: the public link answers 404 on the next request.
+ * Nothing is deleted when the password check fails. Resolves to the rows deleted per table.
+ */
+export async function deleteAccount(deps: Deps, userId: string, password: unknown): Promise<Record<string, number>> {
+  if (typeof password !== 'string' || password.length === 0) {
+    throw new HttpError(422, 'validation_failed', ACCOUNT_MESSAGES.passwordRequired, { password: ACCOUNT_MESSAGES.passwordRequired });
+  }
+  const user = await usersRepo.findUserById(deps.db, userId);
+  if (!user) throw new HttpError(404, 'not_found', 'Not found');
+  await throttle.assertNotLocked(deps, user.email);
+  if (!(await verifyPassword(user.password_hash, password))) {
+    await throttle.recordFailure(deps, user.email);
+    throw new HttpError(422, 'validation_failed', ACCOUNT_MESSAGES.wrongPassword, { password: ACCOUNT_MESSAGES.wrongPassword });
+  }
+  const revoked = await revokeAllGrants(deps, userId);
+  await flushPageViews(deps.db);
+  const counts = await deps.db.transaction().execute((trx) => deleteAccountRows(trx, userId));
+  await throttle.clearFailures(deps, user.email);
+  // The public cache (this and other instances) forgets the owner and their link at once.
+  await changeBusFor(deps.db).publish(userId, [], deps.logger);
+  deps.logger.info({ userId, revokedGrants: revoked, rows: Object.values(counts).reduce((a, b) => a + b, 0) }, 'account deleted');
+  return counts;
+}
