@@ -319,6 +319,11 @@ export const api = {
   verifyEmail: (body: { email: string; verification_code: string }) => post<VerifyResponse>('/auth/verify-email', body),
   resendVerification: (email: string) => post<{ success?: boolean; message?: string }>('/auth/resend-verification', { email }),
 
+  /**
+   * DELETE /me `{ password }`: deletes the account and everything it owns. 204; 422 with
+   * `errors.password` for a missing or wrong password (nothing deleted); 429 while throttled.
+   */
+  deleteAccount: (password: string) => del<null>('/me', { body: { password } }),
   me: (bust = false) => get<{ user: User }>('/me', bust ? { query: { t: Date.now() } } : undefined),
   profile: () => get<{ profile: Profile }>('/me/profile'),
   updateTimezone: (timezone: string) => put<unknown>('/me/profile', { timezone }),

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { AppHeader } from '../../components/app-header.tsx';
 import { CalendarsSection } from './calendars-section.tsx';
+import { DeleteAccountSection } from './delete-account-section.tsx';
 import { DeviceSection } from './device-section.tsx';
 import { ProfileSection } from './profile-section.tsx';
 
@@ -51,9 +52,11 @@ export default function SettingsPage() {
               <h2 id="privacy-title" className="card-title">
                 Privacy &amp; Security
               </h2>
+              {/* Spec §2: the section is "coming soon"; account deletion (issue 12) is already here. */}
               <span className="badge">Coming soon</span>
             </div>
-            <p className="muted">Password change, sessions and account deletion are coming soon.</p>
+            <p className="muted">Password change and a list of signed-in devices are coming soon. To change your password now, use “Forgot password” on the sign-in page.</p>
+            <DeleteAccountSection />
           </section>
         </div>
       </main>

@@ -1,0 +1,93 @@
+/**
+ * Settings → Privacy & Security → Delete account (issue 12): a radix dialog asks for the password
+ * and for the username (or, without one, the e-mail) typed out; the button stays disabled until
+ * it matches. On success the server has removed everything; this device signs out, drops its
+ * local data and lands on the home page. A wrong password is shown in the dialog; nothing is lost.
+ */
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { api, ApiError } from '@avail/shared/api/api-client.ts';
+import { useSession } from '../../app/session.tsx';
+import { Dialog } from '../../components/ui/dialog.tsx';
+import { FieldError } from '../../components/ui/field-error.tsx';
+
+export function DeleteAccountSection() {
+  const { user, logout } = useSession();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [password, setPassword] = useState('');
+  const [typed, setTyped] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const phrase = user?.username ?? user?.email ?? '';
+  const matches = phrase !== '' && typed.trim().toLowerCase() === phrase.toLowerCase();
+
+  function reset(next: boolean) {
+    setOpen(next);
+    if (!next) {
+      setPassword('');
+      setTyped('');
+      setError('');
+    }
+  }
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (!matches || !password || busy) return;
+    setBusy(true);
+    setError('');
+    try {
+      await api.deleteAccount(password);
+    } catch (err) {
+      const body = err instanceof ApiError ? (err.body as { errors?: { password?: string } } | null) : null;
+      setError(body?.errors?.password ?? (err as Error).message);
+      setBusy(false);
+      return;
+    }
+    await logout();
+    navigate('/', { replace: true });
+  }
+
+  return (
+    <>
+      <p className="muted">Deleting your account removes your calendars, availability, links, proposals and statistics from Avail at once. Your public link stops working. This cannot be undone.</p>
+      <button type="button" className="btn btn-danger-ghost btn-sm" onClick={() => reset(true)}>
+        Delete account
+      </button>
+      <Dialog open={open} onOpenChange={reset} title="Delete your account?" description="Everything in your Avail account is deleted for good, and your public link stops working.">
+        <form className="form" onSubmit={onSubmit} noValidate>
+          <div className="field">
+            <label htmlFor="delete-password">Password</label>
+            <input
+              id="delete-password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => {
+                setPassword(e.target.value);
+                setError('');
+              }}
+              aria-invalid={Boolean(error)}
+              aria-describedby={error ? 'delete-password-error' : undefined}
+            />
+            <FieldError id="delete-password-error">{error}</FieldError>
+          </div>
+          <div className="field">
+            <label htmlFor="delete-confirm">
+              Type <strong>{phrase}</strong> to confirm
+            </label>
+            <input id="delete-confirm" type="text" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} />
+          </div>
+          <div className="dialog-footer">
+            <button type="button" className="btn btn-secondary" onClick={() => reset(false)}>
+              Cancel
+            </button>
+            <button type="submit" className="btn btn-danger" disabled={!matches || !password || busy}>
+              {busy ? 'Deleting…' : 'Delete my account'}
+            </button>
+          </div>
+        </form>
+      </Dialog>
+    </>
+  );
+}
