@@ -3,6 +3,8 @@
  * background jobs, graceful shutdown.
  */
 process.env.TZ = 'UTC';
+// Files this server creates (database, WAL, key, backups) are readable by its user only.
+process.umask(0o077);
 export {};
 
 const { createLogger, logFormatFor } = await import('./lib/logger.ts');

@@ -3,7 +3,7 @@
  * PostgreSQL (pg Pool, int8 parsed to Number) when it is a postgres:// URL.
  * All SQL goes through Kysely so the same code runs on both.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
@@ -67,13 +67,29 @@ export function createDb(config: Pick<Config, 'DATABASE_URL' | 'SQLITE_PATH'>, o
     });
     return db;
   }
-  if (config.SQLITE_PATH !== ':memory:') mkdirSync(path.dirname(config.SQLITE_PATH), { recursive: true });
+  if (config.SQLITE_PATH !== ':memory:') mkdirSync(path.dirname(config.SQLITE_PATH), { recursive: true, mode: 0o700 });
   const database = new SQLite(config.SQLITE_PATH);
   database.pragma('journal_mode = WAL');
+  if (config.SQLITE_PATH !== ':memory:') restrictSqliteFiles(config.SQLITE_PATH);
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
   return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+}
+
+/**
+ * The database holds owners' data: its file, WAL and shared-memory file are readable by this user
+ * only (0600; SQLite creates them with the process umask, usually 0644), existing installs
+ * included. A file that cannot be changed (another owner) is left as is.
+ */
+export function restrictSqliteFiles(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if (existsSync(f)) chmodSync(f, 0o600);
+    } catch {
+      // not ours to change (e.g. a read-only mount): the server still runs
+    }
+  }
 }
 
 function quoteIdent(name: string): string {
