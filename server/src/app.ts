@@ -104,7 +104,7 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   app.use('/api', calendarsRouter(deps));
   // Google / Microsoft: connect, OAuth callback, providers; their webhooks (no auth).
   app.use('/api', oauthRouter(deps));
-  app.use('/api', webhooksRouter(deps));
+  app.use('/api', webhooksRouter(deps, limits));
   // RxDB HTTP replication (pull, push, live stream): modules/replication.
   app.use('/api', replicationRouter(deps, options.replication));
   app.use('/api', apiNotFound);

@@ -68,6 +68,8 @@ export interface RateLimits {
    * (proposals.service.ts), so it holds across instances. `key` is ignored.
    */
   proposalsPerOwner: LimitOptions;
+  /** Provider notifications (POST /api/webhooks/*) per IP: far above what Google or Microsoft send. */
+  webhooksPerIp: LimitOptions;
 }
 
 export const defaultRateLimits: RateLimits = {
@@ -80,6 +82,7 @@ export const defaultRateLimits: RateLimits = {
   forgotPasswordHourly: { windowMs: 60 * 60_000, limit: 6, key: 'email', message: 'Too many reset emails requested. Please try again later.' },
   proposalsPerIp: { windowMs: 60 * 60_000, limit: 5, message: 'Too many proposals. Please try again later.' },
   proposalsPerOwner: { windowMs: 24 * 60 * 60_000, limit: 30, message: 'Too many proposals. Please try again later.' },
+  webhooksPerIp: { windowMs: 60_000, limit: 600 },
 };
 
 /**

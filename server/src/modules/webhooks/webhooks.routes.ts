@@ -16,12 +16,18 @@
  */
 import { Router, type Request, type Response } from 'express';
 import type { Deps } from '../../http/deps.ts';
+import { limiter, type RateLimits } from '../../http/rate-limit.ts';
 import { findChannel, tokenMatches } from '../oauth/oauth.repo.ts';
 import { scheduleSync } from '../sync/sync-queue.ts';
 
-/** Router of the two webhook endpoints (module comment); mount under /api, no authentication. */
-export function webhooksRouter(deps: Deps) {
+/**
+ * Router of the two webhook endpoints (module comment); mount under /api, no authentication.
+ * Rate-limited per IP (`limits.webhooksPerIp`, default 600/min; 429 beyond): providers stay far
+ * below it, a flood of forged notifications does not reach the database.
+ */
+export function webhooksRouter(deps: Deps, limits: Pick<RateLimits, 'webhooksPerIp'>) {
   const router = Router();
+  router.use('/webhooks', limiter(limits.webhooksPerIp));
 
   router.post('/webhooks/google', async (req: Request, res: Response) => {
     const channelId = req.get('X-Goog-Channel-ID');
