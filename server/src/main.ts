@@ -37,6 +37,10 @@ logger.info({ dialect: dialectOf(config), applied, ...(config.DATABASE_URL ? {} 
 const { sealLegacyIcsFeeds } = await import('./modules/calendars/calendars.service.ts');
 const sealed = await sealLegacyIcsFeeds({ db, config, now: Date.now });
 if (sealed > 0) logger.info({ sealed }, 'ICS feed URLs moved to encrypted storage');
+// Calendar content (raw ICS, event titles) written in plain text by earlier versions is sealed.
+const { sealCalendarContent } = await import('./modules/calendars/calendars.service.ts');
+const sealedRows = await sealCalendarContent({ db, config });
+if (sealedRows > 0) logger.info({ rows: sealedRows }, 'calendar content sealed at rest');
 
 const mailer = createMailer(config, logger);
 const deps = { db, config, logger, mailer, now: Date.now };

@@ -1,5 +1,6 @@
 /**
- * Secrets at rest (CalDAV passwords, Apple app-specific passwords, secret ICS feed URLs): AES-256-GCM with a random
+ * Secrets at rest (CalDAV passwords, Apple app-specific passwords, secret ICS feed URLs) and owner
+ * calendar content (raw ICS sources, event titles; sealContent): AES-256-GCM with a random
  * 12-byte IV per value. Stored format, versioned so the scheme can change later:
  *
  *   v1.<iv base64url>.<auth tag base64url>.<ciphertext base64url>
@@ -67,4 +68,26 @@ export function parseSecretKey(text: string): Buffer {
   const t = text.trim();
   const buf = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, 'hex') : Buffer.from(t, 'base64');
   return checkKey(buf);
+}
+
+/** Prefix of owner calendar content sealed at rest (sealContent); anything else is legacy plain text. */
+export const SEALED_PREFIX = 'enc:';
+
+/**
+ * Seals owner-only calendar content at rest (raw ICS sources, event titles): AES-256-GCM as
+ * encryptSecret, behind SEALED_PREFIX so rows written before sealing existed (plain text) stay
+ * readable until the start-up pass seals them.
+ */
+export function sealContent(plaintext: string, key: Uint8Array): string {
+  return SEALED_PREFIX + encryptSecret(plaintext, key);
+}
+
+/** The plain text of a sealContent value; a legacy plain value is returned as is. Throws SecretDecryptError on a wrong key. */
+export function openContent(stored: string, key: Uint8Array): string {
+  return stored.startsWith(SEALED_PREFIX) ? decryptSecret(stored.slice(SEALED_PREFIX.length), key) : stored;
+}
+
+/** True when `stored` was written by sealContent. */
+export function isSealed(stored: string): boolean {
+  return stored.startsWith(SEALED_PREFIX);
 }

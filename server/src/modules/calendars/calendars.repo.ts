@@ -3,6 +3,7 @@
  * Every query that takes a user id filters by it: one owner never reaches another's rows.
  */
 import { createHash } from 'node:crypto';
+import { openContent, sealContent } from '../../lib/crypto.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { CalendarConnectionRow, CalendarConnectionsTable, Database } from '../../db/schema.ts';
 import type { Insertable, Updateable } from 'kysely';
@@ -102,17 +103,19 @@ export interface SourceRow {
   ics_text: string;
 }
 
-export async function listSources(db: Q, connectionId: string): Promise<SourceRow[]> {
-  return db
+/** The raw sources of a connection, `ics_text` opened with `key` (stored sealed, lib/crypto.ts sealContent). */
+export async function listSources(db: Q, connectionId: string, key: Uint8Array): Promise<SourceRow[]> {
+  const rows = await db
     .selectFrom('calendar_sources')
     .select(['id', 'calendar_url', 'object_href', 'etag', 'ics_text'])
     .where('connection_id', '=', connectionId)
     .orderBy('calendar_url')
     .orderBy('object_href')
     .execute();
+  return rows.map((r) => ({ ...r, ics_text: openContent(r.ics_text, key) }));
 }
 
-/** Applies a provider's changes to the stored raw sources of one connection. */
+/** Applies a provider's changes to the stored raw sources of one connection (ICS text sealed with `key`). */
 export async function applySourceChanges(
   db: Q,
   conn: { id: string; user_id: string },
@@ -122,6 +125,7 @@ export async function applySourceChanges(
     removedCalendars: string[];
   },
   now: number,
+  key: Uint8Array,
 ): Promise<void> {
   for (const cal of changes.removedCalendars) {
     await db.deleteFrom('calendar_sources').where('connection_id', '=', conn.id).where('calendar_url', '=', cal).execute();
@@ -137,7 +141,7 @@ export async function applySourceChanges(
   for (const u of changes.upserts) {
     const updated = await db
       .updateTable('calendar_sources')
-      .set({ etag: u.etag, ics_text: u.icsText, updated_at: now })
+      .set({ etag: u.etag, ics_text: sealContent(u.icsText, key), updated_at: now })
       .where('connection_id', '=', conn.id)
       .where('calendar_url', '=', u.calendarUrl)
       .where('object_href', '=', u.href)
@@ -152,7 +156,7 @@ export async function applySourceChanges(
           calendar_url: u.calendarUrl,
           object_href: u.href,
           etag: u.etag,
-          ics_text: u.icsText,
+          ics_text: sealContent(u.icsText, key),
           updated_at: now,
         })
         .execute();
@@ -183,10 +187,11 @@ export function eventId(connectionId: string, uid: string, startMs: number, dupl
  * at all (an unchanged re-sync writes zero event rows). Busy intervals (not replicated) are replaced.
  * Rows go in batches of 400 with a yield to the event loop between batches; the derivation's
  * budgets (sync/derive.ts: ≤ 20,000 events and busy intervals per connection) bound the whole write.
+ * Event titles are stored sealed with `key` (lib/crypto.ts sealContent).
  */
-export async function replaceDerived(db: Q, conn: { id: string; user_id: string }, derived: DerivedRows, stamp: Stamper): Promise<void> {
+export async function replaceDerived(db: Q, conn: { id: string; user_id: string }, derived: DerivedRows, stamp: Stamper, key: Uint8Array): Promise<void> {
   await db.deleteFrom('busy_intervals').where('connection_id', '=', conn.id).execute();
-  await syncEvents(db, conn, derived.events, stamp);
+  await syncEvents(db, conn, derived.events, stamp, key);
   for (let i = 0; i < derived.intervals.length; i += INSERT_BATCH) {
     await yieldToEventLoop();
     await db
@@ -228,7 +233,7 @@ function sameEvent(a: EventFields, b: EventFields): boolean {
   );
 }
 
-async function syncEvents(db: Q, conn: { id: string; user_id: string }, events: DerivedRows['events'], stamp: Stamper): Promise<void> {
+async function syncEvents(db: Q, conn: { id: string; user_id: string }, events: DerivedRows['events'], stamp: Stamper, key: Uint8Array): Promise<void> {
   const wanted = new Map<string, EventFields>();
   const seen = new Map<string, number>();
   for (const e of events) {
@@ -252,7 +257,9 @@ async function syncEvents(db: Q, conn: { id: string; user_id: string }, events: 
     .select(['id', 'uid', 'title', 'start_ms', 'end_ms', 'all_day', 'is_busy', 'depends_on_owner_zone'])
     .where('connection_id', '=', conn.id)
     .execute();
-  const have = new Map(current.map((r) => [r.id, r]));
+  // Titles are stored sealed (random IV, so equal titles differ on disk): compare the opened ones.
+  // Legacy plain titles are sealed by the start-up pass (sealCalendarContent), not here.
+  const have = new Map(current.map((r) => [r.id, { ...r, title: openContent(r.title, key) }]));
   const inserts: EventFields[] = [];
   const updates: EventFields[] = [];
   for (const [id, e] of wanted) {
@@ -271,7 +278,7 @@ async function syncEvents(db: Q, conn: { id: string; user_id: string }, events: 
   for (let n = 0; n < updates.length; n++) {
     if (n % INSERT_BATCH === 0) await yieldToEventLoop();
     const { id, ...fields } = updates[n]!;
-    await db.updateTable('calendar_events').set({ ...fields, updated_at: updatedAt }).where('id', '=', id).execute();
+    await db.updateTable('calendar_events').set({ ...fields, title: sealContent(fields.title, key), updated_at: updatedAt }).where('id', '=', id).execute();
   }
   await clearTombstones(db, conn.user_id, 'calendar_events', inserts.map((e) => e.id));
   for (let i = 0; i < inserts.length; i += INSERT_BATCH) {
@@ -279,15 +286,15 @@ async function syncEvents(db: Q, conn: { id: string; user_id: string }, events: 
     await db
       .insertInto('calendar_events')
       .values(
-        inserts.slice(i, i + INSERT_BATCH).map((e) => ({ ...e, user_id: conn.user_id, connection_id: conn.id, updated_at: updatedAt })),
+        inserts.slice(i, i + INSERT_BATCH).map((e) => ({ ...e, title: sealContent(e.title, key), user_id: conn.user_id, connection_id: conn.id, updated_at: updatedAt })),
       )
       .execute();
   }
 }
 
-/** The owner's events overlapping [start, end), with their connection's provider. */
-export async function listEvents(db: Q, userId: string, start: number, end: number) {
-  return db
+/** The owner's events overlapping [start, end), with their connection's provider; titles opened with `key`. */
+export async function listEvents(db: Q, userId: string, start: number, end: number, key: Uint8Array) {
+  const rows = await db
     .selectFrom('calendar_events')
     .innerJoin('calendar_connections', 'calendar_connections.id', 'calendar_events.connection_id')
     .select([
@@ -307,4 +314,36 @@ export async function listEvents(db: Q, userId: string, start: number, end: numb
     .orderBy('calendar_events.start_ms')
     .orderBy('calendar_events.id')
     .execute();
+  return rows.map((r) => ({ ...r, title: openContent(r.title, key) }));
+}
+
+/**
+ * Seals, in batches of 500, the raw ICS sources and event titles still stored in plain text (rows
+ * written before content was sealed at rest). Compare-and-set per row (only a row still holding
+ * the plain value is changed), so it is idempotent and safe beside a running sync. Returns how many
+ * rows were sealed.
+ */
+export async function sealPlainContent(db: Kysely<Database>, key: Uint8Array): Promise<number> {
+  let sealed = 0;
+  for (;;) {
+    const rows = await db.selectFrom('calendar_sources').select(['id', 'ics_text']).where('ics_text', 'not like', 'enc:%').limit(500).execute();
+    if (rows.length === 0) break;
+    await db.transaction().execute(async (trx) => {
+      for (const r of rows) {
+        const res = await trx.updateTable('calendar_sources').set({ ics_text: sealContent(r.ics_text, key) }).where('id', '=', r.id).where('ics_text', '=', r.ics_text).executeTakeFirst();
+        sealed += Number(res.numUpdatedRows);
+      }
+    });
+  }
+  for (;;) {
+    const rows = await db.selectFrom('calendar_events').select(['id', 'title']).where('title', 'not like', 'enc:%').limit(500).execute();
+    if (rows.length === 0) break;
+    await db.transaction().execute(async (trx) => {
+      for (const r of rows) {
+        const res = await trx.updateTable('calendar_events').set({ title: sealContent(r.title, key) }).where('id', '=', r.id).where('title', '=', r.title).executeTakeFirst();
+        sealed += Number(res.numUpdatedRows);
+      }
+    });
+  }
+  return sealed;
 }

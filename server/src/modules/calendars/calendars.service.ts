@@ -132,8 +132,8 @@ async function connectPull(deps: SyncDeps, user: UserRow, req: ConnectRequest): 
       for (const old of await repo.findConnectionsByProvider(trx, user.id, 'apple')) await repo.deleteConnectionCascade(trx, old, stamp);
     }
     await repo.insertConnection(trx, row, stamp);
-    await repo.applySourceChanges(trx, row, result, now);
-    await repo.replaceDerived(trx, row, derived, stamp);
+    await repo.applySourceChanges(trx, row, result, now, deps.config.AVAIL_SECRET_KEY);
+    await repo.replaceDerived(trx, row, derived, stamp, deps.config.AVAIL_SECRET_KEY);
     return stamp('calendar_connections');
   });
   deps.logger.info(
@@ -335,7 +335,7 @@ export async function listEventViews(deps: SyncDeps, user: UserRow, query: { sta
   const end = parseEdge(query.end_date, user.timezone, 'end_date', true);
   if (end < start) throw badRequest('end_date is before start_date');
   if (end - start > EVENTS_MAX_RANGE_DAYS * DAY_MS) throw badRequest(`Range longer than ${EVENTS_MAX_RANGE_DAYS} days`);
-  const rows = await repo.listEvents(deps.db, user.id, start, end);
+  const rows = await repo.listEvents(deps.db, user.id, start, end, deps.config.AVAIL_SECRET_KEY);
   return rows.map((r) => ({
     id: r.id,
     title: r.title,
@@ -346,4 +346,12 @@ export async function listEventViews(deps: SyncDeps, user: UserRow, query: { sta
     provider: r.provider,
     connection_id: r.connection_id,
   }));
+}
+
+/**
+ * Start-up pass: seals raw ICS sources and event titles stored in plain text by earlier versions
+ * (calendars.repo.ts sealPlainContent). Idempotent. Returns how many rows were sealed.
+ */
+export function sealCalendarContent(deps: Pick<SyncDeps, 'db' | 'config'>): Promise<number> {
+  return repo.sealPlainContent(deps.db, deps.config.AVAIL_SECRET_KEY);
 }

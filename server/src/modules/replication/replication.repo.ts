@@ -9,6 +9,7 @@ import type { WithDeleted } from 'rxdb';
 import type { Checkpoint, CollectionName, DocTypes } from '@avail/shared/rx/replication-protocol.ts';
 import type { Db } from '../../db/kysely.ts';
 import type { AvailabilityExceptionRow, AvailabilityRuleRow, BusyBlockRow, CalendarConnectionRow, CalendarEventRow } from '../../db/schema.ts';
+import { openContent } from '../../lib/crypto.ts';
 import {
   blockDoc,
   connectionDoc,
@@ -73,8 +74,9 @@ function mergePages(live: AnyDoc[], dead: AnyDoc[], limit: number): AnyDoc[] {
  * One page of `collection` for `userId`: documents with (updated_at, id) strictly after `cp`
  * (null = from the beginning), in that order, at most `limit`, as wire documents (`_deleted` set:
  * soft-deleted rules, exceptions and busy blocks; tombstones for events and connections).
+ * `key` opens the sealed event titles (lib/crypto.ts).
  */
-export async function pullPage(db: Db, userId: string, collection: CollectionName, cp: Checkpoint | null, limit: number): Promise<Page> {
+export async function pullPage(db: Db, userId: string, collection: CollectionName, cp: Checkpoint | null, limit: number, key: Uint8Array): Promise<Page> {
   let documents: AnyDoc[];
   switch (collection) {
     case 'availability_rules':
@@ -87,7 +89,8 @@ export async function pullPage(db: Db, userId: string, collection: CollectionNam
       documents = (await pageRows<BusyBlockRow>(db, 'busy_blocks', userId, cp, limit)).map(blockDoc);
       break;
     case 'calendar_events': {
-      const live = (await pageRows<CalendarEventRow>(db, 'calendar_events', userId, cp, limit)).map(eventDoc);
+      // Titles are sealed at rest; the owner's own device gets them opened.
+      const live = (await pageRows<CalendarEventRow>(db, 'calendar_events', userId, cp, limit)).map((e) => eventDoc({ ...e, title: openContent(e.title, key) }));
       const dead = (await tombstonePage(db, userId, collection, cp, limit)).map((t) => eventTombstoneDoc(t.id, t.updated_at));
       documents = mergePages(live, dead, limit);
       break;

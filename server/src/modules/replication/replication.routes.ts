@@ -65,7 +65,7 @@ export function replicationRouter(deps: Deps, options: ReplicationRouterOptions 
   r.get('/replication/:collection/pull', async (req, res) => {
     const collection = collectionOf(req);
     const query = parsePullQuery(req.query as Record<string, unknown>);
-    res.json(await pull(deps.db, currentUser(req).id, collection, query));
+    res.json(await pull(deps.db, currentUser(req).id, collection, query, deps.config.AVAIL_SECRET_KEY));
   });
 
   /**

@@ -63,9 +63,10 @@ export function parsePullQuery(query: Record<string, unknown>): PullQuery {
 /**
  * GET pull: the user's documents of `collection` strictly after the checkpoint, ordered by
  * (updated_at, id), at most `limit`; `checkpoint` = the last one's, or the request's when empty.
+ * `key` (AVAIL_SECRET_KEY) opens the event titles sealed at rest.
  */
-export function pull(db: Db, userId: string, collection: CollectionName, query: PullQuery): Promise<Page> {
-  return pullPage(db, userId, collection, query.checkpoint, query.limit);
+export function pull(db: Db, userId: string, collection: CollectionName, query: PullQuery, key: Uint8Array): Promise<Page> {
+  return pullPage(db, userId, collection, query.checkpoint, query.limit, key);
 }
 
 type Doc = WithDeleted<Editable> & Record<string, unknown>;

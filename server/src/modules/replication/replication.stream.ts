@@ -37,7 +37,7 @@ export interface StreamOptions {
 
 /** Serves one stream for `userId` on `res` until the request closes. Resolves once set up. */
 export async function serveStream(
-  deps: { db: Db; logger: { warn(obj: object, msg: string): void } },
+  deps: { db: Db; logger: { warn(obj: object, msg: string): void }; config: { AVAIL_SECRET_KEY: Uint8Array } },
   userId: string,
   req: Request,
   res: Response,
@@ -95,7 +95,7 @@ export async function serveStream(
 
   async function flush(collection: CollectionName) {
     for (;;) {
-      const page = await pullPage(db, userId, collection, checkpoints.get(collection) ?? null, PULL_LIMIT_MAX);
+      const page = await pullPage(db, userId, collection, checkpoints.get(collection) ?? null, PULL_LIMIT_MAX, deps.config.AVAIL_SECRET_KEY);
       if (closed || page.documents.length === 0) return;
       checkpoints.set(collection, page.checkpoint);
       send({ collection, documents: page.documents, checkpoint: page.checkpoint! });

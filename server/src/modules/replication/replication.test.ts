@@ -14,6 +14,7 @@ import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { backupSyncJob } from '../../jobs/backup-sync.job.ts';
 import { syncConnection } from '../sync/sync.service.ts';
 import { nextStamp } from './repl-clock.repo.ts';
+import { openContent } from '../../lib/crypto.ts';
 
 const V = { [SCHEMA_HEADER]: String(REPLICATION_SCHEMA_VERSION) };
 
@@ -501,10 +502,14 @@ describe('calendar events without churn', () => {
     srv.set(path, { ics: feed(events), headers: {} });
     const connect = await request(t.app).post('/api/me/calendar/ics/connect').set(u.auth).send({ url: srv.url(path) }).expect(201);
     const connId = connect.body.connection.id as string;
+    // Titles are sealed at rest (never plain in the table); opened here with the server's key.
     const snapshot = async () =>
-      (await t.db.selectFrom('calendar_events').select(['id', 'title', 'updated_at']).where('user_id', '=', u.user.id).orderBy('title').execute()).map(
-        (r) => ({ ...r, updated_at: Number(r.updated_at) }),
-      );
+      (await t.db.selectFrom('calendar_events').select(['id', 'title', 'updated_at']).where('user_id', '=', u.user.id).execute())
+        .map((r) => {
+          expect(r.title.startsWith('enc:v1.')).toBe(true);
+          return { ...r, title: openContent(r.title, t.config.AVAIL_SECRET_KEY), updated_at: Number(r.updated_at) };
+        })
+        .sort((a, b) => a.title.localeCompare(b.title));
     const before = await snapshot();
     expect(before.map((e) => e.title)).toEqual(['A', 'B', 'C']);
 

@@ -209,7 +209,7 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
   if (!conn) return { connectionId, ok: false, notModified: false, error: 'Connection not found' };
   const started = Date.now();
   const stored = readState(conn);
-  const held = (await repo.listSources(deps.db, conn.id)).map((s) => ({
+  const held = (await repo.listSources(deps.db, conn.id, deps.config.AVAIL_SECRET_KEY)).map((s) => ({
     calendarUrl: s.calendar_url,
     href: s.object_href,
     etag: s.etag,
@@ -287,8 +287,8 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
       ...(isOAuthProvider(conn.provider) ? { calendarIds: calendarIdsOf(result, sources) } : {}),
     };
     await replicatedWrite(deps, conn.user_id, async (trx, stamp) => {
-      if (!result.notModified) await repo.applySourceChanges(trx, conn, result, now);
-      if (derived) await repo.replaceDerived(trx, conn, derived, stamp);
+      if (!result.notModified) await repo.applySourceChanges(trx, conn, result, now, deps.config.AVAIL_SECRET_KEY);
+      if (derived) await repo.replaceDerived(trx, conn, derived, stamp, deps.config.AVAIL_SECRET_KEY);
       await repo.updateConnection(trx, conn, {
         status: 'active',
         last_error: null,
@@ -337,7 +337,7 @@ export async function markConnectionExpired(deps: SyncDeps, conn: Pick<CalendarC
 export async function rederiveConnection(deps: SyncDeps, conn: CalendarConnectionRow): Promise<SyncOutcome> {
   const owner = await ownerOf(deps, conn.user_id);
   const stored = readState(conn);
-  const sources = (await repo.listSources(deps.db, conn.id)).map((s) => ({ icsText: s.ics_text }));
+  const sources = (await repo.listSources(deps.db, conn.id, deps.config.AVAIL_SECRET_KEY)).map((s) => ({ icsText: s.ics_text }));
   const now = deps.now();
   try {
     const derived = await deriveOffThread(sources, {
@@ -346,7 +346,7 @@ export async function rederiveConnection(deps: SyncDeps, conn: CalendarConnectio
       now,
     });
     await replicatedWrite(deps, conn.user_id, async (trx, stamp) => {
-      await repo.replaceDerived(trx, conn, derived, stamp);
+      await repo.replaceDerived(trx, conn, derived, stamp, deps.config.AVAIL_SECRET_KEY);
       await repo.updateConnection(
         trx,
         conn,
