@@ -1,6 +1,6 @@
 /**
  * Issue 12 (4): an owner deletes their account from Settings — typed confirmation, a wrong
- * password shown in the dialog with nothing lost, then the real deletion: home page, the old
+ * password shown in the dialog with nothing lost, then the real deletion: home page with a notice, the old
  * credentials refused, the public link answers the not-found page.
  */
 import { expect, test } from '@playwright/test';
@@ -12,8 +12,14 @@ test('delete account: typed confirmation, wrong password kept safe, then everyth
   await onboardedOwner(page, acct);
   await page.goto('/app/settings');
   const privacy = page.getByRole('region', { name: 'Privacy & Security' });
-  await privacy.getByRole('button', { name: 'Delete account' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+  // Escape closes it (radix: focus moves into the dialog and is trapped there while open).
+  await privacy.getByRole('button', { name: 'Delete account' }).click();
+  await expect(dialog).toBeVisible();
+  await expect(dialog.locator(':focus')).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await privacy.getByRole('button', { name: 'Delete account' }).click();
   await expect(dialog).toBeVisible();
   const confirm = dialog.getByRole('button', { name: 'Delete my account' });
   await dialog.getByLabel('Password').fill('wrong-password');
@@ -35,6 +41,7 @@ test('delete account: typed confirmation, wrong password kept safe, then everyth
   await dialog.getByLabel('Password').fill('password-123');
   await confirm.click();
   await expect(page).toHaveURL(`${baseURL}/`);
+  await expect(page.getByRole('status').filter({ hasText: 'Your account has been deleted.' })).toBeVisible();
 
   // The link is gone at once; the old credentials are refused.
   await pub.goto(`/${acct.username}`);

@@ -74,6 +74,11 @@ describe('DELETE /api/me', () => {
     // Someone else's data is untouched.
     expect((await rowsOf(other.user.id)).users).toBe(1);
     expect((await request(t.app).get('/api/me').set(other.auth)).status).toBe(200);
+    // The username is free again: someone else takes it, and the link shows them.
+    const newcomer = await buildUser(t, { username: null });
+    const taken = await request(t.app).put('/api/me/profile/username').set(newcomer.auth).send({ username: slug });
+    expect(taken.status).toBe(200);
+    expect((await request(t.app).get(`/api/public/${slug}/availability`)).status).toBe(200);
     // The address can register again.
     const again = await request(t.app)
       .post('/api/auth/register')

@@ -49,6 +49,10 @@ describe('login throttle per account', () => {
     expect(lastRetry).toBe('30'); // locked for 30 s after the fifth failure, counting down
     // Locked: even the right password is refused, without being checked.
     expect((await login(email, 'the right one')).status).toBe(429);
+    // The lock is this address's alone: an unknown e-mail still gets today's 401.
+    const unknown = await login(`nobody.${now}@example.com`, 'guess');
+    expect(unknown.status).toBe(401);
+    expect(unknown.body).toEqual({ error: 'Invalid email or password', code: 'invalid_credentials' });
     // One e-mail to the owner, with no addresses in it.
     const mails = t.outbox.slice(sent).filter((m) => m.to === email);
     expect(mails).toHaveLength(1);

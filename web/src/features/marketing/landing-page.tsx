@@ -7,6 +7,7 @@ import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 're
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Accordion, Dialog } from 'radix-ui';
 import { HEADER_COMPACT_SCROLL_PX } from '@avail/shared/constants.ts';
+import { Alert } from '../../components/ui/alert.tsx';
 import { Logo } from '../../components/ui/logo.tsx';
 import { CardGrid, HeaderAuthLinks, MarketingFooter, SUPPORT_EMAIL, useDocumentTitle } from './marketing-layout.tsx';
 
@@ -230,8 +231,11 @@ function HeroPreview() {
 export default function LandingPage() {
   useDocumentTitle('Avail — share when you’re free, never what you’re doing');
   const [compact, setCompact] = useState(false);
-  const { hash } = useLocation();
+  const { hash, state } = useLocation();
   const initialHash = useRef(hash);
+  // A notice handed over by the page that sent the visitor here (e.g. "Your account has been deleted.").
+  const passedNotice = (state as { notice?: unknown } | null)?.notice;
+  const [notice, setNotice] = useState(typeof passedNotice === 'string' ? passedNotice : '');
 
   useEffect(() => {
     const onScroll = () => setCompact(window.scrollY > HEADER_COMPACT_SCROLL_PX);
@@ -268,6 +272,11 @@ export default function LandingPage() {
       <main>
         <section id="hero" className="mk-hero" aria-labelledby="hero-title">
           <div className="mk-container">
+            {notice && (
+              <Alert kind="success" onClose={() => setNotice('')}>
+                {notice}
+              </Alert>
+            )}
             <span className="mk-badge">Now in Beta</span>
             <h1 id="hero-title">
               Share when you&apos;re free.

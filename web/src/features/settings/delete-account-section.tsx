@@ -2,7 +2,7 @@
  * Settings → Privacy & Security → Delete account (issue 12): a radix dialog asks for the password
  * and for the username (or, without one, the e-mail) typed out; the button stays disabled until
  * it matches. On success the server has removed everything; this device signs out, drops its
- * local data and lands on the home page. A wrong password is shown in the dialog; nothing is lost.
+ * local data and lands on the home page with a notice. A wrong password is shown in the dialog; nothing is lost.
  */
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -10,6 +10,9 @@ import { api, ApiError } from '@avail/shared/api/api-client.ts';
 import { useSession } from '../../app/session.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';
+
+/** Shown on the home page after the deletion. */
+export const ACCOUNT_DELETED_NOTICE = 'Your account has been deleted. Everything it held is gone from Avail.';
 
 export function DeleteAccountSection() {
   const { user, logout } = useSession();
@@ -45,7 +48,7 @@ export function DeleteAccountSection() {
       return;
     }
     await logout();
-    navigate('/', { replace: true });
+    navigate('/', { replace: true, state: { notice: ACCOUNT_DELETED_NOTICE } });
   }
 
   return (
