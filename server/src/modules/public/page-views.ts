@@ -82,10 +82,24 @@ export class PageViewRecorder {
             .values(batch)
             .onConflict((oc) => oc.columns(['user_id', 'day', 'visitor_hash']).doNothing())
             .execute();
-        } catch (err) {
-          // Let these visitors count again later rather than never.
-          for (const r of batch) this.seen.delete(`${r.user_id}\u0000${r.day}\u0000${r.visitor_hash}`);
-          this.logger?.warn({ err, views: batch.length }, 'could not record page views');
+        } catch {
+          // One row can sink the batch (e.g. the owner's account was deleted meanwhile: a foreign
+          // key): write the rows one by one, so only the rows that cannot be stored are dropped.
+          let failed = 0;
+          for (const r of batch) {
+            try {
+              await this.db
+                .insertInto('page_views')
+                .values(r)
+                .onConflict((oc) => oc.columns(['user_id', 'day', 'visitor_hash']).doNothing())
+                .execute();
+            } catch {
+              failed++;
+              // Let this visitor count again later rather than never.
+              this.seen.delete(`${r.user_id}\u0000${r.day}\u0000${r.visitor_hash}`);
+            }
+          }
+          if (failed) this.logger?.warn({ views: failed }, 'could not record page views');
         }
       }
     });

@@ -250,6 +250,18 @@ describe('page views: batched, once per visitor per owner day', () => {
     expect(await count()).toBe(3);
   });
 
+  it("a row that cannot be stored (its owner's account was deleted) costs only that row, not the batch", async () => {
+    const kept = await owner();
+    const rec = new PageViewRecorder(t.db, 60_000);
+    const row = (userId: string, visitor: string) => ({ user_id: userId, day: '2030-01-06', visitor_hash: visitor.padEnd(64, '0'), created_at: NOW });
+    await rec.record(row(kept.user.id, 'c'));
+    await rec.record(row(crypto.randomUUID(), 'd')); // no such user: the foreign key refuses it
+    await rec.record(row(kept.user.id, 'e'));
+    await rec.flush();
+    const rows = await t.db.selectFrom('page_views').select('visitor_hash').where('user_id', '=', kept.user.id).where('day', '=', '2030-01-06').execute();
+    expect(rows.map((r) => r.visitor_hash[0]).sort()).toEqual(['c', 'e']);
+  });
+
   it('through the API with batching on: analytics flush first, so counts are right', async () => {
     const b = await createTestApp({ env: { PAGE_VIEW_FLUSH_MS: '60000' } });
     try {
