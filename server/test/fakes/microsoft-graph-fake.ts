@@ -102,6 +102,8 @@ export interface FakeSubscription {
   resource: string;
   changeType: string;
   notificationUrl: string;
+  /** Where lifecycle notifications go (reauthorizationRequired, subscriptionRemoved, missed); null = none. */
+  lifecycleNotificationUrl: string | null;
   clientState: string | null;
   expirationDateTime: string;
   applicationId: string;
@@ -585,11 +587,28 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
     if (!ok) {
       return graphError(res, 400, 'ValidationError', 'Subscription validation request failed. Notification endpoint must respond with 200 OK to validation request.');
     }
+    // Graph validates the lifecycle URL the same way (when one is given).
+    const lifecycleNotificationUrl = body.lifecycleNotificationUrl ?? null;
+    if (lifecycleNotificationUrl) {
+      let lifecycleOk = false;
+      try {
+        const target = new URL(lifecycleNotificationUrl);
+        target.searchParams.set('validationToken', validationToken);
+        const r = await fetch(target, { method: 'POST', headers: { 'content-type': 'text/plain; charset=utf-8' }, body: '', signal: AbortSignal.timeout(10_000) });
+        lifecycleOk = r.status === 200 && (await r.text()) === validationToken;
+      } catch {
+        lifecycleOk = false;
+      }
+      if (!lifecycleOk) {
+        return graphError(res, 400, 'ValidationError', 'Subscription validation request failed. Lifecycle notification endpoint must respond with 200 OK to validation request.');
+      }
+    }
     const s: FakeSubscription = {
       id: randomUUID(),
       resource: body.resource!,
       changeType: body.changeType!,
       notificationUrl,
+      lifecycleNotificationUrl,
       clientState: body.clientState ?? null,
       expirationDateTime: new Date(exp).toISOString(),
       applicationId: clientId,
@@ -713,6 +732,33 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
         ],
       };
       const r = await fetch(s.notificationUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      await r.arrayBuffer();
+      return r.status;
+    },
+    /**
+     * POSTs a lifecycle notification for a subscription to its lifecycleNotificationUrl, as Graph
+     * does (https://learn.microsoft.com/graph/change-notifications-lifecycle-events). For
+     * `subscriptionRemoved` the subscription is deleted first (Graph removed it).
+     * @returns the HTTP status the endpoint answered.
+     */
+    async lifecycle(subscriptionId: string, lifecycleEvent: 'reauthorizationRequired' | 'subscriptionRemoved' | 'missed', opts: { clientState?: string } = {}): Promise<number> {
+      const s = subscriptions.get(subscriptionId);
+      if (!s) throw new Error('fake: no such subscription');
+      if (!s.lifecycleNotificationUrl) throw new Error('fake: the subscription has no lifecycleNotificationUrl');
+      if (lifecycleEvent === 'subscriptionRemoved') subscriptions.delete(subscriptionId);
+      const body = {
+        value: [
+          {
+            subscriptionId: s.id,
+            subscriptionExpirationDateTime: s.expirationDateTime.replace('Z', '+00:00'),
+            clientState: opts.clientState ?? s.clientState,
+            lifecycleEvent,
+            tenantId,
+            resource: s.resource,
+          },
+        ],
+      };
+      const r = await fetch(s.lifecycleNotificationUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       await r.arrayBuffer();
       return r.status;
     },

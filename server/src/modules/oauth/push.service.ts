@@ -11,7 +11,7 @@
  * encrypted in the same transaction as the channel rows.
  */
 import type { Transaction } from 'kysely';
-import type { CalendarConnectionRow, Database } from '../../db/schema.ts';
+import type { CalendarConnectionRow, Database, PushChannelRow } from '../../db/schema.ts';
 import { encryptSecret } from '../../lib/crypto.ts';
 import type { OAuthCalendarProvider, OAuthProviderId } from '../../providers/oauth-provider.ts';
 import { isOAuthProvider, oauthProviderFor } from '../../providers/oauth-registry.ts';
@@ -198,3 +198,36 @@ export async function renewPushChannels(deps: SyncDeps, isStopping: () => boolea
   return counts;
 }
 
+
+/**
+ * Renews one channel now (Graph's `reauthorizationRequired` lifecycle event): the provider's renew
+ * (Graph: PATCH the subscription's expiration, which also re-authorizes it), stored with a
+ * refreshed token set. A refused authorization marks the connection expired; other failures are
+ * logged and left to the hourly upkeep. Returns true when renewed. Never throws.
+ */
+export async function renewChannelNow(deps: SyncDeps, row: PushChannelRow): Promise<boolean> {
+  const conn = await calendarsRepo.findConnectionById(deps.db, row.connection_id);
+  const u = conn && conn.status !== 'expired' ? usable(deps, conn) : null;
+  if (!conn || !u) return false;
+  try {
+    const { channel, newSecret } = await u.adapter.renewPush(deps.config, { secret: u.secret, webhookUrl: webhookUrlFor(deps, row.provider), channel: repo.toPushChannel(row) });
+    await deps.db.transaction().execute(async (trx) => {
+      await repo.updateChannel(trx, row.id, channel);
+      await storeNewSecret(deps, trx, conn, newSecret);
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof ProviderAuthError) await markConnectionExpired(deps, conn, err.message);
+    deps.logger.warn({ connectionId: row.connection_id, provider: row.provider, errName: (err as Error)?.name }, 'push channel reauthorization failed');
+    return false;
+  }
+}
+
+/**
+ * The provider removed a channel (Graph's `subscriptionRemoved`): forgets it and opens a new one
+ * for its calendar. Returns how many channels were opened. Never throws.
+ */
+export async function replaceRemovedChannel(deps: SyncDeps, row: PushChannelRow): Promise<number> {
+  await repo.deleteChannels(deps.db, [row.id]);
+  return openMissingChannels(deps, row.connection_id);
+}

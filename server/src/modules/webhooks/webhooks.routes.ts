@@ -13,12 +13,14 @@
  *   notifications `{ value: [{ subscriptionId, clientState, … }] }` → each known subscription with
  *   a matching clientState (constant time) schedules its connection's sync; bad entries are
  *   ignored and counted in the log → 202.
+ * - `POST /api/webhooks/microsoft/lifecycle`: Graph lifecycle events (see the route).
  */
 import { Router, type Request, type Response } from 'express';
 import type { Deps } from '../../http/deps.ts';
 import { limiter, type RateLimits } from '../../http/rate-limit.ts';
 import { findChannel, tokenMatches } from '../oauth/oauth.repo.ts';
 import { scheduleSync } from '../sync/sync-queue.ts';
+import { renewChannelNow, replaceRemovedChannel } from '../oauth/push.service.ts';
 
 /**
  * Router of the two webhook endpoints (module comment); mount under /api, no authentication.
@@ -84,6 +86,64 @@ export function webhooksRouter(deps: Deps, limits: Pick<RateLimits, 'webhooksPer
     const level = counts.badClientState || counts.malformed ? 'warn' : 'debug';
     deps.logger[level]({ provider: 'microsoft', ...counts }, 'webhook notifications');
     res.status(202).end();
+  });
+
+  /**
+   * POST /api/webhooks/microsoft/lifecycle — Graph lifecycle notifications
+   * (https://learn.microsoft.com/graph/change-notifications-lifecycle-events): `?validationToken=…`
+   * is echoed (text/plain 200) like the notification URL; each `{ subscriptionId, clientState,
+   * lifecycleEvent }` of a known subscription with a matching clientState (constant time) is acted
+   * on after the answer: `missed` → a sync of its connection; `reauthorizationRequired` → the
+   * subscription is renewed now; `subscriptionRemoved` → it is forgotten, a new one opened and the
+   * connection synced (changes may have been missed meanwhile). Others are counted and ignored → 202.
+   */
+  router.post('/webhooks/microsoft/lifecycle', async (req: Request, res: Response) => {
+    const validationToken = req.query.validationToken;
+    if (typeof validationToken === 'string') {
+      res.status(200).type('text/plain').send(validationToken);
+      return;
+    }
+    const value: unknown[] = Array.isArray((req.body as { value?: unknown })?.value) ? (req.body as { value: unknown[] }).value : [];
+    const counts = { received: value.length, missed: 0, reauthorize: 0, removed: 0, unknown: 0, badClientState: 0, malformed: 0 };
+    const work: Array<() => Promise<unknown>> = [];
+    for (const item of value.slice(0, 1000)) {
+      const n = item as { subscriptionId?: unknown; clientState?: unknown; lifecycleEvent?: unknown };
+      if (!n || typeof n.subscriptionId !== 'string' || typeof n.lifecycleEvent !== 'string') {
+        counts.malformed++;
+        continue;
+      }
+      const channel = await findChannel(deps.db, 'microsoft', n.subscriptionId);
+      if (!channel) {
+        counts.unknown++;
+        continue;
+      }
+      if (!tokenMatches(typeof n.clientState === 'string' ? n.clientState : undefined, channel.token_hash)) {
+        counts.badClientState++;
+        continue;
+      }
+      if (n.lifecycleEvent === 'missed') {
+        counts.missed++;
+        scheduleSync(deps, channel.connection_id);
+      } else if (n.lifecycleEvent === 'reauthorizationRequired') {
+        counts.reauthorize++;
+        work.push(() => renewChannelNow(deps, channel));
+      } else if (n.lifecycleEvent === 'subscriptionRemoved') {
+        counts.removed++;
+        work.push(async () => {
+          await replaceRemovedChannel(deps, channel);
+          scheduleSync(deps, channel.connection_id);
+        });
+      } else {
+        counts.malformed++;
+      }
+    }
+    const level = counts.badClientState || counts.malformed ? 'warn' : 'info';
+    deps.logger[level]({ provider: 'microsoft', ...counts }, 'webhook lifecycle notifications');
+    res.status(202).end();
+    // Graph wants a quick answer; the provider calls run after it, one at a time.
+    void (async () => {
+      for (const job of work) await job().catch(() => undefined);
+    })();
   });
 
   return router;

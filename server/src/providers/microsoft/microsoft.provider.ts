@@ -421,6 +421,9 @@ async function createSubscription(s: MicrosoftSession, webhookUrl: string, calen
     body: {
       changeType: 'created,updated,deleted',
       notificationUrl: webhookUrl,
+      // Lifecycle events (reauthorizationRequired, subscriptionRemoved, missed) go to their own
+      // endpoint: https://learn.microsoft.com/graph/change-notifications-lifecycle-events
+      lifecycleNotificationUrl: `${webhookUrl}/lifecycle`,
       resource: `me/calendars/${calendarId}/events`,
       expirationDateTime: requested,
       clientState,
