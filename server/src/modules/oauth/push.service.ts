@@ -38,6 +38,8 @@ function usable(deps: SyncDeps, conn: CalendarConnectionRow): { adapter: OAuthCa
     const secret = secretOf(deps, conn);
     return secret ? { adapter, secret } : null;
   } catch {
+    // The stored token set cannot be decrypted (the server key changed): no push for it; the
+    // next sync reports the same failure to the owner as 'expired' with the reconnect message.
     return null;
   }
 }

@@ -144,6 +144,8 @@ export function createCaldavProvider(options: CaldavProviderOptions): CalendarPr
         try {
           addresses = await fetchCalendarUserAddresses({ account, headers, fetch });
         } catch {
+          // The calendar-user-address set is optional (RFC 6638): without it, invitations are
+          // matched by the account e-mail only. Refused credentials are still an error.
           if (seen.unauthorized) throw authFailed();
           addresses = [];
         }

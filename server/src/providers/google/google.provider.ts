@@ -671,7 +671,7 @@ export const googleProvider: OAuthCalendarProvider = {
     try {
       tokens = parseSecret(p.secret);
     } catch {
-      return;
+      return; // nothing readable to revoke (best effort by contract); the connection is removed anyway
     }
     const token = tokens.refresh_token ?? tokens.access_token;
     try {
