@@ -15,6 +15,7 @@ import { defaultRateLimits, type RateLimits } from './http/rate-limit.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { healthRouter } from './modules/health/health.routes.ts';
+import { changeBusFor } from './modules/replication/change-bus.ts';
 import { authRouter } from './modules/auth/auth.routes.ts';
 import { profileRouter } from './modules/profile/profile.routes.ts';
 import { availabilityRouter } from './modules/availability/availability.routes.ts';
@@ -75,6 +76,8 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   // helmet: CSP, frame-ancestors 'none', X-Frame-Options, nosniff, HSTS on https (http/security-headers.ts).
   app.use(securityHeaders(deps.config.PUBLIC_BASE_URL));
   app.use(requestLogger(deps.logger));
+  // The change bus logs a lost LISTEN connection (PostgreSQL) through the app's logger from the start.
+  changeBusFor(deps.db).setLogger(deps.logger);
   // Liveness and readiness for load balancers (no auth, no rate limit): modules/health.
   app.use('/api', healthRouter(deps));
   // The desktop app (app://avail) calls /api cross-origin with a bearer token; no one else may.

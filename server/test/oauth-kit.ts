@@ -8,16 +8,23 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { OAuthCalendarProvider, OAuthProviderId, OAuthSyncResult, PushChannel } from '../src/providers/oauth-provider.ts';
+import { httpsRelayFor } from './fakes/push-relay.ts';
 import type { TestApp } from './test-app.ts';
 
-/** Listens on 127.0.0.1:0 and points WEBHOOK_BASE_URL at it. */
-export async function listen(t: TestApp): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * Listens on 127.0.0.1:0 and points WEBHOOK_BASE_URL at it through the fakes' TLS-terminating
+ * relay (`url` = `https://push-relay-<port>.test`, see test/fakes/push-relay.ts), since Google only
+ * delivers to https; `localUrl` is the plain http address the server listens on.
+ */
+export async function listen(t: TestApp): Promise<{ url: string; localUrl: string; close(): Promise<void> }> {
   const server = http.createServer(t.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const localUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = httpsRelayFor(localUrl);
   t.config.WEBHOOK_BASE_URL = url;
   return {
     url,
+    localUrl,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

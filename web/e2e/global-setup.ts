@@ -3,7 +3,7 @@
  * ICS feed with one busy event ('Secret Board Meeting', next week, 11:00–12:00 Europe/Brussels),
  * the local fakes of Google Calendar and Microsoft Graph (server/test/fakes) whose env the server
  * gets, and the real Avail server (`npx tsx server/src/main.ts`) on a free port with a temp
- * DATA_DIR and WEBHOOK_BASE_URL = its own URL.
+ * DATA_DIR and WEBHOOK_BASE_URL = its own URL behind the fakes' https relay (push-relay.ts).
  *
  * And the desktop renderer's stand-in: the same web build served from another origin with the
  * desktop app's Content-Security-Policy (shared/src/desktop/content-security-policy.ts), the way
@@ -24,6 +24,7 @@ import { SMTPServer } from 'smtp-server';
 import { desktopCsp } from '../../shared/src/desktop/content-security-policy.ts';
 import { buildIcsFeed, nextWeekWednesday, OWNER_ZONE } from './fixtures.ts';
 import { startFakes } from './fakes-control.ts';
+import { httpsRelayFor } from '../../server/test/fakes/push-relay.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -114,7 +115,8 @@ export default async function globalSetup() {
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
       ...fakes.env,
-      WEBHOOK_BASE_URL: baseUrl,
+      // Google delivers only to https: the fakes reach the server through their TLS relay.
+      WEBHOOK_BASE_URL: httpsRelayFor(baseUrl),
       DESKTOP_ORIGINS: `app://avail,${desktop.url}`,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,7 +12,7 @@ import { connectThroughConsent, createMemoryAdapter, listen, sleep, waitFor } fr
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { encryptSecret } from '../lib/crypto.ts';
 import { sha256Hex } from '../modules/oauth/oauth.repo.ts';
-import { isSyncScheduled, scheduleSync } from '../modules/sync/sync-queue.ts';
+import { finishedScheduledSyncs, isSyncScheduled, scheduleSync } from '../modules/sync/sync-queue.ts';
 import { acquireSyncLease, releaseSyncLease } from '../modules/sync/sync-lease.repo.ts';
 import { SYNC_BACKOFF_MAX_MS, syncConnection } from '../modules/sync/sync.service.ts';
 import { ProviderAuthError, ProviderError } from '../providers/provider.ts';
@@ -132,6 +132,38 @@ describe('push channels and back-off with the Google fake', () => {
   });
 });
 
+describe('Google push needs an https webhook address', () => {
+  it('with an http WEBHOOK_BASE_URL no channel is opened (the fake would refuse it), the log says so once, and the calendar still syncs', async () => {
+    const fake = await startGoogleFake({ autoApprove: true });
+    const lines: string[] = [];
+    const t = (current = await createTestApp({ env: { ...fake.env, WEBHOOK_BASE_URL: 'http://avail.test' }, logStream: { write: (l) => void lines.push(l) } }));
+    try {
+      const owner = await buildUser(t);
+      const { callback } = await connectThroughConsent(t, owner.auth, 'google');
+      expect(callback.status).toBe(200);
+      const conn = await t.db.selectFrom('calendar_connections').selectAll().where('user_id', '=', owner.user.id).executeTakeFirstOrThrow();
+      expect(conn).toMatchObject({ status: 'active', last_error: null });
+      expect(conn.last_synced_at).not.toBeNull();
+      expect((await runPush()).opened).toBe(0);
+      expect((await runPush()).opened).toBe(0);
+      expect(await t.db.selectFrom('push_channels').select('id').where('connection_id', '=', conn.id).execute()).toEqual([]);
+      expect(fake.requests.filter((r) => r.path.endsWith('/events/watch'))).toEqual([]);
+      const notes = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => /only to https/.test(l.msg));
+      expect(notes).toHaveLength(1);
+      expect(notes[0]!.level).toBe(40); // warn
+      expect(notes[0]!.msg).toMatch(/15-minute backup sync/);
+
+      // The same server with an https base opens the channel at the next upkeep.
+      t.config.WEBHOOK_BASE_URL = 'https://hooks.avail.test';
+      expect((await runPush()).opened).toBe(1);
+      expect(fake.channels.filter((c) => !c.stopped).map((c) => c.address)).toEqual(['https://hooks.avail.test/api/webhooks/google']);
+    } finally {
+      await t.close();
+      await fake.close();
+    }
+  });
+});
+
 describe('backup sync spreading, exponential back-off and the sync lease (memory adapter)', () => {
   const mem = createMemoryAdapter('google');
   let t: TestApp;
@@ -245,14 +277,20 @@ describe('backup sync spreading, exponential back-off and the sync lease (memory
     expect(outcome).toMatchObject({ ok: true, busy: true });
     expect(calls()).toBe(0);
 
+    // Waits on the queue's own record of a finished run (its outcome is stored once the sync,
+    // lease release included, is over, and a busy run is re-queued in the same tick), never on time.
+    const outcomesOf = () => finishedScheduledSyncs(t.db).filter((o) => o.connectionId === id);
     scheduleSync(t.deps, id, 0);
-    await sleep(300);
+    await waitFor(() => outcomesOf().length === 1, 20_000);
+    expect(outcomesOf()[0]).toMatchObject({ ok: true, busy: true });
     expect(calls()).toBe(0);
     expect(isSyncScheduled(t.db, id)).toBe(true); // re-queued behind the lease
     await releaseSyncLease(t.db, id, 'other-instance');
-    await waitFor(() => calls() === 1, 3_000);
-    // the provider was called; the derivation (worker thread) and the write finish, then the lease goes
-    await waitFor(async () => (await t.db.selectFrom('calendar_connections').select('sync_lease_owner').where('id', '=', id).executeTakeFirstOrThrow()).sync_lease_owner === null, 10_000);
+    await waitFor(() => outcomesOf().length === 2, 20_000);
+    expect(outcomesOf()[1]).toMatchObject({ ok: true });
+    expect(outcomesOf()[1]!.busy).toBeUndefined();
+    expect(calls()).toBe(1);
+    expect(isSyncScheduled(t.db, id)).toBe(false);
     const row = await t.db.selectFrom('calendar_connections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ sync_lease_until: null, sync_lease_owner: null, status: 'active' });
 

@@ -75,6 +75,12 @@ export interface OAuthCalendarProvider {
   exchangeCode(config: Config, p: { code: string; codeVerifier: string; redirectUri: string }): Promise<{ tokens: OAuthTokens; account: string | null }>;
   /** Full or incremental sync (state = the previous result's newState). */
   sync(config: Config, input: ProviderSyncInput<Record<string, unknown>>): Promise<OAuthSyncResult>;
+  /**
+   * True when the provider delivers notifications only to an `https://` webhook URL (Google:
+   * https://developers.google.com/calendar/api/guides/push#requirements): with an http
+   * WEBHOOK_BASE_URL no channel is opened and the backup sync keeps the calendar current.
+   */
+  readonly pushNeedsHttps?: boolean;
   /** Opens push channels for every calendar in `calendarIds` (from the sync state). */
   startPush(config: Config, p: { secret: string; webhookUrl: string; calendarIds: string[] }): Promise<{ channels: PushChannel[]; newSecret?: string }>;
   /**

@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALENDAR_READONLY_SCOPE, start, type GoogleCalendarFake } from './google-calendar-fake.ts';
+import { httpsRelayFor } from './push-relay.ts';
 
 const REDIRECT = 'http://localhost:3000/api/oauth/google/callback';
 
@@ -120,5 +123,41 @@ describe('Google Calendar fake', () => {
     };
     expect(p1.items).toHaveLength(1);
     expect(p1.nextPageToken).toBeTruthy();
+  });
+  it('events.watch refuses an http:// address as Google does (400 push.webhookUrlNotHttps); https is delivered', async () => {
+    const api = `${auto.env.GOOGLE_API_BASE_URL}/calendar/v3`;
+    const h = { authorization: `Bearer ${await tokenFor(auto)}`, 'content-type': 'application/json' };
+    const watch = (id: string, address: string) =>
+      fetch(`${api}/calendars/${encodeURIComponent(auto.account)}/events/watch`, { method: 'POST', headers: h, body: JSON.stringify({ id, type: 'web_hook', address, token: 'tok' }) });
+
+    const plain = await watch('plain-1', 'http://127.0.0.1:9/api/webhooks/google');
+    expect(plain.status).toBe(400);
+    expect(await plain.json()).toEqual({
+      error: {
+        errors: [{ domain: 'global', reason: 'push.webhookUrlNotHttps', message: 'WebHook callback must be HTTPS: http://127.0.0.1:9/api/webhooks/google' }],
+        code: 400,
+        message: 'WebHook callback must be HTTPS: http://127.0.0.1:9/api/webhooks/google',
+      },
+    });
+    expect(auto.channels.some((c) => c.id === 'plain-1')).toBe(false);
+
+    // An https address (here the test relay's, which reaches a local http receiver) is accepted and notified.
+    const seen: string[] = [];
+    const receiver = http.createServer((req, res) => {
+      seen.push(`${req.url} ${req.headers['x-goog-resource-state']}`);
+      res.writeHead(200).end();
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const address = `${httpsRelayFor(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}`)}/api/webhooks/google`;
+      const ok = await watch('secure-1', address);
+      expect(ok.status).toBe(200);
+      expect(auto.channels.find((c) => c.id === 'secure-1')!.address).toBe(address);
+      expect(await auto.notify('secure-1', 'exists')).toBe(200);
+      expect(seen).toContain('/api/webhooks/google exists');
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
   });
 });

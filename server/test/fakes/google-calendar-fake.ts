@@ -13,12 +13,15 @@
  *   GET  /calendars/{id}/events    events.list: full sync (pageToken paging, nextSyncToken on the
  *                                  last page) or incremental (syncToken: only changes, deleted ones
  *                                  as status 'cancelled'); 410 `fullSyncRequired` for a stale token
- *   POST /calendars/{id}/events/watch   events.watch → channel resource (api#channel)
+ *   POST /calendars/{id}/events/watch   events.watch → channel resource (api#channel); an address
+ *                                  that is not https:// → 400 `push.webhookUrlNotHttps`, as Google
  *   POST /channels/stop            channels.stop → 204, 404 for an unknown channel
  * - Push notifications (https://developers.google.com/calendar/api/guides/push): `notify()` POSTs the
  *   documented headers (X-Goog-Channel-ID, -Token, -Expiration, X-Goog-Resource-ID, -URI, -State,
- *   X-Goog-Message-Number) with an empty body to the channel's address. A `sync` message is sent
- *   right after each watch, as Google does (disable with `syncMessageOnWatch: false`).
+ *   X-Goog-Message-Number) with an empty body to the channel's address (a relayed
+ *   `https://push-relay-<port>.test` address reaches http://127.0.0.1:<port>, see push-relay.ts).
+ *   A `sync` message is sent right after each watch, as Google does (disable with
+ *   `syncMessageOnWatch: false`).
  *
  * API calls need `Authorization: Bearer <access token>`; an unknown or expired token gets the
  * documented 401 `authError` body, so the adapter's refresh path runs.
@@ -29,6 +32,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deliveryUrl } from './push-relay.ts';
 
 export const CALENDAR_READONLY_SCOPE = 'https://www.googleapis.com/auth/calendar.readonly';
 const ALLOWED_SCOPES = new Set([CALENDAR_READONLY_SCOPE, 'openid', 'email']);
@@ -490,8 +494,11 @@ export async function start(options: GoogleFakeOptions = {}): Promise<GoogleCale
       if (body.type !== 'web_hook' && body.type !== 'webhook') {
         return (sendJson(res, 400, apiError(400, 'invalid', 'Invalid channel type')), 400);
       }
-      if (!body.address || !/^https?:\/\//.test(body.address)) {
-        return (sendJson(res, 400, apiError(400, 'push.webhookUrlNotHttps', 'WebHook callback must be HTTPS', 'global')), 400);
+      // Google delivers only to https (https://developers.google.com/calendar/api/guides/push#requirements);
+      // an http:// (or missing) address is refused with 400 push.webhookUrlNotHttps.
+      if (!body.address || !/^https:\/\//i.test(body.address)) {
+        const message = `WebHook callback must be HTTPS: ${body.address ?? ''}`;
+        return (sendJson(res, 400, apiError(400, 'push.webhookUrlNotHttps', message, 'global')), 400);
       }
       const ttlSec = Number(body.params?.ttl ?? 604800);
       const ch: FakeChannel = {
@@ -634,7 +641,8 @@ export async function start(options: GoogleFakeOptions = {}): Promise<GoogleCale
       'Content-Length': '0',
     };
     if (ch.token !== undefined) headers['X-Goog-Channel-Token'] = ch.token;
-    const res = await fetch(ch.address, { method: 'POST', headers, redirect: 'manual' });
+    // Through the test setups' TLS-terminating proxy (push-relay.ts) for relayed addresses.
+    const res = await fetch(deliveryUrl(ch.address), { method: 'POST', headers, redirect: 'manual' });
     await res.arrayBuffer().catch(() => undefined);
     return res.status;
   };

@@ -18,7 +18,11 @@
  *   returns only changes: new/changed instances in full, gone ones as `{ id, '@removed': { reason:
  *   'deleted' } }`. `invalidateDeltaTokens()` → 410 `syncStateNotFound`.
  * - POST /v1.0/subscriptions (validates notificationUrl first: POST `?validationToken=…` must be
- *   echoed as text/plain 200 within 10 s), PATCH and DELETE /v1.0/subscriptions/{id}.
+ *   echoed as text/plain 200 within 10 s; the same for `lifecycleNotificationUrl` when given),
+ *   PATCH and DELETE /v1.0/subscriptions/{id}. `notify()` sends change notifications and
+ *   `lifecycle()` lifecycle notifications (missed, reauthorizationRequired, subscriptionRemoved).
+ *   Deliveries to a relayed `https://push-relay-<port>.test` address reach http://127.0.0.1:<port>
+ *   (push-relay.ts, the test setups' TLS-terminating proxy).
  * - 401 InvalidAuthenticationToken for unknown/expired access tokens; `failNext(status, headers)`
  *   answers the next Graph request with that status (429/503 + Retry-After …).
  *
@@ -28,6 +32,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deliveryUrl } from './push-relay.ts';
 
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
@@ -576,7 +581,7 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
     const validationToken = `Validation: Testing client application reachability for subscription Request-Id: ${randomUUID()}`;
     let ok = false;
     try {
-      const target = new URL(notificationUrl);
+      const target = new URL(deliveryUrl(notificationUrl));
       target.searchParams.set('validationToken', validationToken);
       const r = await fetch(target, { method: 'POST', headers: { 'content-type': 'text/plain; charset=utf-8' }, body: '', signal: AbortSignal.timeout(10_000) });
       const text = await r.text();
@@ -592,7 +597,7 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
     if (lifecycleNotificationUrl) {
       let lifecycleOk = false;
       try {
-        const target = new URL(lifecycleNotificationUrl);
+        const target = new URL(deliveryUrl(lifecycleNotificationUrl));
         target.searchParams.set('validationToken', validationToken);
         const r = await fetch(target, { method: 'POST', headers: { 'content-type': 'text/plain; charset=utf-8' }, body: '', signal: AbortSignal.timeout(10_000) });
         lifecycleOk = r.status === 200 && (await r.text()) === validationToken;
@@ -731,7 +736,7 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
           },
         ],
       };
-      const r = await fetch(s.notificationUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const r = await fetch(deliveryUrl(s.notificationUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       await r.arrayBuffer();
       return r.status;
     },
@@ -758,7 +763,7 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
           },
         ],
       };
-      const r = await fetch(s.lifecycleNotificationUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const r = await fetch(deliveryUrl(s.lifecycleNotificationUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       await r.arrayBuffer();
       return r.status;
     },

@@ -56,7 +56,7 @@ function storage(): Storage | undefined {
   try {
     return typeof localStorage === 'undefined' ? undefined : localStorage;
   } catch {
-    return undefined;
+    return undefined; // storage blocked (privacy settings, sandboxed frame): no saved session
   }
 }
 
@@ -146,7 +146,7 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
     try {
       body = JSON.parse(text);
     } catch {
-      body = { message: text };
+      body = { message: text }; // not JSON (a proxy's error page): kept as the message, checkAnswer maps the status
     }
   }
   return checkAnswer<T>(res.status, res.ok, body);

@@ -205,7 +205,7 @@ function ianaZoneOrNull(name: string): TimeZone | null {
         ? new FixedOffsetZone(display, 0)
         : new IanaZone(display);
     } catch {
-      zone = null;
+      zone = null; // not a zone this runtime knows: callers treat null as unknown
     }
   }
   ianaCache.set(name, zone);

@@ -277,7 +277,7 @@ export function resolveTzid(cal: ParsedCalendar, tzid: string): TimeZone | null 
       try {
         zone = new VTimezone(name, comp);
       } catch {
-        zone = null;
+        zone = null; // a garbage VTIMEZONE: the fallbacks below, then the owner's zone with a warning
       }
     }
   }

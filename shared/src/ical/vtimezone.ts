@@ -67,6 +67,8 @@ export class VTimezone implements TimeZone {
         try {
           rrule = parseRRule(rr.value);
         } catch {
+          // An unreadable RRULE leaves only this observance's DTSTART onset (and its RDATEs): the
+          // zone stays usable near that date, later years may be off by the DST shift, unwarned.
           rrule = undefined;
         }
       }

@@ -22,7 +22,7 @@ export function windowsZoneToIana(name: string): string | null {
       }
     }
   } catch {
-    out = null;
+    out = null; // this runtime cannot evaluate the candidates: unknown name, the caller falls back and warns
   }
   cache.set(key, out);
   return out;

@@ -149,7 +149,7 @@ async function refuseDuplicate(deps: SyncDeps, userId: string, provider: PullId,
     try {
       config = JSON.parse(c.config_json || '{}');
     } catch {
-      config = {};
+      config = {}; // unreadable config: it cannot be the same calendar, so it does not block this one
     }
     if (sameAs(config)) throw conflict('This calendar is already connected.', 'already_connected');
   }

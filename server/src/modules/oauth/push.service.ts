@@ -2,7 +2,9 @@
  * Push channels of OAuth connections: Google Calendar `events.watch` channels
  * (https://developers.google.com/calendar/api/guides/push) and Microsoft Graph subscriptions
  * (https://learn.microsoft.com/graph/change-notifications-delivery-webhooks). One channel per
- * watched calendar, all pointing at `${WEBHOOK_BASE_URL}/api/webhooks/{provider}`.
+ * watched calendar, all pointing at `${WEBHOOK_BASE_URL}/api/webhooks/{provider}`. Google delivers
+ * only to https: with an http WEBHOOK_BASE_URL (a local setup) no Google channel is opened, the
+ * log says so once, and the 15-minute backup sync keeps those calendars current.
  *
  * Push is an accelerator, never a requirement: every failure here is logged (ids, provider, error
  * name; never tokens) and swallowed — the 15-minute backup sync keeps the calendar current, and the
@@ -28,6 +30,32 @@ export const BEST_EFFORT_TIMEOUT_MS = 10_000;
 /** `${WEBHOOK_BASE_URL}/api/webhooks/{provider}`: where providers send notifications. */
 export function webhookUrlFor(deps: Pick<SyncDeps, 'config'>, provider: OAuthProviderId): string {
   return `${deps.config.WEBHOOK_BASE_URL}/api/webhooks/${provider}`;
+}
+
+const labels: Record<OAuthProviderId, string> = { google: 'Google Calendar', microsoft: 'Outlook Calendar' };
+/** Per server config: the `provider base-url` pairs already reported as unable to push. */
+const noPushReported = new WeakMap<object, Set<string>>();
+
+/**
+ * The webhook URL `adapter` should be given, or null when it cannot deliver there: a provider that
+ * needs https (Google, `pushNeedsHttps`) with an http WEBHOOK_BASE_URL. Then no channel is opened
+ * or renewed and the 15-minute backup sync keeps those calendars current; that is logged once
+ * (warn) per server configuration and base URL.
+ */
+function pushAddress(deps: SyncDeps, adapter: OAuthCalendarProvider, provider: OAuthProviderId): string | null {
+  const url = webhookUrlFor(deps, provider);
+  if (!adapter.pushNeedsHttps || url.startsWith('https://')) return url;
+  let reported = noPushReported.get(deps.config);
+  if (!reported) noPushReported.set(deps.config, (reported = new Set()));
+  const key = `${provider} ${deps.config.WEBHOOK_BASE_URL}`;
+  if (!reported.has(key)) {
+    reported.add(key);
+    deps.logger.warn(
+      { provider, webhookBaseUrl: deps.config.WEBHOOK_BASE_URL },
+      `${labels[provider]} sends change notifications only to https: WEBHOOK_BASE_URL is not https, so no push channels are opened and these calendars follow the 15-minute backup sync`,
+    );
+  }
+  return null;
 }
 
 function usable(deps: SyncDeps, conn: CalendarConnectionRow): { adapter: OAuthCalendarProvider; secret: string } | null {
@@ -67,10 +95,12 @@ export async function openMissingChannels(deps: SyncDeps, connectionId: string):
   const missing = calendarIds.filter((c) => !have.has(c));
   if (missing.length === 0) return 0;
   const provider = conn.provider as OAuthProviderId;
+  const webhookUrl = pushAddress(deps, u.adapter, provider);
+  if (!webhookUrl) return 0;
   try {
     const { channels, newSecret } = await u.adapter.startPush(deps.config, {
       secret: u.secret,
-      webhookUrl: webhookUrlFor(deps, provider),
+      webhookUrl,
       calendarIds: missing,
     });
     const now = deps.now();
@@ -98,6 +128,11 @@ export async function openMissingChannels(deps: SyncDeps, connectionId: string):
   }
 }
 
+/** What a log line may say about an error: its name, and the message of a ProviderError (written to be shown; others could quote a response). */
+function errFields(err: unknown): { errName: string | undefined; errMessage?: string } {
+  return { errName: (err as Error)?.name, ...(err instanceof ProviderError ? { errMessage: err.message } : {}) };
+}
+
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
   return Promise.race([
@@ -123,14 +158,14 @@ export async function stopChannelsAndRevoke(deps: SyncDeps, conn: CalendarConnec
     try {
       await withTimeout(u.adapter.stopPush(deps.config, { secret: u.secret, channels: rows.map(repo.toPushChannel) }), BEST_EFFORT_TIMEOUT_MS);
     } catch (err) {
-      deps.logger.warn({ connectionId: conn.id, provider: conn.provider, errName: (err as Error)?.name }, 'push channels could not be stopped');
+      deps.logger.warn({ connectionId: conn.id, provider: conn.provider, ...errFields(err) }, 'push channels could not be stopped');
     }
   }
   if (opts.revoke) {
     try {
       await withTimeout(u.adapter.revoke(deps.config, { secret: u.secret }), BEST_EFFORT_TIMEOUT_MS);
     } catch (err) {
-      deps.logger.warn({ connectionId: conn.id, provider: conn.provider, errName: (err as Error)?.name }, 'grant could not be revoked');
+      deps.logger.warn({ connectionId: conn.id, provider: conn.provider, ...errFields(err) }, 'grant could not be revoked');
     }
   }
 }
@@ -160,16 +195,28 @@ export async function renewPushChannels(deps: SyncDeps, isStopping: () => boolea
     const watched = conn ? readState(conn)?.calendarIds : undefined;
     if (conn && u && watched && !watched.includes(row.calendar_id)) {
       // The calendar is gone from the account: stop its channel instead of renewing it.
-      await u.adapter.stopPush(deps.config, { secret: u.secret, channels: [repo.toPushChannel(row)] }).catch(() => undefined);
+      await u.adapter.stopPush(deps.config, { secret: u.secret, channels: [repo.toPushChannel(row)] }).catch((err) =>
+        // Best effort: a channel left open expires by itself and names an unknown channel id.
+        deps.logger.warn({ connectionId: row.connection_id, provider: row.provider, errName: (err as Error)?.name }, 'push channel of a removed calendar could not be stopped'),
+      );
       await repo.deleteChannels(deps.db, [row.id]);
       counts.dropped++;
       continue;
     }
+    const webhookUrl = u ? pushAddress(deps, u.adapter, row.provider) : undefined;
+    if (webhookUrl === null) {
+      // Push is not possible at this base URL (logged once): let the channel run out.
+      if (Number(row.expires_at) <= deps.now()) {
+        await repo.deleteChannels(deps.db, [row.id]);
+        counts.dropped++;
+      }
+      continue;
+    }
     try {
-      if (!conn || !u) throw new Error('connection not usable');
+      if (!conn || !u || !webhookUrl) throw new Error('connection not usable');
       const { channel, newSecret } = await u.adapter.renewPush(deps.config, {
         secret: u.secret,
-        webhookUrl: webhookUrlFor(deps, row.provider),
+        webhookUrl,
         channel: repo.toPushChannel(row),
       });
       await deps.db.transaction().execute(async (trx) => {
@@ -210,9 +257,10 @@ export async function renewPushChannels(deps: SyncDeps, isStopping: () => boolea
 export async function renewChannelNow(deps: SyncDeps, row: PushChannelRow): Promise<boolean> {
   const conn = await calendarsRepo.findConnectionById(deps.db, row.connection_id);
   const u = conn && conn.status !== 'expired' ? usable(deps, conn) : null;
-  if (!conn || !u) return false;
+  const webhookUrl = conn && u ? pushAddress(deps, u.adapter, row.provider) : null;
+  if (!conn || !u || !webhookUrl) return false;
   try {
-    const { channel, newSecret } = await u.adapter.renewPush(deps.config, { secret: u.secret, webhookUrl: webhookUrlFor(deps, row.provider), channel: repo.toPushChannel(row) });
+    const { channel, newSecret } = await u.adapter.renewPush(deps.config, { secret: u.secret, webhookUrl, channel: repo.toPushChannel(row) });
     await deps.db.transaction().execute(async (trx) => {
       await repo.updateChannel(trx, row.id, channel);
       await storeNewSecret(deps, trx, conn, newSecret);

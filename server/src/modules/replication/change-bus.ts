@@ -38,9 +38,10 @@ const RECONNECT_MS = 1_000;
 const NOTIFY_ATTEMPTS = 3;
 const NOTIFY_RETRY_MS = 100;
 
-/** What publish() may log through (pino's shape). */
+/** What the bus logs through (pino's shape). */
 export interface BusLogger {
   warn(obj: object, msg: string): void;
+  info?(obj: object, msg: string): void;
 }
 
 export class ChangeBus {
@@ -51,6 +52,10 @@ export class ChangeBus {
   private client: pg.Client | null = null;
   private listening: Promise<void> | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
+  /** The app's logger, learnt from publish() or setLogger(); LISTEN outages are logged through it. */
+  private logger: BusLogger | undefined;
+  /** True from a lost LISTEN connection until one is up again (the outage is logged once, not per retry). */
+  private listenOutage = false;
 
   constructor(
     private readonly db: Db,
@@ -118,6 +123,7 @@ export class ChangeBus {
    * through `logger` — other instances then see the change at their next resync or pull.
    */
   async publish(userId: string, collections: readonly CollectionName[], logger?: BusLogger): Promise<void> {
+    if (logger) this.logger = logger;
     const list = [...new Set(collections)];
     // Owner-data listeners first and always (even for a write that touched no replicated
     // collection, e.g. busy intervals only); replication streams only for replicated collections.
@@ -144,6 +150,13 @@ export class ChangeBus {
 
   /** Signals lost after every retry (pg_notify failed NOTIFY_ATTEMPTS times); for tests and metrics. */
   notifyFailures = 0;
+  /** LISTEN connections lost or refused (each outage counts once); for tests and metrics. */
+  listenFailures = 0;
+
+  /** Sets the logger LISTEN outages are reported through (publish() also sets it). */
+  setLogger(logger: BusLogger): void {
+    this.logger = logger;
+  }
 
   /** Sends one notification (replaced in tests to simulate a failing database). */
   protected async notify(channel: string, payload: string): Promise<void> {
@@ -165,20 +178,38 @@ export class ChangeBus {
         // not ours
       }
     });
-    client.on('error', () => this.lostConnection(client));
+    client.on('error', (err) => this.lostConnection(client, err));
     client.on('end', () => this.lostConnection(client));
     try {
       await client.connect();
       await client.query(`LISTEN "${this.channel}"`);
-      if (this.client === client) this.listenUp = true;
-    } catch {
-      this.lostConnection(client);
+      if (this.client === client) {
+        this.listenUp = true;
+        if (this.listenOutage) {
+          this.listenOutage = false;
+          this.logger?.info?.({ channel: this.channel }, 'change bus: LISTEN connection restored');
+        }
+      }
+    } catch (err) {
+      this.lostConnection(client, err);
     }
   }
 
-  /** The LISTEN connection broke: every subscriber resyncs; reconnect while anyone listens. */
-  private lostConnection(client: pg.Client) {
+  /**
+   * The LISTEN connection broke or could not be opened: every subscriber resyncs; reconnect every
+   * RECONNECT_MS while anyone listens. The first failure of an outage is counted and logged (warn:
+   * other instances' changes are not heard meanwhile; error name only, never the connection string).
+   */
+  private lostConnection(client: pg.Client, err?: unknown) {
     if (this.client !== client) return;
+    if (!this.listenOutage) {
+      this.listenOutage = true;
+      this.listenFailures++;
+      this.logger?.warn(
+        { channel: this.channel, errName: (err as Error | undefined)?.name ?? 'ConnectionEnded', subscribers: this.subscribers },
+        'change bus: LISTEN connection lost; subscribers resync and it reconnects every second',
+      );
+    }
     this.client = null;
     this.listening = null;
     this.listenUp = false;
@@ -206,6 +237,7 @@ export class ChangeBus {
     this.client = null;
     this.listening = null;
     this.listenUp = false;
+    this.listenOutage = false; // nobody listens any more: a later LISTEN starts with a clean slate
     if (!client) return;
     await listening?.catch(() => {});
     // A subscriber may have arrived while we waited: it started its own connection already.

@@ -87,6 +87,7 @@ function warningsOf(json: string | null): string[] {
     const parsed: unknown = JSON.parse(json);
     return Array.isArray(parsed) ? parsed.filter((w): w is string => typeof w === 'string') : [];
   } catch {
+    // Warnings are advisory and rewritten by the next sync: an unreadable list shows none.
     return [];
   }
 }

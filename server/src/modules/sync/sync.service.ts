@@ -96,6 +96,7 @@ export function readState(conn: Pick<CalendarConnectionRow, 'sync_state_json'>):
     const s = JSON.parse(conn.sync_state_json) as StoredSyncState;
     return s && typeof s === 'object' ? s : null;
   } catch {
+    // Unreadable state = no state: the next sync is a full one, which rebuilds it.
     return null;
   }
 }

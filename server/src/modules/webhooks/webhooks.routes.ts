@@ -130,8 +130,11 @@ export function webhooksRouter(deps: Deps, limits: Pick<RateLimits, 'webhooksPer
       } else if (n.lifecycleEvent === 'subscriptionRemoved') {
         counts.removed++;
         work.push(async () => {
-          await replaceRemovedChannel(deps, channel);
-          scheduleSync(deps, channel.connection_id);
+          try {
+            await replaceRemovedChannel(deps, channel);
+          } finally {
+            scheduleSync(deps, channel.connection_id); // changes may have been missed meanwhile
+          }
         });
       } else {
         counts.malformed++;
@@ -140,9 +143,12 @@ export function webhooksRouter(deps: Deps, limits: Pick<RateLimits, 'webhooksPer
     const level = counts.badClientState || counts.malformed ? 'warn' : 'info';
     deps.logger[level]({ provider: 'microsoft', ...counts }, 'webhook lifecycle notifications');
     res.status(202).end();
-    // Graph wants a quick answer; the provider calls run after it, one at a time.
+    // Graph wants a quick answer; the provider calls run after it, one at a time. They log their
+    // own provider failures; anything else (the database) is logged here, by name only.
     void (async () => {
-      for (const job of work) await job().catch(() => undefined);
+      for (const job of work) {
+        await job().catch((err) => deps.logger.error({ provider: 'microsoft', errName: (err as Error)?.name }, 'webhook lifecycle action failed'));
+      }
     })();
   });
 

@@ -76,7 +76,7 @@ function sameUrl(a: string, b: string): boolean {
   try {
     return norm(a) === norm(b);
   } catch {
-    return a === b;
+    return a === b; // not both URLs (or bad %-escapes): compare as written
   }
 }
 

@@ -8,6 +8,7 @@ import { mergeIntervals } from '@avail/shared/domain/intervals.ts';
 import { expandBusy, parseCalendar } from '@avail/shared/ical/calendar.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type GoogleCalendarFake } from '../../../test/fakes/google-calendar-fake.ts';
+import { httpsRelayFor } from '../../../test/fakes/push-relay.ts';
 import { loadConfig, type Config } from '../../config.ts';
 import { ProviderRateLimitError, secretOfError, type OAuthSyncResult, type OAuthTokens } from '../oauth-provider.ts';
 import { ProviderAuthError, ProviderError, type SourceUpsert } from '../provider.ts';
@@ -155,8 +156,17 @@ describe('Google provider: OAuth', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderAuthError);
     expect((err as Error).message).toBe(GOOGLE_REAUTH_MESSAGE);
-    // best effort: a second revoke (Google answers 400) does not throw
+    // a second revoke (Google answers 400: already revoked) does not throw
     await expect(googleProvider.revoke(config, { secret: JSON.stringify(tokens) })).resolves.toBeUndefined();
+  });
+
+  it('a revoke that cannot reach Google is reported (ProviderError), not swallowed, so the disconnect can log it', async () => {
+    const { tokens } = await connect(fake, config);
+    const offline = { ...config, GOOGLE_REVOKE_URL: 'http://127.0.0.1:1/revoke' };
+    const err = await googleProvider.revoke(offline, { secret: JSON.stringify(tokens) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect((err as Error).message).toBe('Could not reach Google to revoke the access.');
+    expect(fake.revoked).not.toContain(tokens.refresh_token);
   });
 });
 
@@ -500,7 +510,8 @@ describe('Google provider: push channels', () => {
       });
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/webhooks/google`;
+    // Google delivers only to https: the receiver is reached through the fakes' TLS relay.
+    hookUrl = `${httpsRelayFor(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}`)}/api/webhooks/google`;
   });
   afterAll(async () => {
     await fake.close();

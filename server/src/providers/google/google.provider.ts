@@ -123,7 +123,7 @@ async function readJson(res: Response): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    return null;
+    return null; // not JSON (a proxy's HTML page): callers go by the status, which they report
   }
 }
 
@@ -527,6 +527,8 @@ async function stopChannel(session: GoogleSession, channel: PushChannel): Promis
 
 export const googleProvider: OAuthCalendarProvider = {
   id: 'google',
+  /** Google refuses a non-https watch address (400 push.webhookUrlNotHttps). */
+  pushNeedsHttps: true,
 
   /** null when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set; otherwise the UI's reason. */
   unavailableReason(config) {
@@ -591,6 +593,8 @@ export const googleProvider: OAuthCalendarProvider = {
       const primary = (await session.call('GET', '/calendars/primary')) as { id?: unknown } | null;
       account = typeof primary?.id === 'string' && primary.id.includes('@') ? primary.id.toLowerCase() : null;
     } catch {
+      // The account e-mail is only the connection's label (the sync reads the primary calendar
+      // again): the grant itself is good, so the connect goes on without it.
       account = null;
     }
     return { tokens, account };
@@ -664,28 +668,33 @@ export const googleProvider: OAuthCalendarProvider = {
 
   /**
    * Revokes the grant (https://developers.google.com/identity/protocols/oauth2/web-server#tokenrevoke):
-   * POST token=<refresh token, else access token> as a form. Best effort: never throws.
+   * POST token=<refresh token, else access token> as a form. Resolves when Google revoked it or
+   * answers 400 (the token is already invalid or revoked: nothing left to revoke) and when the
+   * secret holds no readable token. @throws ProviderError when Google could not be reached or
+   * answered another error, so the caller (best effort: disconnect goes on) can log it.
    */
   async revoke(config, p) {
     let tokens: OAuthTokens;
     try {
       tokens = parseSecret(p.secret);
     } catch {
-      return; // nothing readable to revoke (best effort by contract); the connection is removed anyway
+      return; // nothing readable to revoke; the connection and its stored secret are removed anyway
     }
     const token = tokens.refresh_token ?? tokens.access_token;
+    let res: Response;
     try {
-      const res = await fetch(config.GOOGLE_REVOKE_URL, {
+      res = await fetch(config.GOOGLE_REVOKE_URL, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ token }).toString(),
         redirect: 'error',
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
-      await res.arrayBuffer().catch(() => undefined);
     } catch {
-      // best effort
+      throw new ProviderError('Could not reach Google to revoke the access.');
     }
+    await res.arrayBuffer().catch(() => undefined); // the body is not needed; the status says it all
+    if (!res.ok && res.status !== 400) throw new ProviderError(`Google answered ${res.status} to the revoke request.`);
   },
 };
 

@@ -151,7 +151,7 @@ function jwtPayload(token: unknown): Record<string, unknown> | null {
     const json = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
     return json && typeof json === 'object' ? (json as Record<string, unknown>) : null;
   } catch {
-    return null;
+    return null; // the id_token only names the account; without it the connection is unlabelled
   }
 }
 
