@@ -4,6 +4,7 @@
  * a terminal (someone running `npm start` and reading along). LOG_FORMAT=json|pretty forces one.
  */
 import { pino, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type LogFormat = 'json' | 'pretty';
 
@@ -19,7 +20,8 @@ export function logFormatFor(stdoutIsTTY: boolean, forced?: string): LogFormat {
 /** The logger at `level` in `format` (see logFormatFor). */
 export function createLogger(level: string, format: LogFormat): Logger {
   if (format === 'pretty') {
-    return pino({ level, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } });
+    // Someone is reading along on a terminal: lines are formatted in this thread, as they come.
+    return pino({ level }, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
   }
   return pino({ level }, pino.destination({ dest: 1, sync: false }));
 }

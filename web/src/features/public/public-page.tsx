@@ -58,8 +58,9 @@ export default function PublicPage({ slug, initial }: { slug: string; initial?: 
       quietFetch.current = true;
       setTz(zone);
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+    // `initial` is the server's boot data, passed once by the entry and never replaced: this runs
+    // once, right after hydration.
+  }, [initial]);
 
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), PUBLIC_CLOCK_TICK_MS);
