@@ -15,12 +15,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HOSTILE_FEEDS, icsUtc } from '../../server/test/hostile-feeds.ts';
 import { startIcsServer } from '../../server/test/ics-server.ts';
+import { freePort } from './util.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const IDLE_MS = 3_000;
@@ -31,17 +31,6 @@ const TARGET_P99_MS = 100;
 const TARGET_P99_FACTOR = 2;
 const TARGET_RSS_MB = 512;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function p99(samples: number[]): number {
   if (samples.length === 0) return NaN;

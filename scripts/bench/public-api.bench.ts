@@ -17,7 +17,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -26,7 +25,7 @@ import { loadConfig } from '../../server/src/config.ts';
 import { createDb, type Db } from '../../server/src/db/kysely.ts';
 import { migrateToLatest } from '../../server/src/db/migrate.ts';
 import { buildUser } from '../../server/test/factories.ts';
-import { median, prng, round, type Log } from './util.ts';
+import { freePort, median, prng, round, stopChild, waitForOk, type Log } from './util.ts';
 
 // autocannon ships no types; the part used here.
 interface AcResult {
@@ -45,16 +44,6 @@ const WARMUP_S = 2;
 const CONNECTIONS = 32;
 const IP_POOL = 20_000;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** user + system CPU time of a process so far, ms (Linux /proc; 0 elsewhere). */
 function cpuMs(pid: number): number {
@@ -116,31 +105,7 @@ function spawnNode(args: string[], env: Record<string, string>, logFile: string)
   return child;
 }
 
-async function waitFor(url: string, ms = 60_000) {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      const r = await fetch(url);
-      if (r.status === 200) return r;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > until) throw new Error(`no 200 from ${url} within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
 
 export async function runPublicApiBench(root: string, log: Log): Promise<Record<string, unknown>> {
   const autocannon = ((await import('autocannon')) as unknown as { default: Autocannon }).default;
@@ -184,7 +149,7 @@ export async function runPublicApiBench(root: string, log: Log): Promise<Record<
     const bodies: Record<string, unknown> = {};
     const bodyBytes: Record<string, number> = {};
     for (const slug of Object.keys(owners)) {
-      const r = await waitFor(`${availBase}/api/public/${slug}/availability${query}`);
+      const r = await waitForOk(`${availBase}/api/public/${slug}/availability${query}`);
       const text = await r.text();
       bodies[slug] = JSON.parse(text);
       bodyBytes[slug] = Buffer.byteLength(text);
@@ -280,8 +245,8 @@ export async function runPublicApiBench(root: string, log: Log): Promise<Record<
       };
     }
     out.avail_rss_mb = rssMb(avail.pid!);
-    await stop(bare);
-    await stop(avail);
+    await stopChild(bare);
+    await stopChild(avail);
     // A normal stop flushes the batched page views: one per distinct address (visitor) and day.
     const db2 = createDb(config);
     const views = await db2.selectFrom('page_views').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();

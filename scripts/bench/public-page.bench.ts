@@ -15,7 +15,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,48 +24,14 @@ import { createDb } from '../../server/src/db/kysely.ts';
 import { migrateToLatest } from '../../server/src/db/migrate.ts';
 import { buildUser } from '../../server/test/factories.ts';
 import { PUBLIC_JS_BUDGET_BYTES, publicPageStaticJs } from './public-page-js.ts';
-import { median, round } from './util.ts';
+import { freePort, median, round, stopChild, waitForOk } from './util.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DAY = 86_400_000;
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
-async function waitFor(url: string, ms = 60_000): Promise<string> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      const r = await fetch(url);
-      if (r.status === 200) return await r.text();
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > until) throw new Error(`no 200 from ${url} within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
 
 /** Runs the P3 measurements; see the file's comment. */
 export async function runPublicPageBench(log: (msg: string) => void): Promise<Record<string, unknown>> {
@@ -114,7 +79,7 @@ export async function runPublicPageBench(log: (msg: string) => void): Promise<Re
     server.stdout!.pipe(out);
     server.stderr!.pipe(out);
     const base = `http://127.0.0.1:${port}`;
-    const html = await waitFor(`${base}/${username}`);
+    const html = await (await waitForOk(`${base}/${username}`)).text();
     const serverRendered = html.includes('Bench Page Owner&#x27;s Availability') || html.includes("Bench Page Owner's Availability") || html.includes('Bench Page Owner&#39;s Availability');
     const htmlMs: number[] = [];
     for (let i = 0; i < 5; i++) {
@@ -179,7 +144,7 @@ export async function runPublicPageBench(log: (msg: string) => void): Promise<Re
     };
   } finally {
     await browser.close();
-    if (server) await stop(server);
+    if (server) await stopChild(server);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,4 +1,6 @@
-/** Shared helpers of `npm run bench`: step log, sample statistics, medians. Times are milliseconds. */
+/** Shared helpers of `npm run bench`: step log, sample statistics, medians, the bench's own server processes. Times are milliseconds. */
+import type { ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 
 /** Prints one progress line, `[+SS.s] message`, to stdout as the bench goes. */
 export type Log = (msg: string) => void;
@@ -37,4 +39,45 @@ export function prng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** A free TCP port on 127.0.0.1 (the bench's own servers listen there). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `url` every 200 ms until it answers 200 (that response is returned); throws after `ms`. */
+export async function waitForOk(url: string, ms = 60_000): Promise<Response> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      const r = await fetch(url);
+      if (r.status === 200) return r;
+      await r.arrayBuffer();
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > until) throw new Error(`no 200 from ${url} within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Stops a server process: SIGTERM, then SIGKILL after 15 s; resolves when it has exited. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
 }

@@ -16,11 +16,40 @@
  * - `POST /api/webhooks/microsoft/lifecycle`: Graph lifecycle events (see the route).
  */
 import { Router, type Request, type Response } from 'express';
+import type { PushChannelRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { limiter, type RateLimits } from '../../http/rate-limit.ts';
 import { findChannel, tokenMatches } from '../oauth/oauth.repo.ts';
 import { scheduleSync } from '../sync/sync-queue.ts';
 import { renewChannelNow, replaceRemovedChannel } from '../oauth/push.service.ts';
+
+/**
+ * The push channel a Graph notification item names (`subscriptionId`), when its `clientState`
+ * matches the channel's stored hash (constant time); otherwise null, counted in `counts` as
+ * `malformed` (no subscriptionId), `unknown` (no such channel) or `badClientState`.
+ * https://learn.microsoft.com/graph/change-notifications-delivery-webhooks#notification-payload
+ */
+async function verifiedGraphChannel(
+  deps: Deps,
+  item: unknown,
+  counts: { malformed: number; unknown: number; badClientState: number },
+): Promise<PushChannelRow | null> {
+  const n = item as { subscriptionId?: unknown; clientState?: unknown } | null;
+  if (!n || typeof n.subscriptionId !== 'string') {
+    counts.malformed++;
+    return null;
+  }
+  const channel = await findChannel(deps.db, 'microsoft', n.subscriptionId);
+  if (!channel) {
+    counts.unknown++;
+    return null;
+  }
+  if (!tokenMatches(typeof n.clientState === 'string' ? n.clientState : undefined, channel.token_hash)) {
+    counts.badClientState++;
+    return null;
+  }
+  return channel;
+}
 
 /**
  * Router of the two webhook endpoints (module comment); mount under /api, no authentication.
@@ -65,21 +94,8 @@ export function webhooksRouter(deps: Deps, limits: Pick<RateLimits, 'webhooksPer
     const counts = { received: value.length, scheduled: 0, unknown: 0, badClientState: 0, malformed: 0 };
     const connections = new Set<string>();
     for (const item of value.slice(0, 1000)) {
-      const n = item as { subscriptionId?: unknown; clientState?: unknown };
-      if (!n || typeof n.subscriptionId !== 'string') {
-        counts.malformed++;
-        continue;
-      }
-      const channel = await findChannel(deps.db, 'microsoft', n.subscriptionId);
-      if (!channel) {
-        counts.unknown++;
-        continue;
-      }
-      if (!tokenMatches(typeof n.clientState === 'string' ? n.clientState : undefined, channel.token_hash)) {
-        counts.badClientState++;
-        continue;
-      }
-      connections.add(channel.connection_id);
+      const channel = await verifiedGraphChannel(deps, item, counts);
+      if (channel) connections.add(channel.connection_id);
     }
     for (const id of connections) scheduleSync(deps, id);
     counts.scheduled = connections.size;
@@ -107,20 +123,13 @@ export function webhooksRouter(deps: Deps, limits: Pick<RateLimits, 'webhooksPer
     const counts = { received: value.length, missed: 0, reauthorize: 0, removed: 0, unknown: 0, badClientState: 0, malformed: 0 };
     const work: Array<() => Promise<unknown>> = [];
     for (const item of value.slice(0, 1000)) {
-      const n = item as { subscriptionId?: unknown; clientState?: unknown; lifecycleEvent?: unknown };
-      if (!n || typeof n.subscriptionId !== 'string' || typeof n.lifecycleEvent !== 'string') {
+      const n = item as { lifecycleEvent?: unknown } | null;
+      if (!n || typeof n.lifecycleEvent !== 'string') {
         counts.malformed++;
         continue;
       }
-      const channel = await findChannel(deps.db, 'microsoft', n.subscriptionId);
-      if (!channel) {
-        counts.unknown++;
-        continue;
-      }
-      if (!tokenMatches(typeof n.clientState === 'string' ? n.clientState : undefined, channel.token_hash)) {
-        counts.badClientState++;
-        continue;
-      }
+      const channel = await verifiedGraphChannel(deps, item, counts);
+      if (!channel) continue;
       if (n.lifecycleEvent === 'missed') {
         counts.missed++;
         scheduleSync(deps, channel.connection_id);
