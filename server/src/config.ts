@@ -53,6 +53,9 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PAGE_VIEW_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   WEB_DIST_DIR: z.string().min(1).default('web/dist'),
+  BACKUP_SYNC_TICK_MS: z.coerce.number().int().min(200).max(60_000).default(60_000),
+  SYNC_WORKERS: z.coerce.number().int().min(1).max(64).default(4),
+  SYNC_LEASE_MS: z.coerce.number().int().min(1_000).max(60 * 60_000).default(5 * 60_000),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
   GOOGLE_AUTH_URL: z.string().trim().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
@@ -105,6 +108,12 @@ export interface Config {
   PAGE_VIEW_FLUSH_MS: number;
   /** Absolute path. */
   WEB_DIST_DIR: string;
+  /** How often the backup-sync planner looks for due connections (ms; default 60 000: each connection has its own minute in the 15-minute window). */
+  BACKUP_SYNC_TICK_MS: number;
+  /** Connection syncs one instance runs at once (its workers on the sync-connection queue). */
+  SYNC_WORKERS: number;
+  /** Longest a sync holds its connection's lease (ms); a job whose worker died is claimed again after this. */
+  SYNC_LEASE_MS: number;
   /** Google OAuth client (https://console.cloud.google.com/apis/credentials); unset = Google unavailable. */
   GOOGLE_CLIENT_ID: string | undefined;
   GOOGLE_CLIENT_SECRET: string | undefined;
@@ -196,6 +205,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, baseDir: string
     LOG_LEVEL: e.LOG_LEVEL,
     PAGE_VIEW_FLUSH_MS: e.PAGE_VIEW_FLUSH_MS,
     WEB_DIST_DIR: path.resolve(baseDir, e.WEB_DIST_DIR),
+    BACKUP_SYNC_TICK_MS: e.BACKUP_SYNC_TICK_MS,
+    SYNC_WORKERS: e.SYNC_WORKERS,
+    SYNC_LEASE_MS: e.SYNC_LEASE_MS,
     GOOGLE_CLIENT_ID: e.GOOGLE_CLIENT_ID,
     GOOGLE_CLIENT_SECRET: e.GOOGLE_CLIENT_SECRET,
     GOOGLE_AUTH_URL: e.GOOGLE_AUTH_URL,

@@ -106,6 +106,8 @@ export interface CalendarConnectionsTable {
   sync_lease_until: number | null;
   /** Instance that holds the lease (random id per process). */
   sync_lease_owner: string | null;
+  /** When the sync that last took the lease began (UTC epoch ms); a requested sync is claimed only if none began after the request. */
+  sync_started_at: number | null;
 }
 
 /** Raw ICS per calendar object; owner-only; used to re-derive busy time. */
@@ -205,6 +207,8 @@ export interface PushChannelsTable {
   token_hash: string;
   expires_at: number;
   created_at: number;
+  /** Set while the channel is being opened (a claim): the claim runs out at this instant (UTC epoch ms); null = open. */
+  opening_until: number | null;
 }
 
 /** A pending password-reset code (one per user; a new request replaces it). Only the code's HMAC is stored. */

@@ -13,7 +13,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { encryptSecret } from '../lib/crypto.ts';
 import { sha256Hex } from '../modules/oauth/oauth.repo.ts';
 import { finishedScheduledSyncs, isSyncScheduled, scheduleSync } from '../modules/sync/sync-queue.ts';
-import { acquireSyncLease, releaseSyncLease } from '../modules/sync/sync-lease.repo.ts';
+import { acquireSyncLease, releaseSyncLease, SYNC_LEASE_MS } from '../modules/sync/sync-lease.repo.ts';
 import { SYNC_BACKOFF_MAX_MS, syncConnection } from '../modules/sync/sync.service.ts';
 import { ProviderAuthError, ProviderError } from '../providers/provider.ts';
 import type { RenewalCounts } from '../modules/oauth/push.service.ts';
@@ -271,8 +271,8 @@ describe('backup sync spreading, exponential back-off and the sync lease (memory
     t.clock.reset();
     const id = await addConnection(Date.now());
     const calls = () => mem.calls.filter((s) => tokenOf(s) === id).length;
-    expect(await acquireSyncLease(t.db, id, Date.now(), 'other-instance')).toBe(true);
-    expect(await acquireSyncLease(t.db, id, Date.now(), 'third-instance')).toBe(false);
+    expect(await acquireSyncLease(t.db, id, Date.now(), { kind: 'always' }, SYNC_LEASE_MS, 'other-instance')).toBe(true);
+    expect(await acquireSyncLease(t.db, id, Date.now(), { kind: 'always' }, SYNC_LEASE_MS, 'third-instance')).toBe(false);
     const outcome = await syncConnection(t.deps, id);
     expect(outcome).toMatchObject({ ok: true, busy: true });
     expect(calls()).toBe(0);
@@ -295,10 +295,10 @@ describe('backup sync spreading, exponential back-off and the sync lease (memory
     expect(row).toMatchObject({ sync_lease_until: null, sync_lease_owner: null, status: 'active' });
 
     // Two instances racing for the same lease: exactly one wins.
-    const wins = await Promise.all([acquireSyncLease(t.db, id, Date.now(), 'a'), acquireSyncLease(t.db, id, Date.now(), 'b')]);
+    const wins = await Promise.all([acquireSyncLease(t.db, id, Date.now(), { kind: 'always' }, SYNC_LEASE_MS, 'a'), acquireSyncLease(t.db, id, Date.now(), { kind: 'always' }, SYNC_LEASE_MS, 'b')]);
     expect(wins.filter(Boolean)).toHaveLength(1);
     // An expired lease (crashed holder) is taken over.
-    expect(await acquireSyncLease(t.db, id, Date.now() + 6 * MIN, 'c')).toBe(true);
+    expect(await acquireSyncLease(t.db, id, Date.now() + 6 * MIN, { kind: 'always' }, SYNC_LEASE_MS, 'c')).toBe(true);
   });
 
   it('concurrent syncs of one connection in one process share a single run', async () => {

@@ -30,7 +30,7 @@ const DAY_MS = 86_400_000;
 const EVENTS_MAX_RANGE_DAYS = 100;
 
 /** Internal sync-health columns (migration 0003): never presented. */
-type SyncHealthColumn = 'next_sync_at' | 'failure_count' | 'sync_lease_until' | 'sync_lease_owner';
+type SyncHealthColumn = 'next_sync_at' | 'failure_count' | 'sync_lease_until' | 'sync_lease_owner' | 'sync_started_at';
 
 export interface ConnectionView {
   id: string;

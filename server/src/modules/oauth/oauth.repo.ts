@@ -70,9 +70,70 @@ export async function consumeState(db: Q, provider: OAuthProviderId, state: stri
   return row;
 }
 
-/** Push channels of one connection, by calendar id. */
+/** Open push channels of one connection (claims still being opened excluded), by calendar id. */
 export async function listChannelsOfConnection(db: Q, connectionId: string): Promise<PushChannelRow[]> {
-  return db.selectFrom('push_channels').selectAll().where('connection_id', '=', connectionId).orderBy('calendar_id').execute();
+  return db
+    .selectFrom('push_channels')
+    .selectAll()
+    .where('connection_id', '=', connectionId)
+    .where('opening_until', 'is', null)
+    .orderBy('calendar_id')
+    .execute();
+}
+
+/** Prefix of the placeholder channel id of a claim (never a Google channel id or Graph subscription id: those are UUIDs/GUIDs). */
+const CLAIM_PREFIX = 'opening:';
+
+/**
+ * Claims the (connection, calendar) slots of `calendarIds` that have no row (open channel or live
+ * claim): one INSERT … ON CONFLICT DO NOTHING per calendar against the unique index
+ * (connection_id, calendar_id), so of two instances claiming at once exactly one gets each slot.
+ * Claims whose `opening_until` ≤ `now` (their opener died) are dropped first. A claim runs out at
+ * `until` (UTC epoch ms).
+ * @returns the calendar ids this call claimed.
+ */
+export async function claimChannelSlots(
+  db: Q,
+  conn: { id: string; user_id: string; provider: OAuthProviderId },
+  calendarIds: readonly string[],
+  now: number,
+  until: number,
+): Promise<string[]> {
+  await db.deleteFrom('push_channels').where('connection_id', '=', conn.id).where('opening_until', '<=', now).execute();
+  const claimed: string[] = [];
+  for (const calendarId of calendarIds) {
+    const row = await db
+      .insertInto('push_channels')
+      .values({
+        id: crypto.randomUUID(),
+        user_id: conn.user_id,
+        connection_id: conn.id,
+        provider: conn.provider,
+        channel_id: `${CLAIM_PREFIX}${crypto.randomUUID()}`,
+        resource_id: null,
+        calendar_id: calendarId,
+        token_hash: '',
+        expires_at: until,
+        created_at: now,
+        opening_until: until,
+      })
+      .onConflict((oc) => oc.columns(['connection_id', 'calendar_id']).doNothing())
+      .returning('calendar_id')
+      .executeTakeFirst();
+    if (row) claimed.push(calendarId);
+  }
+  return claimed;
+}
+
+/** Drops this connection's live claims of `calendarIds` (opening failed). */
+export async function releaseChannelSlots(db: Q, connectionId: string, calendarIds: readonly string[]): Promise<void> {
+  if (calendarIds.length === 0) return;
+  await db
+    .deleteFrom('push_channels')
+    .where('connection_id', '=', connectionId)
+    .where('calendar_id', 'in', [...calendarIds])
+    .where('opening_until', 'is not', null)
+    .execute();
 }
 
 /** The channel a webhook names (Google channel id / Graph subscription id), or undefined. */
@@ -80,35 +141,43 @@ export async function findChannel(db: Q, provider: OAuthProviderId, channelId: s
   return db.selectFrom('push_channels').selectAll().where('provider', '=', provider).where('channel_id', '=', channelId).executeTakeFirst();
 }
 
-/** Channels expiring before `before` (UTC epoch ms), soonest first. */
+/** Open channels expiring before `before` (UTC epoch ms), soonest first (claims being opened are not channels yet). */
 export async function listChannelsExpiringBefore(db: Q, before: number): Promise<PushChannelRow[]> {
-  return db.selectFrom('push_channels').selectAll().where('expires_at', '<', before).orderBy('expires_at').execute();
+  return db
+    .selectFrom('push_channels')
+    .selectAll()
+    .where('expires_at', '<', before)
+    .where('opening_until', 'is', null)
+    .orderBy('expires_at')
+    .execute();
 }
 
-/** Stores channels just opened by the adapter; tokens only as sha256 hex. `now` = created_at (UTC epoch ms). */
-export async function insertChannels(
-  db: Q,
-  conn: { id: string; user_id: string; provider: OAuthProviderId },
-  channels: PushChannel[],
-  now: number,
-): Promise<void> {
+/**
+ * Stores channels just opened by the adapter over the claims of their calendars (claimChannelSlots);
+ * tokens only as sha256 hex. `now` = created_at (UTC epoch ms). A channel whose claim is gone
+ * (the connection was disconnected meanwhile) is not stored.
+ * @returns how many channels were stored.
+ */
+export async function storeOpenedChannels(db: Q, connectionId: string, channels: PushChannel[], now: number): Promise<number> {
+  let stored = 0;
   for (const ch of channels) {
-    await db
-      .insertInto('push_channels')
-      .values({
-        id: crypto.randomUUID(),
-        user_id: conn.user_id,
-        connection_id: conn.id,
-        provider: conn.provider,
+    const res = await db
+      .updateTable('push_channels')
+      .set({
         channel_id: ch.channel_id,
         resource_id: ch.resource_id,
-        calendar_id: ch.calendar_id,
         token_hash: sha256Hex(ch.token),
         expires_at: ch.expires_at,
         created_at: now,
+        opening_until: null,
       })
-      .execute();
+      .where('connection_id', '=', connectionId)
+      .where('calendar_id', '=', ch.calendar_id)
+      .where('opening_until', 'is not', null)
+      .executeTakeFirst();
+    stored += Number(res.numUpdatedRows);
   }
+  return stored;
 }
 
 /** Writes a renewed channel over row `id`; an empty token keeps the stored hash (same channel). */

@@ -81,9 +81,15 @@ async function storeNewSecret(deps: SyncDeps, trx: Transaction<Database>, conn: 
     .execute();
 }
 
+/** How long a claim to open a channel may stay unfinished before another instance may take it (ms). */
+export const CHANNEL_CLAIM_MS = 2 * 60_000;
+
 /**
  * Opens channels for the connection's calendars (`sync_state_json.calendarIds`) that have none yet.
- * @returns how many channels were opened (0 on any failure, which is logged).
+ * Each calendar's slot is claimed in the database first (unique (connection_id, calendar_id),
+ * oauth.repo.ts claimChannelSlots): only the calendars this call claimed are asked of the provider,
+ * so instances running this at the same moment open one channel per calendar between them.
+ * @returns how many channels were opened (0 on any failure, which is logged; the claims are dropped).
  */
 export async function openMissingChannels(deps: SyncDeps, connectionId: string): Promise<number> {
   const conn = await calendarsRepo.findConnectionById(deps.db, connectionId);
@@ -91,28 +97,30 @@ export async function openMissingChannels(deps: SyncDeps, connectionId: string):
   const u = usable(deps, conn);
   if (!u) return 0;
   const calendarIds = readState(conn)?.calendarIds ?? [];
-  const have = new Set((await repo.listChannelsOfConnection(deps.db, conn.id)).map((c) => c.calendar_id));
-  const missing = calendarIds.filter((c) => !have.has(c));
-  if (missing.length === 0) return 0;
+  if (calendarIds.length === 0) return 0;
   const provider = conn.provider as OAuthProviderId;
   const webhookUrl = pushAddress(deps, u.adapter, provider);
   if (!webhookUrl) return 0;
+  const now = deps.now();
+  const claimed = await repo.claimChannelSlots(deps.db, { id: conn.id, user_id: conn.user_id, provider }, calendarIds, now, now + CHANNEL_CLAIM_MS);
+  if (claimed.length === 0) return 0;
   try {
     const { channels, newSecret } = await u.adapter.startPush(deps.config, {
       secret: u.secret,
       webhookUrl,
-      calendarIds: missing,
+      calendarIds: claimed,
     });
-    const now = deps.now();
+    let stored = 0;
     await deps.db.transaction().execute(async (trx) => {
-      const still = await trx.selectFrom('calendar_connections').select('id').where('id', '=', conn.id).executeTakeFirst();
-      if (!still) return; // disconnected meanwhile: the channels die with their expiry
-      await repo.insertChannels(trx, { id: conn.id, user_id: conn.user_id, provider }, channels, now);
+      stored = await repo.storeOpenedChannels(trx, conn.id, channels, deps.now());
       await storeNewSecret(deps, trx, conn, newSecret);
     });
-    deps.logger.info({ connectionId: conn.id, provider, opened: channels.length }, 'push channels opened');
-    return channels.length;
+    // Claims the provider opened nothing for are dropped, so the next upkeep tries them again.
+    await repo.releaseChannelSlots(deps.db, conn.id, claimed.filter((c) => !channels.some((ch) => ch.calendar_id === c)));
+    deps.logger.info({ connectionId: conn.id, provider, opened: stored }, 'push channels opened');
+    return stored;
   } catch (err) {
+    await repo.releaseChannelSlots(deps.db, conn.id, claimed).catch(() => undefined); // a claim left behind runs out after CHANNEL_CLAIM_MS
     // A refused authorization is the owner's to fix: the connection shows 'expired' and the
     // reconnect message, as a sync would, instead of failing quietly until the next sync.
     if (err instanceof ProviderAuthError) {

@@ -32,7 +32,7 @@ import { isPullProvider, pullProviders } from '../../providers/index.ts';
 import { ProviderRateLimitError, secretOfError, type OAuthSyncResult } from '../../providers/oauth-provider.ts';
 import { isOAuthProvider, notConfiguredReason, oauthProviderFor } from '../../providers/oauth-registry.ts';
 import { ProviderAuthError, ProviderError, type ProviderSyncResult } from '../../providers/provider.ts';
-import { acquireSyncLease, releaseSyncLease } from './sync-lease.repo.ts';
+import { acquireSyncLease, releaseSyncLease, type SyncClaim } from './sync-lease.repo.ts';
 import * as repo from '../calendars/calendars.repo.ts';
 import { replicatedWrite } from '../replication/repl-clock.repo.ts';
 import { DeriveError } from './derive.ts';
@@ -62,6 +62,8 @@ export interface SyncOutcome {
   error?: string;
   /** True when another sync of this connection held the lease (nothing was done). */
   busy?: boolean;
+  /** True when the claim no longer held: the connection was already synced (in this window, or after the request). */
+  skipped?: boolean;
   /** After a failure: the earliest next attempt (UTC epoch ms), null when not retried (expired). */
   nextSyncAt?: number | null;
 }
@@ -142,27 +144,31 @@ export function syncInFlight(connectionId: string): Promise<SyncOutcome> | undef
 }
 
 /**
- * Syncs one connection now (any provider). Concurrent calls for the same connection share one run
- * (Sync Now during a backup sync does not fetch twice); across instances the DB lease decides and
- * the loser returns `{ ok: true, notModified: true, busy: true }` without fetching. Never throws
- * for provider or data problems: they end up on the connection (status, last_error, next_sync_at
- * back-off) and in the outcome.
+ * Syncs one connection now (any provider), if `claim` still holds when its lease is taken
+ * (sync-lease.repo.ts: `always` by default; `backup` = still due in this window; `requested` = no
+ * sync began after the request). Concurrent calls for the same connection in this process share
+ * one run (Sync Now during a backup sync does not fetch twice); across instances the DB lease and
+ * claim decide, and the loser returns `{ ok: true, notModified: true, busy: true }` (another
+ * instance is syncing it) or `{ ok: true, notModified: true, skipped: true }` (already synced)
+ * without fetching. Never throws for provider or data problems: they end up on the connection
+ * (status, last_error, next_sync_at back-off) and in the outcome.
  */
-export function syncConnection(deps: SyncDeps, connectionId: string): Promise<SyncOutcome> {
+export function syncConnection(deps: SyncDeps, connectionId: string, claim: SyncClaim = { kind: 'always' }): Promise<SyncOutcome> {
   const running = inFlight.get(connectionId);
   if (running) return running;
-  const run = syncConnectionLeased(deps, connectionId).finally(() => inFlight.delete(connectionId));
+  const run = syncConnectionLeased(deps, connectionId, claim).finally(() => inFlight.delete(connectionId));
   inFlight.set(connectionId, run);
   return run;
 }
 
-async function syncConnectionLeased(deps: SyncDeps, connectionId: string): Promise<SyncOutcome> {
-  const leased = await acquireSyncLease(deps.db, connectionId, deps.now());
+async function syncConnectionLeased(deps: SyncDeps, connectionId: string, claim: SyncClaim): Promise<SyncOutcome> {
+  const leased = await acquireSyncLease(deps.db, connectionId, deps.now(), claim, deps.config.SYNC_LEASE_MS);
   if (!leased) {
-    const exists = await repo.findConnectionById(deps.db, connectionId);
-    if (!exists) return { connectionId, ok: false, notModified: false, error: 'Connection not found' };
-    deps.logger.debug({ connectionId }, 'calendar sync skipped: lease held elsewhere');
-    return { connectionId, ok: true, notModified: true, busy: true };
+    const conn = await repo.findConnectionById(deps.db, connectionId);
+    if (!conn) return { connectionId, ok: false, notModified: false, error: 'Connection not found' };
+    const held = conn.sync_lease_until != null && Number(conn.sync_lease_until) > deps.now();
+    deps.logger.debug({ connectionId, claim: claim.kind, held }, held ? 'calendar sync skipped: lease held elsewhere' : 'calendar sync skipped: already synced');
+    return held ? { connectionId, ok: true, notModified: true, busy: true } : { connectionId, ok: true, notModified: true, skipped: true };
   }
   try {
     return await syncConnectionOnce(deps, connectionId);
@@ -385,12 +391,14 @@ export async function rederiveZoneDependentBusy(deps: SyncDeps, userId: string):
 
 /**
  * Syncs every connection of a user (Sync Now), pull and OAuth alike, in parallel. Expired
- * connections are tried too: Sync Now is the owner's explicit request.
+ * connections are tried too: Sync Now is the owner's explicit request. A connection whose sync
+ * began after this request (another instance asked at the same moment) is not fetched again.
  */
 export async function syncUser(deps: SyncDeps, userId: string): Promise<SyncOutcome[]> {
+  const requestedAt = deps.now();
   const conns = await repo.listConnections(deps.db, userId);
   const pull = conns.filter((c) => isPullProvider(c.provider) || isOAuthProvider(c.provider));
-  const settled = await Promise.allSettled(pull.map((c) => syncConnection(deps, c.id)));
+  const settled = await Promise.allSettled(pull.map((c) => syncConnection(deps, c.id, { kind: 'requested', requestedAt })));
   return settled.map((s, i) =>
     s.status === 'fulfilled' ? s.value : { connectionId: pull[i]!.id, ok: false, notModified: false, error: 'Calendar sync failed.' },
   );
