@@ -48,7 +48,7 @@ const app = createApp(deps);
 
 // ── Background jobs: the backup calendar sync (each connection every 15 minutes) and push-channel upkeep. ──
 const { startJobs } = await import('./jobs/scheduler.ts');
-const jobs: { stop?: () => unknown } | undefined = startJobs(deps);
+const jobs = await startJobs(deps);
 
 const server = app.listen(config.PORT, () => {
   logger.info(`Avail listening on ${config.PUBLIC_BASE_URL} (port ${config.PORT})`);
@@ -62,7 +62,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   try {
-    await (jobs as { stop?: () => unknown } | undefined)?.stop?.();
+    await jobs.stop();
     // Webhook-scheduled syncs: pending timers dropped (the backup sync covers them), running ones awaited.
     const { closeSyncQueue } = await import('./modules/sync/sync-queue.ts');
     await closeSyncQueue(db);

@@ -36,6 +36,7 @@ export async function createTestDb(): Promise<TestDb> {
       const c = new pg.Client({ connectionString: pgUrl });
       await c.connect();
       await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await c.query(`DROP SCHEMA IF EXISTS ${schema}_pgboss CASCADE`); // the job engine's, when a test started it
       await c.end();
     };
     try {

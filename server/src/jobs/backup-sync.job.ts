@@ -13,16 +13,21 @@
  * - status 'expired' is never synced here (retrying refused credentials can lock accounts; the
  *   owner reconnects).
  *
- * Due connections are synced a few at a time (Promise.allSettled per batch) with counts in the log;
- * after a successful sync of an OAuth connection, push channels missing for its calendars are opened.
+ * Exactly once per window across instances: whether a connection is still due is checked again
+ * when its sync takes the lease, in the same compare-and-set (sync-lease.repo.ts, claim `backup`).
+ *
+ * Where the runner has a shared sync queue (pg-boss on PostgreSQL), the job only plans: it queues
+ * one backup sync per due connection and every instance's workers run them (`syncDueConnection`).
+ * Otherwise (one process, SQLite) it syncs them itself, SYNC_WORKERS at a time. After a successful
+ * sync of an OAuth connection, push channels missing for its calendars are opened.
  */
 import { createHash } from 'node:crypto';
 import { BACKUP_SYNC_INTERVAL_MS } from '@avail/shared/constants.ts';
-import { listBackupSyncCandidates } from '../modules/calendars/calendars.repo.ts';
+import { findConnectionById, listBackupSyncCandidates } from '../modules/calendars/calendars.repo.ts';
 import { openMissingChannels } from '../modules/oauth/push.service.ts';
-import { syncConnection } from '../modules/sync/sync.service.ts';
 import { isOAuthProvider } from '../providers/oauth-registry.ts';
-import type { Job } from './scheduler.ts';
+import { syncConnection, type SyncOutcome } from '../modules/sync/sync.service.ts';
+import type { Job, JobDeps } from './job-runner.ts';
 
 export const BACKUP_SYNC_BATCH_SIZE = 5;
 /** The job's tick (ms): every minute, the connections whose slot came up are synced. */
@@ -36,6 +41,10 @@ export interface BackupSyncCounts {
   synced: number;
   unchanged: number;
   failed: number;
+  /** Already synced in this window by another instance (or taken by its lease): nothing fetched. */
+  skipped: number;
+  /** Queued on the shared sync queue (pg-boss); the counts above are then 0. */
+  queued: number;
 }
 
 /** Stable slot (0–14) of a connection id: its backup minute within each 15-minute interval. */
@@ -59,28 +68,45 @@ export function isBackupDue(c: { id: string; last_synced_at: number | null; next
   return Number(c.last_synced_at) < lastBackupTime(c.id, now);
 }
 
-/** The backup-sync job: every minute, syncs the due connections (module comment); resolves to its counts. */
-export function backupSyncJob(): Job {
+/**
+ * One backup sync of `connectionId`, if it is still due when its lease is taken (claim `backup`
+ * with its latest backup time at `deps.now()`); then, for a synced OAuth connection, opens missing
+ * push channels (never throws for that part). Resolves to the sync's outcome.
+ */
+export async function syncDueConnection(deps: JobDeps, connectionId: string, provider?: string): Promise<SyncOutcome> {
+  const outcome = await syncConnection(deps, connectionId, { kind: 'backup', lastBackupAt: lastBackupTime(connectionId, deps.now()) });
+  if (outcome.ok && !outcome.busy && !outcome.skipped) {
+    // OAuth: calendars without a push channel (first connect could not open one, a calendar was
+    // added) get one now rather than at the next hourly upkeep.
+    const p = provider ?? (await findConnectionById(deps.db, connectionId))?.provider;
+    if (p && isOAuthProvider(p)) await openMissingChannels(deps, connectionId);
+  }
+  return outcome;
+}
+
+/** The backup-sync job: every tick (BACKUP_SYNC_TICK_MS, default a minute), the due connections are queued or synced (module comment); resolves to its counts. */
+export function backupSyncJob(tickMs: number = BACKUP_SYNC_TICK_MS): Job {
   return {
     name: 'backup-sync',
-    intervalMs: BACKUP_SYNC_TICK_MS,
+    intervalMs: tickMs,
     async run(deps, ctx): Promise<BackupSyncCounts> {
       const started = Date.now();
       const now = deps.now();
       const candidates = (await listBackupSyncCandidates(deps.db)).filter((c) => isBackupDue(c, now));
-      const counts: BackupSyncCounts = { total: candidates.length, synced: 0, unchanged: 0, failed: 0 };
-      for (let i = 0; i < candidates.length; i += BACKUP_SYNC_BATCH_SIZE) {
-        if (ctx.isStopping()) break;
-        const batch = candidates.slice(i, i + BACKUP_SYNC_BATCH_SIZE);
-        const settled = await Promise.allSettled(batch.map((c) => syncConnection(deps, c.id)));
-        for (const [k, s] of settled.entries()) {
-          if (s.status === 'rejected' || !s.value.ok) counts.failed++;
-          else if (s.value.notModified) counts.unchanged++;
-          else counts.synced++;
-          // OAuth: calendars without a push channel (first connect could not open one, a calendar
-          // was added) get one now rather than at the next hourly upkeep. Never throws.
-          if (s.status === 'fulfilled' && s.value.ok && !s.value.busy && isOAuthProvider(batch[k]!.provider)) {
-            await openMissingChannels(deps, batch[k]!.id);
+      const counts: BackupSyncCounts = { total: candidates.length, synced: 0, unchanged: 0, failed: 0, skipped: 0, queued: 0 };
+      if (ctx.enqueueBackupSyncs) {
+        counts.queued = await ctx.enqueueBackupSyncs(candidates.map((c) => c.id));
+      } else {
+        const size = Math.max(1, deps.config.SYNC_WORKERS ?? BACKUP_SYNC_BATCH_SIZE);
+        for (let i = 0; i < candidates.length; i += size) {
+          if (ctx.isStopping()) break;
+          const batch = candidates.slice(i, i + size);
+          const settled = await Promise.allSettled(batch.map((c) => syncDueConnection(deps, c.id, c.provider)));
+          for (const s of settled) {
+            if (s.status === 'rejected' || !s.value.ok) counts.failed++;
+            else if (s.value.busy || s.value.skipped) counts.skipped++;
+            else if (s.value.notModified) counts.unchanged++;
+            else counts.synced++;
           }
         }
       }

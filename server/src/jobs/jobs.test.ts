@@ -74,7 +74,7 @@ describe('backup sync job', () => {
     const before = srv.requests.length;
     t.clock.advance(15 * 60_000); // every connection's backup slot has come up once since it synced
     const counts = await backupSyncJob().run(t.deps, { isStopping: () => false });
-    expect(counts).toEqual({ total: 6, synced: 1, unchanged: 4, failed: 1 }); // j0 changed; j1 fails; j6 answers 304 and recovers
+    expect(counts).toEqual({ total: 6, synced: 1, unchanged: 4, failed: 1, skipped: 0, queued: 0 }); // j0 changed; j1 fails; j6 answers 304 and recovers
     const paths = srv.requests.slice(before).map((r) => r.path).sort();
     expect(paths).toEqual(['/j0.ics', '/j1.ics', '/j2.ics', '/j3.ics', '/j4.ics', '/j6.ics']);
     const rows = await t.db.selectFrom('calendar_connections').select(['id', 'status']).where('user_id', '=', owner.user.id).execute();
@@ -90,7 +90,7 @@ describe('backup sync job', () => {
     const res = await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: srv.url('/live.ics') }).expect(201);
     srv.set('/live.ics', { ics: feed('20300108T140000Z', '20300108T150000Z') });
     t.clock.advance(15 * 60_000); // its backup slot comes up
-    const jobs = startJobs(t.deps, { intervals: { 'backup-sync': 100 } });
+    const jobs = await startJobs(t.deps, { intervals: { 'backup-sync': 100 } });
     try {
       const deadline = Date.now() + 5_000;
       let start = 0;

@@ -4,7 +4,7 @@
  * modules/auth/auth-purge.service.ts). Logs counts only.
  */
 import { purgeAuthLeftovers } from '../modules/auth/auth-purge.service.ts';
-import type { Job } from './scheduler.ts';
+import type { Job } from './job-runner.ts';
 
 export const PURGE_INTERVAL_MS = 24 * 60 * 60_000;
 

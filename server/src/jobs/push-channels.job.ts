@@ -7,7 +7,7 @@
  * (https://developers.google.com/calendar/api/guides/push#renewing-notification-channels).
  */
 import { renewPushChannels, type RenewalCounts } from '../modules/oauth/push.service.ts';
-import type { Job } from './scheduler.ts';
+import type { Job } from './job-runner.ts';
 
 export const PUSH_CHANNELS_INTERVAL_MS = 60 * 60_000;
 

@@ -1,81 +1,20 @@
 /**
- * One scheduler for background jobs. Jobs declare their interval; a run never overlaps the
- * previous run of the same job (a tick that finds it still running is skipped and logged);
- * `stop()` clears the timers, tells running jobs to stop between batches and waits for them.
+ * The server's background jobs and the one place that picks their runner (job-runner.ts): pg-boss
+ * when the database is PostgreSQL (any number of instances), in-process on SQLite (one process).
  */
-import type { SyncDeps } from '../modules/sync/sync.service.ts';
+import { sql } from 'kysely';
 import { backupSyncJob } from './backup-sync.job.ts';
-import { pushChannelsJob } from './push-channels.job.ts';
+import { startInProcessRunner } from './in-process.runner.ts';
+import type { Job, JobDeps, JobRunner } from './job-runner.ts';
+import { jobsSchemaFor, startPgBossRunner } from './pg-boss.runner.ts';
 import { purgeJob } from './purge.job.ts';
+import { pushChannelsJob } from './push-channels.job.ts';
 
-export type JobDeps = SyncDeps;
+export type { Job, JobContext, JobDeps, JobRunner } from './job-runner.ts';
 
-export interface JobContext {
-  /** True once stop() was called: long jobs check it between batches. */
-  isStopping(): boolean;
-}
-
-export interface Job {
-  name: string;
-  intervalMs: number;
-  /** Run once right after start (default false: first run after one interval). */
-  runOnStart?: boolean;
-  run(deps: JobDeps, ctx: JobContext): Promise<unknown>;
-}
-
-export interface Scheduler {
-  /** Runs a job now unless it is already running; resolves when that run ends. */
-  runNow(name: string): Promise<void>;
-  stop(): Promise<void>;
-}
-
-export function startScheduler(deps: JobDeps, jobs: readonly Job[]): Scheduler {
-  let stopping = false;
-  const timers: NodeJS.Timeout[] = [];
-  const running = new Map<string, Promise<void>>();
-  const ctx: JobContext = { isStopping: () => stopping };
-
-  const runJob = (job: Job): Promise<void> => {
-    const current = running.get(job.name);
-    if (current) {
-      deps.logger.warn({ job: job.name }, 'job still running; tick skipped');
-      return current;
-    }
-    if (stopping) return Promise.resolve();
-    const started = Date.now();
-    const p = (async () => {
-      try {
-        await job.run(deps, ctx);
-      } catch (err) {
-        deps.logger.error({ job: job.name, errName: (err as Error)?.name, errMessage: (err as Error)?.message }, 'job failed');
-      } finally {
-        running.delete(job.name);
-        deps.logger.debug({ job: job.name, ms: Date.now() - started }, 'job finished');
-      }
-    })();
-    running.set(job.name, p);
-    return p;
-  };
-
-  for (const job of jobs) {
-    const timer = setInterval(() => void runJob(job), job.intervalMs);
-    timer.unref();
-    timers.push(timer);
-    if (job.runOnStart) void runJob(job);
-  }
-
-  return {
-    runNow: async (name) => {
-      const job = jobs.find((j) => j.name === name);
-      if (!job) throw new Error(`unknown job ${name}`);
-      await runJob(job);
-    },
-    stop: async () => {
-      stopping = true;
-      for (const t of timers) clearInterval(t);
-      await Promise.allSettled([...running.values()]);
-    },
-  };
+/** Recurring jobs in this process only (in-process runner): kept for callers that run their own jobs. */
+export function startScheduler(deps: JobDeps, jobs: readonly Job[]): JobRunner {
+  return startInProcessRunner(deps, jobs);
 }
 
 export interface StartJobsOptions {
@@ -83,10 +22,31 @@ export interface StartJobsOptions {
   intervals?: Record<string, number>;
 }
 
-/** The server's jobs: the backup calendar sync (every minute, each connection every 15 minutes), push-channel upkeep (hourly) and the purge of expired rows (daily). */
-export function startJobs(deps: JobDeps, options: StartJobsOptions = {}): { stop(): Promise<void>; runNow(name: string): Promise<void> } {
-  const jobs = [backupSyncJob(), pushChannelsJob(), purgeJob()].map((j) => ({ ...j, intervalMs: options.intervals?.[j.name] ?? j.intervalMs }));
-  const scheduler = startScheduler(deps, jobs);
+/**
+ * Starts the server's jobs: the backup calendar sync (a planner every BACKUP_SYNC_TICK_MS — default
+ * a minute — each connection every 15 minutes in its own minute), push-channel upkeep (hourly) and
+ * the purge of expired rows (daily). On PostgreSQL they run on pg-boss in the schema beside the
+ * application's (`pgboss`, or `<schema>_pgboss`), with SYNC_WORKERS queued syncs at once per
+ * instance; on SQLite in this process.
+ * @throws when pg-boss cannot start (database unreachable, no right to create its schema).
+ */
+export async function startJobs(deps: JobDeps, options: StartJobsOptions = {}): Promise<JobRunner> {
+  const jobs = [backupSyncJob(deps.config.BACKUP_SYNC_TICK_MS), pushChannelsJob(), purgeJob()].map((j) => ({
+    ...j,
+    intervalMs: options.intervals?.[j.name] ?? j.intervalMs,
+  }));
+  let runner: JobRunner;
+  if (deps.config.DATABASE_URL) {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(deps.db);
+    runner = await startPgBossRunner(deps, jobs, {
+      connectionString: deps.config.DATABASE_URL,
+      schema: jobsSchemaFor(rows[0]?.schema ?? 'public'),
+      syncWorkers: deps.config.SYNC_WORKERS,
+      leaseMs: deps.config.SYNC_LEASE_MS,
+    });
+  } else {
+    runner = startInProcessRunner(deps, jobs);
+  }
   deps.logger.info({ jobs: jobs.map((j) => ({ name: j.name, intervalMs: j.intervalMs })) }, 'jobs started');
-  return scheduler;
+  return runner;
 }

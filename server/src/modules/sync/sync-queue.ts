@@ -12,6 +12,10 @@
  *
  * One queue per database handle (like the change bus), so test databases never share timers.
  * Real timers (setTimeout, ms); back-off instants come from the deps clock (UTC epoch ms).
+ *
+ * This in-process queue serves one process (SQLite). When a job engine shared by several instances
+ * runs (pg-boss on PostgreSQL, jobs/pg-boss.runner.ts), it registers a dispatcher with
+ * `setSyncDispatcher` and `scheduleSync` sends requests there instead; both run `runRequestedSync`.
  */
 import type { Db } from '../../db/kysely.ts';
 import * as repo from '../calendars/calendars.repo.ts';
@@ -26,6 +30,42 @@ interface Pending {
   timer: NodeJS.Timeout;
   /** Real time (Date.now()) the timer fires. */
   fireAt: number;
+  /** Latest request coalesced into it (deps clock, UTC epoch ms). */
+  requestedAt: number;
+}
+
+/** A requested sync (webhook, lifecycle event): the connection and when it was asked for (UTC epoch ms). */
+export interface RequestedSync {
+  connectionId: string;
+  requestedAt: number;
+}
+
+/**
+ * Runs one requested sync: nothing for a gone or expired connection; a connection in back-off
+ * (`next_sync_at` in the future, e.g. the provider's Retry-After) → `{ retryInMs }` until then; a
+ * sync of it running in this process is awaited first (the change may have come after its fetch);
+ * then syncConnection with the `requested` claim (skipped when a sync began after the request);
+ * the lease held by another instance → `{ retryInMs: LEASE_BUSY_RETRY_MS }`.
+ */
+export async function runRequestedSync(deps: SyncDeps, req: RequestedSync): Promise<{ retryInMs?: number; outcome?: SyncOutcome }> {
+  const conn = await repo.findConnectionById(deps.db, req.connectionId);
+  if (!conn || conn.status === 'expired') return {};
+  const now = deps.now();
+  if (conn.next_sync_at != null && Number(conn.next_sync_at) > now) return { retryInMs: Number(conn.next_sync_at) - now };
+  const running = syncInFlight(req.connectionId);
+  if (running) await running.catch(() => undefined);
+  const outcome = await syncConnection(deps, req.connectionId, { kind: 'requested', requestedAt: req.requestedAt });
+  return outcome.busy ? { retryInMs: LEASE_BUSY_RETRY_MS, outcome } : { outcome };
+}
+
+/** Where requested syncs go when a shared job engine runs (set by the job runner, cleared on stop). */
+export type SyncDispatcher = (req: RequestedSync, delayMs: number) => Promise<void>;
+const dispatchers = new WeakMap<Db, SyncDispatcher>();
+
+/** Routes `scheduleSync` for `db` to `dispatcher` (null: back to the in-process queue). */
+export function setSyncDispatcher(db: Db, dispatcher: SyncDispatcher | null): void {
+  if (dispatcher) dispatchers.set(db, dispatcher);
+  else dispatchers.delete(db);
 }
 
 class SyncQueue {
@@ -35,22 +75,26 @@ class SyncQueue {
   /** Outcomes of finished queued syncs, newest last (tests and logs; capped). */
   readonly finished: SyncOutcome[] = [];
 
-  schedule(deps: SyncDeps, connectionId: string, delayMs: number): void {
+  schedule(deps: SyncDeps, connectionId: string, delayMs: number, requestedAt: number = deps.now()): void {
     if (this.closed) return;
     const delay = Math.max(0, Math.round(delayMs));
     const fireAt = Date.now() + delay;
     const current = this.pending.get(connectionId);
-    if (current && current.fireAt <= fireAt) return; // coalesce into the earlier pending sync
+    if (current && current.fireAt <= fireAt) {
+      current.requestedAt = Math.max(current.requestedAt, requestedAt); // coalesce into the earlier pending sync
+      return;
+    }
     if (current) clearTimeout(current.timer);
-    const timer = setTimeout(() => {
+    const entry: Pending = { timer: undefined as unknown as NodeJS.Timeout, fireAt, requestedAt: Math.max(requestedAt, current?.requestedAt ?? 0) };
+    entry.timer = setTimeout(() => {
       this.pending.delete(connectionId);
-      const p = this.run(deps, connectionId)
+      const p = this.run(deps, { connectionId, requestedAt: entry.requestedAt })
         .catch((err) => deps.logger.error({ connectionId, errName: (err as Error)?.name }, 'scheduled sync crashed'))
         .finally(() => this.running.delete(p));
       this.running.add(p);
     }, delay);
-    timer.unref();
-    this.pending.set(connectionId, { timer, fireAt });
+    entry.timer.unref();
+    this.pending.set(connectionId, entry);
   }
 
   cancel(connectionId: string): void {
@@ -63,22 +107,14 @@ class SyncQueue {
     return this.pending.has(connectionId);
   }
 
-  private async run(deps: SyncDeps, connectionId: string): Promise<void> {
+  private async run(deps: SyncDeps, req: RequestedSync): Promise<void> {
     if (this.closed) return;
-    const conn = await repo.findConnectionById(deps.db, connectionId);
-    if (!conn || conn.status === 'expired') return;
-    const now = deps.now();
-    if (conn.next_sync_at != null && Number(conn.next_sync_at) > now) {
-      this.schedule(deps, connectionId, Number(conn.next_sync_at) - now);
-      return;
+    const { retryInMs, outcome } = await runRequestedSync(deps, req);
+    if (outcome) {
+      this.finished.push(outcome);
+      if (this.finished.length > 100) this.finished.shift();
     }
-    const running = syncInFlight(connectionId);
-    if (running) await running.catch(() => undefined);
-    if (this.closed) return;
-    const outcome = await syncConnection(deps, connectionId);
-    this.finished.push(outcome);
-    if (this.finished.length > 100) this.finished.shift();
-    if (outcome.busy) this.schedule(deps, connectionId, LEASE_BUSY_RETRY_MS);
+    if (retryInMs != null) this.schedule(deps, req.connectionId, retryInMs, req.requestedAt);
   }
 
   async close(): Promise<void> {
@@ -105,7 +141,14 @@ function queueFor(db: Db): SyncQueue {
  * a request while one is pending only moves it earlier. Returns at once; never throws.
  */
 export function scheduleSync(deps: SyncDeps, connectionId: string, delayMs: number = WEBHOOK_SYNC_DELAY_MS): void {
-  queueFor(deps.db).schedule(deps, connectionId, delayMs);
+  const dispatch = dispatchers.get(deps.db);
+  const requestedAt = deps.now();
+  if (!dispatch) return queueFor(deps.db).schedule(deps, connectionId, delayMs, requestedAt);
+  dispatch({ connectionId, requestedAt }, delayMs).catch((err) => {
+    // The job engine could not take it (database busy or down): this process runs it instead.
+    deps.logger.warn({ connectionId, errName: (err as Error)?.name }, 'sync could not be queued; running it here');
+    queueFor(deps.db).schedule(deps, connectionId, delayMs, requestedAt);
+  });
 }
 
 /** Drops a pending scheduled sync (disconnect). */
