@@ -11,7 +11,8 @@ import { isReservedUsername } from '@avail/shared/constants.ts';
 import type { AppDeps, Deps } from './http/deps.ts';
 import { desktopCors } from './http/desktop-cors.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
-import { defaultRateLimits, type RateLimits } from './http/rate-limit.ts';
+import { defaultRateLimits, withSharedStores, type RateLimits, type SharedLimitStore } from './http/rate-limit.ts';
+import { pgConnectionInfo } from './db/kysely.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { healthRouter } from './modules/health/health.routes.ts';
@@ -64,9 +65,28 @@ export function isAssetLikePath(p: string): boolean {
   return /\.[A-Za-z0-9]{1,12}$/.test(last);
 }
 
+/**
+ * The shared rate-limit store's connection when counts must be shared (PostgreSQL, RATE_LIMIT_STORE
+ * 'auto' or 'postgres'), else null. Its namespace is the application schema: the `search_path` in
+ * DATABASE_URL's `options`, else the schema the database handle was opened on.
+ * @throws Error for RATE_LIMIT_STORE=postgres without DATABASE_URL.
+ */
+export function sharedLimitStoreFor(deps: Pick<Deps, 'config' | 'db'>): SharedLimitStore | null {
+  const { DATABASE_URL, RATE_LIMIT_STORE } = deps.config;
+  if (RATE_LIMIT_STORE === 'memory') return null;
+  if (!DATABASE_URL) {
+    if (RATE_LIMIT_STORE === 'postgres') throw new Error('RATE_LIMIT_STORE=postgres needs DATABASE_URL');
+    return null;
+  }
+  const fromUrl = /search_path=([A-Za-z0-9_]+)/.exec(new URL(DATABASE_URL).searchParams.get('options') ?? '')?.[1];
+  return { connectionString: DATABASE_URL, namespace: fromUrl ?? pgConnectionInfo(deps.db)?.schema ?? 'public' };
+}
+
 export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   const deps: Deps = { ...appDeps, now: appDeps.now ?? Date.now };
-  const limits: RateLimits = { ...defaultRateLimits, ...options.rateLimits };
+  let limits: RateLimits = { ...defaultRateLimits, ...options.rateLimits };
+  const sharedLimits = sharedLimitStoreFor(deps);
+  if (sharedLimits) limits = withSharedStores(limits, sharedLimits);
   const app = express();
   app.disable('x-powered-by');
   // Honour X-Forwarded-For only from a reverse proxy on this machine.

@@ -56,6 +56,7 @@ const envSchema = z.object({
   BACKUP_SYNC_TICK_MS: z.coerce.number().int().min(200).max(60_000).default(60_000),
   SYNC_WORKERS: z.coerce.number().int().min(1).max(64).default(4),
   SYNC_LEASE_MS: z.coerce.number().int().min(1_000).max(60 * 60_000).default(5 * 60_000),
+  RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'postgres']).default('auto'),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
   GOOGLE_AUTH_URL: z.string().trim().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
@@ -114,6 +115,8 @@ export interface Config {
   SYNC_WORKERS: number;
   /** Longest a sync holds its connection's lease (ms); a job whose worker died is claimed again after this. */
   SYNC_LEASE_MS: number;
+  /** Where rate-limit counts live: 'auto' = in the database on PostgreSQL (shared by instances), in memory on SQLite. */
+  RATE_LIMIT_STORE: 'auto' | 'memory' | 'postgres';
   /** Google OAuth client (https://console.cloud.google.com/apis/credentials); unset = Google unavailable. */
   GOOGLE_CLIENT_ID: string | undefined;
   GOOGLE_CLIENT_SECRET: string | undefined;
@@ -208,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, baseDir: string
     BACKUP_SYNC_TICK_MS: e.BACKUP_SYNC_TICK_MS,
     SYNC_WORKERS: e.SYNC_WORKERS,
     SYNC_LEASE_MS: e.SYNC_LEASE_MS,
+    RATE_LIMIT_STORE: e.RATE_LIMIT_STORE,
     GOOGLE_CLIENT_ID: e.GOOGLE_CLIENT_ID,
     GOOGLE_CLIENT_SECRET: e.GOOGLE_CLIENT_SECRET,
     GOOGLE_AUTH_URL: e.GOOGLE_AUTH_URL,

@@ -45,6 +45,10 @@ if (sealedRows > 0) logger.info({ rows: sealedRows }, 'calendar content sealed a
 const mailer = createMailer(config, logger);
 const deps = { db, config, logger, mailer, now: Date.now };
 const app = createApp(deps);
+// Rate limits shared by instances (PostgreSQL): their store's schema is ready before we serve.
+const { sharedLimitStoreFor } = await import('./app.ts');
+const sharedLimits = sharedLimitStoreFor(deps);
+if (sharedLimits) await (await import('./http/rate-limit.ts')).waitForSharedLimits(sharedLimits.connectionString);
 
 // ── Background jobs: the backup calendar sync (each connection every 15 minutes) and push-channel upkeep. ──
 const { startJobs } = await import('./jobs/scheduler.ts');

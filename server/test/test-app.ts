@@ -81,6 +81,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       PUBLIC_BASE_URL: 'http://avail.test',
       // Page views written through (tests read page_views right after a request); batching has its own tests.
       PAGE_VIEW_FLUSH_MS: '0',
+      // In-memory limits keep each test app's counts its own; the shared PostgreSQL store has its own tests.
+      RATE_LIMIT_STORE: 'memory',
       ...(testDb.databaseUrl ? { DATABASE_URL: testDb.databaseUrl } : {}),
       ...options.env,
     },

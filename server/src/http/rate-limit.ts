@@ -1,10 +1,17 @@
 /**
- * Rate limiters (express-rate-limit, in-memory store per app instance). Keys are the client IP
- * (IPv6 collapsed to its /56 by `ipKeyGenerator`) or the lower-cased e-mail of the body, so a
- * limit applies whether or not the address has an account. Exceeding one is a 429 in the usual format.
+ * Rate limiters (express-rate-limit). Keys are the client IP (IPv6 collapsed to its /56 by
+ * `ipKeyGenerator`) or the lower-cased e-mail of the body, so a limit applies whether or not the
+ * address has an account. Exceeding one is a 429 in the usual format.
+ *
+ * Where the counts live: in this process's memory on SQLite (one process); on PostgreSQL, where
+ * several instances serve one database, in the database through @acpr/rate-limit-postgresql (the
+ * PostgreSQL store listed by express-rate-limit, https://express-rate-limit.mintlify.app/reference/stores),
+ * so a limit counts requests to every instance together (`withSharedStores`).
  */
 import type { NextFunction, Request, Response } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
+import { PostgresStore } from '@acpr/rate-limit-postgresql';
+import pg from 'pg';
 import { tooManyRequests } from './errors.ts';
 
 export interface LimitOptions {
@@ -13,6 +20,8 @@ export interface LimitOptions {
   /** 'ip' (default), 'email' (body.email, lower-cased) or 'ip+email'. */
   key?: 'ip' | 'email' | 'ip+email';
   message?: string;
+  /** Makes the store of each limiter built from these options (shared counts); absent = in memory. */
+  store?: () => Store;
 }
 
 function emailOf(req: Request): string {
@@ -30,6 +39,7 @@ export function limiter(options: LimitOptions) {
   return rateLimit({
     windowMs: options.windowMs,
     limit: options.limit,
+    ...(options.store ? { store: options.store() } : {}),
     standardHeaders: 'draft-7',
     legacyHeaders: false,
     // Bodyless requests (no e-mail) share one bucket per IP for the e-mail limiters.
@@ -43,6 +53,57 @@ export function limiter(options: LimitOptions) {
       next(tooManyRequests(options.message));
     },
   });
+}
+
+/** Connection of the shared store: the database URL, and a prefix naming this deployment's counts. */
+export interface SharedLimitStore {
+  connectionString: string;
+  /** Distinguishes deployments sharing one PostgreSQL server (the application schema). */
+  namespace: string;
+}
+
+/**
+ * `limits` with a PostgreSQL store on each (counts shared by every instance on the database):
+ * one store per limiter, named `<namespace>:<limit name>`, each with a pool of at most 2
+ * connections. The store creates its own `rate_limit` schema on first use (postgres-migrations,
+ * under an advisory lock; it needs the `uuid-ossp` extension).
+ */
+export function withSharedStores(limits: RateLimits, shared: SharedLimitStore): RateLimits {
+  // The store's migrations bookkeeping goes to the default search_path: strip a per-connection one.
+  const url = new URL(shared.connectionString);
+  url.searchParams.delete('options');
+  const config = { connectionString: url.toString(), max: 2, application_name: 'avail-rate-limits' };
+  const out = {} as RateLimits;
+  for (const [name, opts] of Object.entries(limits) as Array<[keyof RateLimits, LimitOptions]>) {
+    out[name] = { ...opts, store: () => new PostgresStore(config, `${shared.namespace}:${name}`) };
+  }
+  return out;
+}
+
+/**
+ * Resolves once the shared store's schema is in place (its functions exist), polling every 100 ms:
+ * the store migrates itself in the background when constructed, and a request counted before that
+ * would fail. Call after createApp, before serving.
+ * @throws Error after `timeoutMs` (ms) — e.g. no right to create the `rate_limit` schema or the
+ *   `uuid-ossp` extension.
+ */
+export async function waitForSharedLimits(connectionString: string, timeoutMs = 30_000): Promise<void> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await client.query(
+        `select count(*)::int as n from pg_proc p join pg_namespace s on s.oid = p.pronamespace
+         where s.nspname = 'rate_limit' and p.proname = 'agg_increment' and p.pronargs = 4`,
+      );
+      if (rows[0]?.n > 0) return;
+      if (Date.now() > deadline) throw new Error('The shared rate-limit store (schema rate_limit) was not ready in time: may the database user create schemas and the uuid-ossp extension?');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 /** Limits used by the routers; tests may pass smaller ones through createApp's options. */
@@ -95,6 +156,14 @@ export const defaultRateLimits: RateLimits = {
  * Leaves the client address it read in `res.locals.clientIp` (string).
  */
 export function ipWindowLimiter(options: LimitOptions, clock: () => number = Date.now) {
+  // Shared counts (several instances): the store-backed limiter, same contract.
+  if (options.store) {
+    const shared = limiter(options);
+    return (req: Request, res: Response, next: NextFunction) => {
+      res.locals.clientIp = req.ip ?? '';
+      return shared(req, res, next);
+    };
+  }
   const windowMs = options.windowMs;
   const policy = `${options.limit};w=${Math.ceil(windowMs / 1000)}`;
   let windowStart = 0;

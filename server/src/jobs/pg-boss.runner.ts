@@ -48,13 +48,22 @@ export function jobsSchemaFor(appSchema: string): string {
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
+/**
+ * Creates `queue` unless it exists. Instances starting together race here (pg-boss creates a
+ * partition per queue, and two creations at once can deadlock): a failed attempt is retried after
+ * a short random pause, up to 8 times, and succeeds as soon as the queue exists.
+ */
 async function ensureQueue(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
-  if (await boss.getQueue(queue.name)) return;
-  try {
-    await boss.createQueue(queue.name, queue);
-  } catch (err) {
-    // Another instance created it between our check and our insert.
-    if (!(await boss.getQueue(queue.name))) throw err;
+  for (let attempt = 1; ; attempt++) {
+    if (await boss.getQueue(queue.name)) return;
+    try {
+      await boss.createQueue(queue.name, queue);
+      return;
+    } catch (err) {
+      if (await boss.getQueue(queue.name)) return; // another instance created it meanwhile
+      if (attempt >= 8) throw err;
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 200 * attempt));
+    }
   }
 }
 
