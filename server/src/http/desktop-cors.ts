@@ -11,6 +11,7 @@
  */
 import cors from 'cors';
 import type { RequestHandler } from 'express';
+import { SERVER_TIME_HEADER } from '@avail/shared/rx/hlc.ts';
 
 /** Headers a desktop request may send cross-origin. */
 export const DESKTOP_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-Avail-Schema'];
@@ -22,6 +23,8 @@ export function desktopCors(origins: readonly string[]): RequestHandler {
     origin: (origin, done) => done(null, origin !== undefined && allowed.has(origin)),
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: DESKTOP_ALLOWED_HEADERS,
+    // The desktop app reads the server's clock for its conflict clock (shared/src/rx/hlc.ts).
+    exposedHeaders: [SERVER_TIME_HEADER],
     credentials: false,
     maxAge: 600,
     optionsSuccessStatus: 204,

@@ -5,7 +5,9 @@
  * Rules (issue 3):
  * 1. A deleted state wins over a live one: a rule deleted on one device and edited on another stays
  *    deleted; the edit is the loser (recorded, never silently dropped).
- * 2. Otherwise the later `edited_at` wins; equal times go to the larger `device_id` (string order).
+ * 2. Otherwise the later `edited_at` wins — a hybrid logical clock stamp (hlc.ts): an edit made
+ *    after seeing another is always later, and devices' wall clocks are corrected by the server's
+ *    — equal stamps go to the larger `device_id` (string order).
  * Two states are the same revision when their replicated content is equal — `updated_at` (the
  * server's stamp) is ignored.
  */

@@ -11,6 +11,7 @@ import type { RxLocalDocument } from 'rxdb';
 import { availabilityRuleSchema, exceptionSchema } from '../schemas/availability.schema.ts';
 import { busyBlockSchemaAt } from '../schemas/block.schema.ts';
 import type { AvailDatabase } from './avail-database.ts';
+import { deviceClock } from './hlc.ts';
 import type { WritableCollectionName } from './replication-protocol.ts';
 import type { BlockDoc, ExceptionDoc, RuleDoc } from './rx-schemas.ts';
 
@@ -74,11 +75,9 @@ function markDeleted<T extends { edited_at: number; device_id: string; updated_a
   return out;
 }
 
-/** Clock of local edits; a later edit on this device always gets a larger edited_at. */
-let lastEdit = 0;
+/** Stamp of a local edit: the device's hybrid logical clock (hlc.ts), larger than every stamp this device has sent or seen. */
 function editTime(): number {
-  lastEdit = Math.max(Date.now(), lastEdit + 1);
-  return lastEdit;
+  return deviceClock.send();
 }
 
 /**

@@ -12,6 +12,7 @@ import { BehaviorSubject, Subject, combineLatest, distinctUntilChanged, map, typ
 import type { WithDeleted } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { AvailDatabase } from './avail-database.ts';
+import { deviceClock, SERVER_TIME_HEADER, type HybridClock } from './hlc.ts';
 import { clearPending, PENDING_LOCAL_ID, type PendingMap } from './local-writes.ts';
 import {
   COLLECTION_NAMES,
@@ -56,6 +57,8 @@ export interface StartReplicationOptions {
   pullBatchSize?: number;
   /** Called once when the server answers 401 (session over). */
   onUnauthorized?: () => void;
+  /** The conflict clock to advance and correct (default: this device's `deviceClock`). */
+  clock?: HybridClock;
 }
 
 export interface AvailReplication {
@@ -83,6 +86,7 @@ function isNetworkError(err: unknown): boolean {
 export function startReplication(opts: StartReplicationOptions): AvailReplication {
   const doFetch = opts.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
   const { db } = opts;
+  const clock = opts.clock ?? deviceClock;
   const base = opts.baseUrl.replace(/\/$/, '');
   const reachable$ = new BehaviorSubject<boolean>(true);
   const fatal$ = new BehaviorSubject<SyncStatus | null>(null);
@@ -92,6 +96,7 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
     const token = opts.getToken();
     if (!token) throw new ReplicationHttpError(401, 'Signed out');
     let res: Response;
+    const sentAt = Date.now();
     try {
       res = await doFetch(`${base}${path}`, {
         ...init,
@@ -102,6 +107,9 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
       throw err;
     }
     reachable$.next(true);
+    // The server's clock corrects this device's conflict clock (hlc.ts).
+    const serverTime = Number(res.headers.get(SERVER_TIME_HEADER));
+    if (serverTime > 0) clock.observeServerTime(serverTime, sentAt, Date.now());
     if (res.ok) return res;
     const body = (await res.json().catch(() => ({}))) as { error?: string };
     if (res.status === 426) fatal$.next('outdated');
@@ -139,6 +147,8 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
           }
           const res = await request(`/api/replication/${name}/pull?${q}`);
           const body = (await res.json()) as PullResponse<any>;
+          // Edits seen from elsewhere advance the conflict clock: a later edit here is stamped after them.
+          if (writable) for (const d of body.documents) clock.recv(d?.edited_at);
           return { documents: body.documents, checkpoint: body.checkpoint ?? checkpoint };
         },
       },
@@ -152,6 +162,7 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
                 body: JSON.stringify(rows as PushRow<any>[]),
               });
               const conflicts = (await res.json()) as WithDeleted<any>[];
+              for (const m of conflicts) clock.recv(m?.edited_at);
               // Every pushed row was decided by the server (applied, or lost to the returned master):
               // either way this device's write is no longer pending.
               await clearPending(

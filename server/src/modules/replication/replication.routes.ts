@@ -17,6 +17,7 @@ import {
 import { authenticate, currentUser, requireVerified } from '../../http/authenticate.ts';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
+import { SERVER_TIME_HEADER } from '@avail/shared/rx/hlc.ts';
 import { parsePullQuery, pull, push } from './replication.service.ts';
 import { serveStream, type StreamOptions } from './replication.stream.ts';
 
@@ -43,6 +44,12 @@ export interface ReplicationRouterOptions {
 /** Router for /api/replication (mount under /api). */
 export function replicationRouter(deps: Deps, options: ReplicationRouterOptions = {}) {
   const r = Router();
+  // Every replication answer (errors included) carries the server's clock, which corrects the
+  // device's conflict clock (shared/src/rx/hlc.ts).
+  r.use('/replication', (_req, res, next) => {
+    res.setHeader(SERVER_TIME_HEADER, String(deps.now()));
+    next();
+  });
   r.use('/replication', requireSchemaVersion, authenticate(deps), requireVerified);
 
   /**
@@ -73,7 +80,8 @@ export function replicationRouter(deps: Deps, options: ReplicationRouterOptions 
    * documents that won a conflict (empty = all applied); one transaction per batch.
    * 400 malformed body; 404 unknown collection; 405 read-only collection; 409 `id_taken` (an id
    * of another account; nothing applied); 413 more than 500 rows; 422 an invalid document
-   * (`errors` keyed `<row>.<field>`; nothing applied).
+   * (`errors` keyed `<row>.<field>`; nothing applied), or an `edited_at` stamp more than 24 h
+   * ahead of the server's clock (code `clock_ahead`; nothing applied).
    */
   r.post('/replication/:collection/push', async (req, res) => {
     const collection = collectionOf(req);

@@ -4,6 +4,7 @@
  */
 import type { WithDeleted } from 'rxdb';
 import { resolveConflict, sameRevision, type Editable } from '@avail/shared/rx/conflict-resolution.ts';
+import { MAX_CLOCK_AHEAD_MS } from '@avail/shared/rx/hlc.ts';
 import {
   PULL_LIMIT_DEFAULT,
   PULL_LIMIT_MAX,
@@ -129,6 +130,11 @@ export async function push(deps: Deps, userId: string, collection: WritableColle
   const ops = OPS[collection];
   const incoming = ops.validate(rows.map((r) => r.raw));
   if (incoming.length === 0) return [];
+  // A stamp far ahead of this clock would win every later conflict (hlc.ts): refused, nothing applied.
+  const limit = deps.now() + MAX_CLOCK_AHEAD_MS;
+  if (incoming.some((d) => Number(d.edited_at) > limit)) {
+    throw new HttpError(422, 'clock_ahead', "This device's clock is more than a day ahead of the server. Please correct the date and time on this device.");
+  }
 
   return replicatedWrite(deps, userId, async (trx, stamp, now) => {
     const masters = new Map<string, Doc>();

@@ -306,7 +306,7 @@ describe('push', () => {
     const mine = crypto.randomUUID();
     const res = await pushReq(intruder, 'availability_rules', [
       { newDocumentState: rule(mine) },
-      { newDocumentState: rule(added.body.rule.id, { start_time_local: '00:00', edited_at: Date.now() + 1e9 }) },
+      { newDocumentState: rule(added.body.rule.id, { start_time_local: '00:00', edited_at: Date.now() + 3_600_000 }) },
     ]).expect(409);
     expect(res.body.code).toBe('id_taken');
     expect(JSON.stringify(res.body)).not.toContain(owner.user.id);
