@@ -19,6 +19,7 @@ import { createDb, type Db } from '../db/kysely.ts';
 import type { Deps } from '../http/deps.ts';
 import { waitForSharedLimits } from '../http/rate-limit.ts';
 import { renewPushChannels } from '../modules/oauth/push.service.ts';
+import { scheduleSync } from '../modules/sync/sync-queue.ts';
 import { startJobs } from './scheduler.ts';
 
 const feed = (uid: string) =>
@@ -78,6 +79,36 @@ describe('two instances on one PostgreSQL database', () => {
     } finally {
       await Promise.all([jobsA.stop(), jobsB.stop()]);
       t.clock.reset();
+    }
+  });
+
+  it('webhook syncs go through the shared queue: a burst on both instances is one fetch; a back-off (Retry-After) is waited out', async () => {
+    const owner = await buildUser(t);
+    srv.set('/hook.ics', { ics: feed('hook') });
+    const res = await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: srv.url('/hook.ics') }).expect(201);
+    const id = res.body.connection.id as string;
+    const fetches = () => srv.requests.filter((r) => r.path === '/hook.ics').length;
+    const [jobsA, jobsB] = await Promise.all([startJobs(t.deps), startJobs(b.deps)]);
+    try {
+      const before = fetches();
+      for (let i = 0; i < 3; i++) {
+        scheduleSync(t.deps, id, 200);
+        scheduleSync(b.deps, id, 200);
+      }
+      await waitFor(() => fetches() > before, 10_000);
+      await new Promise((r) => setTimeout(r, 2_000)); // every queued request has run by now
+      expect(fetches() - before).toBe(1);
+      // The provider asked to wait (next_sync_at): the queued sync runs after it, not before.
+      const until = Date.now() + 2_500;
+      await t.db.updateTable('calendar_connections').set({ next_sync_at: until }).where('id', '=', id).execute();
+      const mid = fetches();
+      scheduleSync(b.deps, id, 0);
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(fetches()).toBe(mid);
+      await waitFor(() => fetches() > mid, 10_000);
+      expect(Date.now()).toBeGreaterThanOrEqual(until);
+    } finally {
+      await Promise.all([jobsA.stop(), jobsB.stop()]);
     }
   });
 

@@ -5,8 +5,9 @@
  * use, and has per-queue policies, throttling slots, expiry and retry with back-off built in.
  *
  * - Recurring jobs (backup-sync planner, push-channels, purge): every instance has a timer that
- *   sends the job for the current slot (`singletonSeconds` = its interval; pg-boss's unique index
- *   on (name, singleton_on) keeps one job per slot however many instances send), on a `stately`
+ *   sends the job at the start of each interval on the epoch grid (`singletonSeconds` = the
+ *   interval, at most 12 h; pg-boss's unique index on (name, singleton_on) keeps one job per slot
+ *   however many instances send), on a `stately`
  *   queue (at most one queued and one active: a run never piles up behind a long one). Exactly one
  *   instance's worker claims it (`FOR UPDATE SKIP LOCKED`).
  * - `sync-connection`: one job per queued connection sync — backup syncs fanned out by the planner
@@ -47,6 +48,8 @@ export function jobsSchemaFor(appSchema: string): string {
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+/** pg-boss refuses throttling slots longer than its archive interval (12 h by default). */
+const MAX_SLOT_SECONDS = 12 * 60 * 60;
 
 /**
  * Creates `queue` unless it exists. Instances starting together race here (pg-boss creates a
@@ -133,11 +136,21 @@ export async function startPgBossRunner(deps: JobDeps, jobs: readonly Job[], opt
       await runLocal(job);
       deps.logger.debug({ job: job.name, ms: Date.now() - started }, 'job finished');
     });
+    // pg-boss keeps a throttling slot unique until the job is archived (12 h), so slots are capped
+    // there; every instance sends at the start of each interval on the epoch grid, so they all
+    // name the same slot and one job runs per interval (a daily job too).
+    const slotSeconds = Math.min(seconds(job.intervalMs), MAX_SLOT_SECONDS);
     const sendSlot = () =>
       void boss
-        .send(job.name, {}, { singletonKey: job.name, singletonSeconds: seconds(job.intervalMs) })
+        .send(job.name, {}, { singletonKey: job.name, singletonSeconds: slotSeconds })
         .catch((err: Error) => deps.logger.warn({ job: job.name, errName: err?.name, errMessage: err?.message }, 'job could not be queued'));
-    const timer = setInterval(sendSlot, job.intervalMs);
+    let lastWindow = Math.floor(Date.now() / job.intervalMs);
+    const timer = setInterval(() => {
+      const window = Math.floor(Date.now() / job.intervalMs);
+      if (window === lastWindow) return;
+      lastWindow = window;
+      sendSlot();
+    }, Math.min(job.intervalMs, 60_000));
     timer.unref();
     timers.push(timer);
     if (job.runOnStart) sendSlot();
