@@ -26,6 +26,7 @@ import { publicRouter } from './modules/public/public.routes.ts';
 import { publicPageHandler } from './modules/public/public-page.service.ts';
 // Calendars router: owned by the calendars engineer (modules/calendars).
 import { calendarsRouter } from './modules/calendars/calendars.routes.ts';
+import { conflictsRouter } from './modules/replication/conflicts.routes.ts';
 import { replicationRouter, type ReplicationRouterOptions } from './modules/replication/replication.routes.ts';
 import { oauthRouter } from './modules/oauth/oauth.routes.ts';
 import { webhooksRouter } from './modules/webhooks/webhooks.routes.ts';
@@ -119,6 +120,8 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   // The owner's manual busy blocks: modules/blocks.
   app.use('/api', blocksRouter(deps));
   app.use('/api', dashboardRouter(deps));
+  // Versions replaced by another device's (Settings): modules/replication.
+  app.use('/api', conflictsRouter(deps));
   // Visitors' proposed times (public POST) and the owner's list: modules/proposals.
   app.use('/api', proposalsRouter(deps, limits));
   // The owner's links and per-day view analytics: modules/links.

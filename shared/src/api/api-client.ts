@@ -300,6 +300,9 @@ export interface ProposalInput {
   visitor_timezone: string;
 }
 
+export type { ReplacedVersion } from '../rx/replication-protocol.ts';
+import type { ReplacedVersion } from '../rx/replication-protocol.ts';
+
 // ---- calls ---------------------------------------------------------------------------------
 
 export const api = {
@@ -339,6 +342,8 @@ export const api = {
   deleteException: (id: string | number) => del<unknown>(`/me/exceptions/${encodeURIComponent(String(id))}`),
 
   dashboardStats: () => get<DashboardStats>('/me/dashboard/stats'),
+  /** GET /me/conflicts: the owner's versions replaced by another device's in the last 30 days, newest first (≤ 50). */
+  conflicts: () => get<{ conflicts: ReplacedVersion[] }>('/me/conflicts'),
 
   connections: () => get<{ connections: CalendarConnection[] }>('/me/calendar/connections'),
   connectIcs: (url: string) => post<{ connection?: CalendarConnection }>('/me/calendar/ics/connect', { url }),

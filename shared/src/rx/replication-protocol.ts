@@ -80,3 +80,23 @@ export interface PushRow<T> {
 export type StreamMessage =
   | { collection: CollectionName; documents: WithDeleted<DocTypes[CollectionName]>[]; checkpoint: Checkpoint }
   | { resync: true };
+
+/**
+ * A version of a weekly rule, date exception or busy block that lost to another device's
+ * (GET /me/conflicts). `replaced` / `kept` hold `id`, `edited_at`, `device_id`, `_deleted` and the
+ * collection's fields (rules: weekday, start_time_local, end_time_local; exceptions: date,
+ * start_time_local, end_time_local; blocks: start_ms, end_ms, note).
+ */
+export interface ReplacedVersion {
+  id: string;
+  collection: 'availability_rules' | 'availability_exceptions' | 'busy_blocks';
+  docId: string;
+  /** 'delete_wins' (the other device deleted it), 'latest_edit' (a later edit won), 'device_tiebreak'. */
+  reason: string;
+  /** When the server decided (ISO 8601, UTC). */
+  decidedAt: string;
+  replaced: Record<string, unknown>;
+  kept: Record<string, unknown>;
+  /** Device id of the winning version ('server' for a change made through the web API). */
+  byDevice: string;
+}

@@ -163,3 +163,28 @@ export async function logConflict(
     })
     .execute();
 }
+
+/** A stored conflict-log row. `winner_json` / `loser_json` are the two document states (JSON). */
+export interface ConflictRow {
+  id: string;
+  collection: string;
+  doc_id: string;
+  winner_json: string;
+  loser_json: string;
+  reason: string;
+  created_at: number;
+}
+
+/** The user's conflict-log rows created at or after `since` (UTC epoch ms), newest first, at most `limit`. */
+export async function listConflicts(db: Db, userId: string, since: number, limit: number): Promise<ConflictRow[]> {
+  const rows = await db
+    .selectFrom('replication_conflicts')
+    .select(['id', 'collection', 'doc_id', 'winner_json', 'loser_json', 'reason', 'created_at'])
+    .where('user_id', '=', userId)
+    .where('created_at', '>=', since)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...r, created_at: Number(r.created_at) }));
+}

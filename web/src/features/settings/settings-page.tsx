@@ -1,9 +1,10 @@
-/** Settings (spec §2 Settings): My Calendars (#calendars), Profile, This device (desktop app only), Notifications, Privacy & Security. */
+/** Settings (spec §2 Settings): My Calendars (#calendars), Profile, This device (desktop app only), changes replaced on another device, Notifications, Privacy & Security. */
 import '../../styles/app.css';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { AppHeader } from '../../components/app-header.tsx';
 import { CalendarsSection } from './calendars-section.tsx';
+import { ConflictsSection } from './conflicts-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
 import { DeviceSection } from './device-section.tsx';
 import { ProfileSection } from './profile-section.tsx';
@@ -38,6 +39,7 @@ export default function SettingsPage() {
           <CalendarsSection />
           <ProfileSection />
           <DeviceSection />
+          <ConflictsSection />
           <section className="card" aria-labelledby="notifications-title">
             <div className="card-header">
               <h2 id="notifications-title" className="card-title">
