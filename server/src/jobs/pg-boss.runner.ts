@@ -175,24 +175,30 @@ export async function startPgBossRunner(deps: JobDeps, jobs: readonly Job[], opt
       expireInSeconds: leaseS,
     });
   };
-  await boss.work<QueuedSync>(SYNC_QUEUE, { batchSize: options.syncWorkers, pollingIntervalSeconds: 0.5 }, async (batch) => {
-    await Promise.all(
-      batch.map(async (job) => {
-        try {
-          if (job.data.kind === 'backup') {
-            await syncDueConnection(deps, job.data.connectionId);
-          } else {
-            const { retryInMs } = await runRequestedSync(deps, job.data);
-            if (retryInMs != null && !stopping) await sendRequested(job.data, retryInMs);
-          }
-          await boss.complete(SYNC_QUEUE, job.id);
-        } catch (err) {
-          await boss.fail(SYNC_QUEUE, job.id, { errName: (err as Error)?.name }).catch(() => undefined); // retried with back-off
-          deps.logger.error({ connectionId: job.data.connectionId, errName: (err as Error)?.name }, 'queued sync failed');
-        }
-      }),
-    );
-  });
+  // SYNC_WORKERS independent workers, one sync each at a time: a slow feed holds one worker only.
+  // A worker that found a job asks for the next at once (notifyWorker) instead of waiting for its
+  // polling interval, so a long queue drains at the speed of the syncs.
+  const runQueued = async (job: PgBoss.Job<QueuedSync>) => {
+    try {
+      if (job.data.kind === 'backup') {
+        await syncDueConnection(deps, job.data.connectionId);
+      } else {
+        const { retryInMs } = await runRequestedSync(deps, job.data);
+        if (retryInMs != null && !stopping) await sendRequested(job.data, retryInMs);
+      }
+      await boss.complete(SYNC_QUEUE, job.id);
+    } catch (err) {
+      await boss.fail(SYNC_QUEUE, job.id, { errName: (err as Error)?.name }).catch(() => undefined); // retried with back-off
+      deps.logger.error({ connectionId: job.data.connectionId, errName: (err as Error)?.name }, 'queued sync failed');
+    }
+  };
+  for (let k = 0; k < options.syncWorkers; k++) {
+    let workerId = '';
+    workerId = await boss.work<QueuedSync>(SYNC_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (batch) => {
+      for (const job of batch) await runQueued(job);
+      if (batch.length > 0 && !stopping && workerId) boss.notifyWorker(workerId);
+    });
+  }
   setSyncDispatcher(deps.db, (data, delayMs) => sendRequested(data, delayMs));
   deps.logger.info({ engine: 'pg-boss', schema: options.schema, syncWorkers: options.syncWorkers }, 'job engine started');
 
