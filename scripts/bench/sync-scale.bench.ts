@@ -23,7 +23,7 @@ import pg from 'pg';
 import { createDb } from '../../server/src/db/kysely.ts';
 import { migrateToLatest } from '../../server/src/db/migrate.ts';
 import { lastBackupTime } from '../../server/src/jobs/backup-sync.job.ts';
-import { encryptSecret, secretFingerprint } from '../../server/src/lib/crypto.ts';
+import { seedIcsConnections } from '../../server/test/factories.ts';
 import { freePort, round, stopChild, waitForOk, type Log } from './util.ts';
 
 const WINDOW_S = 15 * 60;
@@ -82,40 +82,7 @@ export async function runSyncScaleBench(root: string, log: Log): Promise<Record<
     const db = createDb({ DATABASE_URL: pgUrl, SQLITE_PATH: '' }, { pgSchema: schema });
     await migrateToLatest(db);
     const seedStart = performance.now();
-    const now = Date.now();
-    for (let from = 0; from < n; from += 1000) {
-      const users = [];
-      const conns = [];
-      for (let i = from; i < Math.min(n, from + 1000); i++) {
-        const userId = crypto.randomUUID();
-        const id = crypto.randomUUID();
-        connectionOf[i] = id;
-        users.push({ id, userId, i });
-        conns.push({
-          id,
-          user_id: userId,
-          provider: 'ics' as const,
-          name: `Feed ${i}`,
-          status: 'active' as const,
-          account: `127.0.0.1:${feedPort}`,
-          config_json: JSON.stringify({ sourceId: `ics:${id}`, url_hmac: secretFingerprint(urlOf(i), key) }),
-          secret_enc: encryptSecret(urlOf(i), key),
-          sync_state_json: null,
-          warnings_json: null,
-          last_error: null,
-          last_synced_at: null,
-          connected_at: now,
-          updated_at: now,
-        });
-      }
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('users')
-          .values(users.map((u) => ({ id: u.userId, name: `Owner ${u.i}`, email: `p6-${u.i}@bench.test`, password_hash: 'x', timezone: 'Europe/Brussels', username: null, username_lower: null, username_changed_at: null, email_verified_at: now, created_at: now, updated_at: now, repl_clock: now })))
-          .execute();
-        await trx.insertInto('calendar_connections').values(conns).execute();
-      });
-    }
+    connectionOf.push(...(await seedIcsConnections(db, key, n, urlOf)));
     log(`  P6: ${n} owners and ICS connections seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s (schema ${schema})`);
 
     // ── baseline: the same N feeds fetched by plain fetch, same total concurrency ──

@@ -11,6 +11,8 @@ export interface IcsServerRequest {
   method: string;
   path: string;
   headers: http.IncomingHttpHeaders;
+  /** When it arrived (Date.now(), UTC ms). */
+  at: number;
 }
 
 export interface IcsRoute {
@@ -49,7 +51,7 @@ export async function startIcsServer(): Promise<IcsServer> {
   const timers = new Set<NodeJS.Timeout>();
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
-    requests.push({ method: req.method ?? 'GET', path, headers: req.headers });
+    requests.push({ method: req.method ?? 'GET', path, headers: req.headers, at: Date.now() });
     const route = routes.get(path);
     const answer = () => {
       if (!route) {

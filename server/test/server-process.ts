@@ -32,8 +32,8 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-/** A server process on `testDb` at `port`, with `secretKey` (hex) as AVAIL_SECRET_KEY. */
-export function serverProcess(testDb: TestDb, port: number, secretKey: string): ServerProcess {
+/** A server process on `testDb` at `port`, with `secretKey` (hex) as AVAIL_SECRET_KEY and `env` added to its environment. */
+export function serverProcess(testDb: TestDb, port: number, secretKey: string, env: Record<string, string> = {}): ServerProcess {
   let child: ChildProcess | null = null;
   const baseUrl = `http://127.0.0.1:${port}`;
   return {
@@ -54,6 +54,7 @@ export function serverProcess(testDb: TestDb, port: number, secretKey: string): 
           LOG_LEVEL: 'warn',
           WEB_DIST_DIR: path.join(testDb.dir, 'no-web-dist'),
           PUBLIC_BASE_URL: baseUrl,
+          ...env,
         },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
