@@ -59,7 +59,10 @@ export async function backupSqlite(config: Pick<Config, 'DATABASE_URL' | 'SQLITE
   const live = new SQLite(config.SQLITE_PATH, { fileMustExist: true });
   try {
     live.pragma('busy_timeout = 5000');
-    await live.backup(target);
+    // SQLite restarts an online backup whenever another connection writes between two steps; under
+    // a steady stream of writes small steps never finish. After the first step the rest is copied
+    // in one step (a consistent read snapshot in WAL mode: writers are not blocked).
+    await live.backup(target, { progress: ({ remainingPages }) => Math.max(100, remainingPages) });
   } finally {
     live.close();
   }

@@ -8,7 +8,7 @@
  *   (`next_sync_at` ≤ now), otherwise it has not synced successfully since its latest backup time
  *   (`last_synced_at` < `lastBackupAt`). A connection synced by another instance in this window is
  *   therefore never synced again in it: exactly once per connection per 15-minute window.
- * - `requested` (Sync Now, a webhook): no sync began at or after the request (`sync_started_at` <
+ * - `requested` (Sync Now, a webhook): no sync began after the request (`sync_started_at` ≤
  *   `requestedAt`) — a sync that started after the request already saw what was asked for, so two
  *   instances asked at the same moment fetch once.
  * - `always` (connect, reconnect): no condition beyond the lease.
@@ -56,7 +56,9 @@ export async function acquireSyncLease(
         ]);
       }
       if (claim.kind === 'requested') {
-        return eb.or([eb('sync_started_at', 'is', null), eb('sync_started_at', '<', claim.requestedAt)]);
+        // A sync that began in the same millisecond as the request may have fetched before the
+        // change the request is about: only a strictly later start satisfies it.
+        return eb.or([eb('sync_started_at', 'is', null), eb('sync_started_at', '<=', claim.requestedAt)]);
       }
       return eb.lit(true);
     })
