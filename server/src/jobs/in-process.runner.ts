@@ -5,7 +5,7 @@
  * next tick; `stop()` clears the timers, tells running jobs to stop between batches and waits.
  * Webhook-triggered syncs stay on the in-process debounced queue (modules/sync/sync-queue.ts).
  */
-import { JOB_RETRY_LIMIT, jobRetryDelayMs, type Job, type JobContext, type JobDeps, type JobRunner } from './job-runner.ts';
+import { JOB_RETRY_LIMIT, jobRetryDelayMs, jobNamed, type Job, type JobContext, type JobDeps, type JobRunner } from './job-runner.ts';
 
 /** Starts `jobs` in this process; see the module comment. */
 export function startInProcessRunner(deps: JobDeps, jobs: readonly Job[]): JobRunner {
@@ -59,9 +59,7 @@ export function startInProcessRunner(deps: JobDeps, jobs: readonly Job[]): JobRu
 
   return {
     runNow: async (name) => {
-      const job = jobs.find((j) => j.name === name);
-      if (!job) throw new Error(`unknown job ${name}`);
-      await runJob(job);
+      await runJob(jobNamed(jobs, name));
     },
     stop: async () => {
       stopping = true;

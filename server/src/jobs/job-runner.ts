@@ -43,6 +43,13 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
+/** The job called `name` among `jobs`. @throws Error `unknown job <name>`. */
+export function jobNamed(jobs: readonly Job[], name: string): Job {
+  const job = jobs.find((j) => j.name === name);
+  if (!job) throw new Error(`unknown job ${name}`);
+  return job;
+}
+
 /** Retries of a job whose handler threw or whose worker died: this many, 5 s, 10 s, 20 s … apart. */
 export const JOB_RETRY_LIMIT = 5;
 export const JOB_RETRY_DELAY_S = 5;

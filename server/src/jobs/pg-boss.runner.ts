@@ -24,7 +24,7 @@ import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import { setSyncDispatcher, runRequestedSync, type RequestedSync } from '../modules/sync/sync-queue.ts';
 import { syncDueConnection } from './backup-sync.job.ts';
-import { JOB_RETRY_DELAY_S, JOB_RETRY_LIMIT, type Job, type JobContext, type JobDeps, type JobRunner } from './job-runner.ts';
+import { JOB_RETRY_DELAY_S, JOB_RETRY_LIMIT, jobNamed, type Job, type JobContext, type JobDeps, type JobRunner } from './job-runner.ts';
 
 /** The queue of single connection syncs. */
 export const SYNC_QUEUE = 'sync-connection';
@@ -204,9 +204,7 @@ export async function startPgBossRunner(deps: JobDeps, jobs: readonly Job[], opt
 
   return {
     runNow: async (name) => {
-      const job = jobs.find((j) => j.name === name);
-      if (!job) throw new Error(`unknown job ${name}`);
-      await runLocal(job);
+      await runLocal(jobNamed(jobs, name));
     },
     stop: async () => {
       stopping = true;
