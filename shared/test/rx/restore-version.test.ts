@@ -32,7 +32,8 @@ describe('restoreVersion', () => {
     expect([now!.id, now!.start_time_local, now!.end_time_local, now!.device_id]).toEqual([kept!.id, '09:00', '12:00', 'laptop']);
     expect(now!.edited_at).toBeGreaterThan(kept!.edited_at);
     // The server would keep it against the version it restores over.
-    expect(resolveConflict(kept!.toJSON() as never, { ...now!.toJSON(), _deleted: false } as never).winner.device_id).toBe('laptop');
+    const won = resolveConflict({ ...kept!.toJSON(), _deleted: false }, { ...now!.toJSON(), _deleted: false }).winner;
+    expect(won.device_id).toBe('laptop');
     expect(Object.keys(await readPending(db))).toContain(`availability_rules/${kept!.id}`);
     // Restoring again changes nothing.
     expect(await restoreVersion(db, 'laptop', v)).toBe('current');
