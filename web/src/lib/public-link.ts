@@ -24,3 +24,12 @@ export function publicLinkOf(user: Pick<User, 'public_url' | 'username'> | null 
 export function displayLink(link: string): string {
   return link.replace(/^[a-z]+:\/\//i, '');
 }
+
+/**
+ * The owner's calendar feeds (GET /api/public/{slug}/free-busy.ics on the public origin `base`):
+ * `freeBusy` (VFREEBUSY) and `events` (the free windows as "Free" events, `?format=events`).
+ */
+export function freeBusyFeedsOf(base: string, slug: string): { freeBusy: string; events: string } {
+  const freeBusy = `${base}/api/public/${encodeURIComponent(slug)}/free-busy.ics`;
+  return { freeBusy, events: `${freeBusy}?format=events` };
+}

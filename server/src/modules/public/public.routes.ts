@@ -3,7 +3,8 @@ import { Router, type Request, type Response } from 'express';
 import { privateHeaders } from '../../http/private-headers.ts';
 import type { Deps } from '../../http/deps.ts';
 import { ipWindowLimiter, type RateLimits } from '../../http/rate-limit.ts';
-import { publicAvailabilityBody } from './public.service.ts';
+import { badRequest } from '../../http/errors.ts';
+import { freeBusyFeed, publicAvailabilityBody } from './public.service.ts';
 
 /** Router for the public availability API (availability-semantics.md "The public API"). */
 export function publicRouter(deps: Deps, limits: RateLimits) {
@@ -33,6 +34,35 @@ export function publicRouter(deps: Deps, limits: RateLimits) {
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.setHeader('Content-Length', body.length);
     res.end(body);
+  });
+
+  /**
+   * GET /api/public/:slug/free-busy.ics[?format=events] → 200 `text/calendar; charset=utf-8`: the
+   * next 8 weeks as one VFREEBUSY (RFC 5545 §3.6.4; FBTYPE=FREE per free window,
+   * FBTYPE=BUSY-UNAVAILABLE for the rest), or with `format=events` the free windows as "Free"
+   * VEVENTs (TRANSP:TRANSPARENT) for Google/Apple subscriptions; REFRESH-INTERVAL and
+   * X-PUBLISHED-TTL PT15M. ETag; If-None-Match → 304. The same per-IP limit and 404 as the page
+   * (`{ error, code: 'not_found' }`); 400 `invalid_format` for another `format`. Times only: no
+   * title, guest, location or description of any event. Never stored by shared caches
+   * (`Cache-Control: private, no-cache`), not indexed, no referrer.
+   */
+  r.get('/public/:slug/free-busy.ics', ipWindowLimiter(limits.publicPerIp), async (req: Request, res: Response) => {
+    const raw = req.query.format;
+    if (raw !== undefined && raw !== 'events' && raw !== 'freebusy') throw badRequest('format must be "events" or left out', 'invalid_format');
+    const feed = await freeBusyFeed(deps, String(req.params.slug), raw === 'events' ? 'events' : 'freebusy');
+    res.setHeader('Cache-Control', 'private, no-cache');
+    res.setHeader('X-Robots-Tag', 'noindex');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('ETag', feed.etag);
+    const inm = req.get('if-none-match');
+    if (inm && inm.split(',').some((t) => t.trim() === feed.etag || t.trim() === '*')) {
+      res.status(304).end();
+      return;
+    }
+    res.setHeader('Content-Type', 'text/calendar; charset=utf-8');
+    res.setHeader('Content-Disposition', 'inline; filename="free-busy.ics"');
+    res.setHeader('Content-Length', feed.body.length);
+    res.end(feed.body);
   });
 
   return r;

@@ -1,7 +1,8 @@
 /** Free windows of a public link (availability-semantics.md "The public API"). */
 import { createHash } from 'node:crypto';
 import { resolvePublicRange } from '@avail/shared/domain/public-range.ts';
-import { formatIsoDate, getIanaZone, instantToWall } from '@avail/shared/domain/zone-time.ts';
+import { DAY_MS, formatIsoDate, getIanaZone, instantToWall } from '@avail/shared/domain/zone-time.ts';
+import { formatFreeBusy } from '@avail/shared/ical/free-busy.ts';
 import type { Deps } from '../../http/deps.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { ownerFreeWindows } from './owner-windows.service.ts';
@@ -88,6 +89,40 @@ export async function publicAvailabilityBody(deps: Deps, slug: string, query: Pu
   }
   await countView(deps, owner, now, visitor);
   return { ownerId: owner.id, body };
+}
+
+/** Weeks a free/busy feed covers (issue 14: the next 8 weeks). */
+export const FREE_BUSY_WEEKS = 8;
+
+/** A free/busy feed's bytes and validator. */
+export interface FreeBusyFeed {
+  body: Buffer;
+  /** Strong ETag (quoted sha256 prefix of the body). */
+  etag: string;
+}
+
+/**
+ * The owner's free/busy feed (GET /api/public/:slug/free-busy.ics): free windows from the start of
+ * the current minute to 8 weeks later, computed by `ownerFreeWindows` exactly as the public page
+ * computes them (at the minute's start, so the body and its ETag stay the same within a minute
+ * unless the owner's data changes), written by shared/src/ical/free-busy.ts as VFREEBUSY or, with
+ * `format` 'events', as "Free" VEVENTs. Cached like the page's answers (public-cache.ts: dropped on
+ * any change of the owner). 404 for an unknown slug, exactly like the page.
+ */
+export async function freeBusyFeed(deps: Deps, slug: string, format: 'freebusy' | 'events'): Promise<FreeBusyFeed> {
+  const owner = await ownerOf(deps, slug);
+  const now = Math.floor(deps.now() / 60_000) * 60_000;
+  const cache = publicCacheFor(deps.db);
+  const key = `${owner.id}\u0000free-busy:${format}\u0000${now}`;
+  let body = cache.answer(key, owner.id, now)?.body;
+  if (!body) {
+    const gen = cache.gen(owner.id);
+    const end = now + FREE_BUSY_WEEKS * 7 * DAY_MS;
+    const windows = await ownerFreeWindows({ ...deps, now: () => now }, owner, now, end);
+    body = Buffer.from(formatFreeBusy({ windows, rangeStart: now, rangeEnd: end, now, feedId: slug.toLowerCase(), name: owner.name, format }), 'utf8');
+    cache.storeAnswer(key, owner.id, gen, { body, computedAt: now, firstWindowStart: windows.length > 0 ? windows[0].start : Infinity, fixedRange: true });
+  }
+  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
 }
 
 /** Counts one view per visitor per owner-zone day (batched; never throws). */

@@ -13,7 +13,7 @@ import { useUsernameCheck } from '../../components/use-username-check.ts';
 import { browserTimeZone } from '../../lib/time.ts';
 import { useCopy } from './use-copy.ts';
 import { useStore } from './use-store.ts';
-import { publicLinkOf } from '../../lib/public-link.ts';
+import { freeBusyFeedsOf, publicLinkBase, publicLinkOf } from '../../lib/public-link.ts';
 
 /** spec §8: the failure message of 'Generate New Text'. */
 export const GENERATE_FAILED_TEXT = 'Failed to generate email text. Using default.';
@@ -34,6 +34,9 @@ export default function LinksPage() {
   const current = p?.username ?? user?.username ?? '';
   const link = links.data?.links?.[0]?.url ?? publicLinkOf(user, current || 'username');
   const linkCopy = useCopy();
+  const feedCopy = useCopy();
+  const eventsCopy = useCopy();
+  const feeds = current ? freeBusyFeedsOf(publicLinkBase(user), current) : null;
   const textCopy = useCopy();
   const alert = useAlert();
   const textAlert = useAlert();
@@ -117,6 +120,38 @@ export default function LinksPage() {
         </div>
         {!current && <p className="muted small">Set a username below to get your link.</p>}
       </section>
+      {feeds && (
+        <section className="card" aria-labelledby="subscribe-title">
+          <h2 id="subscribe-title" className="card-title">
+            Subscribe in your calendar
+          </h2>
+          <p className="muted small">
+            The next 8 weeks of your free times as a calendar feed, refreshed every 15 minutes. Only times are shared — never what your events are.
+          </p>
+          <p className="small" id="feed-freebusy-label">
+            Free/busy (Outlook, Thunderbird and other calendar apps)
+          </p>
+          <div className="copy-row">
+            <code className="link-box" data-testid="feed-freebusy" aria-labelledby="feed-freebusy-label">
+              {feeds.freeBusy}
+            </code>
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => void feedCopy.copy(feeds.freeBusy)} aria-live="polite" aria-label={feedCopy.copied ? 'Copied!' : 'Copy free/busy feed'}>
+              {feedCopy.copied ? 'Copied!' : 'Copy'}
+            </button>
+          </div>
+          <p className="small" id="feed-events-label">
+            Free times as events (Google Calendar, Apple Calendar: add by URL)
+          </p>
+          <div className="copy-row">
+            <code className="link-box" data-testid="feed-events" aria-labelledby="feed-events-label">
+              {feeds.events}
+            </code>
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => void eventsCopy.copy(feeds.events)} aria-live="polite" aria-label={eventsCopy.copied ? 'Copied!' : 'Copy events feed'}>
+              {eventsCopy.copied ? 'Copied!' : 'Copy'}
+            </button>
+          </div>
+        </section>
+      )}
       <section className="card">
         <h2 id="username-title" className="card-title">
           Username
