@@ -83,8 +83,15 @@ export default async function globalSetup() {
   // 2. ICS feed with one private, busy event next week.
   const eventDate = nextWeekWednesday(OWNER_ZONE);
   const feed = buildIcsFeed(eventDate);
+  // `/once/<name>.ics`: the feed answers the first request only, then 500 (a feed that broke).
+  const answeredOnce = new Set<string>();
   const icsServer = http.createServer((req, res) => {
-    if (req.url?.startsWith('/calendar.ics')) {
+    if (req.url?.startsWith('/once/')) {
+      const first = !answeredOnce.has(req.url);
+      answeredOnce.add(req.url);
+      res.writeHead(first ? 200 : 500, { 'Content-Type': 'text/calendar; charset=utf-8' });
+      res.end(first ? feed : '');
+    } else if (req.url?.startsWith('/calendar.ics')) {
       res.writeHead(200, { 'Content-Type': 'text/calendar; charset=utf-8' });
       res.end(feed);
     } else {

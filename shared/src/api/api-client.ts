@@ -237,6 +237,10 @@ export interface FreeWindow {
 export interface PublicAvailability {
   user_name: string;
   user_timezone: string;
+  /** Oldest last good sync of the owner's calendars (ISO `Z`), null without any (older servers: absent). */
+  as_of?: string | null;
+  /** True when the busy time may be out of date (a calendar failing, expired or not synced for 30 min). */
+  stale?: boolean;
   availability: { windows: FreeWindow[]; range?: { start: string; end: string } };
 }
 

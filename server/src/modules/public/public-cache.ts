@@ -48,6 +48,8 @@ export interface CachedAnswer {
   firstWindowStart: number;
   /** True when the request named a range (the resolved range does not depend on the clock). */
   fixedRange: boolean;
+  /** The answer is never valid at or after this instant (UTC ms), e.g. when its freshness flag turns stale; default Infinity. */
+  validUntil?: number;
 }
 
 interface AnswerEntry extends CachedAnswer {
@@ -66,6 +68,7 @@ export function secondBucket(ms: number): number {
 
 /** True when `entry` is exactly what a fresh computation at `now` would answer (the clock rule above). */
 export function answerStillValid(entry: CachedAnswer, now: number): boolean {
+  if (entry.validUntil !== undefined && now >= entry.validUntil) return false;
   if (secondBucket(now) === secondBucket(entry.computedAt)) return true;
   return entry.fixedRange && now >= entry.computedAt && now <= entry.firstWindowStart;
 }

@@ -11,6 +11,8 @@ export interface PublicAvailabilityView {
   windows: ReadonlyArray<{ start: number; end: number }>;
   /** The requested range resolved to instants (UTC ms). */
   range: { start: number; end: number };
+  /** Oldest last good sync of the owner's calendars (UTC ms), null when none; and whether the busy time may be out of date. */
+  freshness: { asOf: number | null; stale: boolean };
 }
 
 /**
@@ -28,11 +30,16 @@ export function toWholeSeconds(windows: ReadonlyArray<{ start: number; end: numb
   return out;
 }
 
-/** `{ user_name, user_timezone, availability: { windows: [{ start, end }], range: { start, end } } }`, ISO `Z` instants. */
+/**
+ * `{ user_name, user_timezone, as_of, stale, availability: { windows: [{ start, end }], range: { start, end } } }`,
+ * ISO `Z` instants; `as_of` null when the owner has no calendar connected.
+ */
 export function presentPublicAvailability(view: PublicAvailabilityView) {
   return {
     user_name: view.userName,
     user_timezone: view.userTimezone,
+    as_of: view.freshness.asOf == null ? null : formatInstant(view.freshness.asOf),
+    stale: view.freshness.stale,
     availability: {
       windows: formatWindows(toWholeSeconds(view.windows)),
       range: { start: formatInstant(view.range.start), end: formatInstant(view.range.end) },

@@ -46,3 +46,8 @@ export async function recordPageView(db: Db, row: { user_id: string; day: string
     .onConflict((oc) => oc.columns(['user_id', 'day', 'visitor_hash']).doNothing())
     .execute();
 }
+
+/** Status and last good sync (UTC ms) of each of the user's calendar connections (no names, no accounts). */
+export function connectionFreshness(db: Db, userId: string) {
+  return db.selectFrom('calendar_connections').select(['status', 'last_synced_at']).where('user_id', '=', userId).execute();
+}

@@ -8,6 +8,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { ownerFreeWindows } from './owner-windows.service.ts';
 import { pageViewsFor } from './page-views.ts';
 import { publicCacheFor, type PublicOwner } from './public-cache.ts';
+import { freshnessOf } from './public-freshness.ts';
 import { presentPublicAvailability } from './public.presenter.ts';
 import * as repo from './public.repo.ts';
 
@@ -74,10 +75,14 @@ export async function publicAvailabilityBody(deps: Deps, slug: string, query: Pu
     const gen = cache.gen(owner.id);
     const resolved = resolvePublicRange({ range, tz }, owner.timezone, now);
     if (!resolved.ok) throw badRequest(resolved.error, 'invalid_range');
-    const windows = await ownerFreeWindows({ ...deps, now: () => now }, owner, resolved.start, resolved.end);
+    const [windows, conns] = await Promise.all([
+      ownerFreeWindows({ ...deps, now: () => now }, owner, resolved.start, resolved.end),
+      repo.connectionFreshness(deps.db, owner.id),
+    ]);
+    const freshness = freshnessOf(conns, now);
     body = Buffer.from(
       JSON.stringify(
-        presentPublicAvailability({ userName: owner.name, userTimezone: owner.timezone, windows, range: { start: resolved.start, end: resolved.end } }),
+        presentPublicAvailability({ userName: owner.name, userTimezone: owner.timezone, windows, range: { start: resolved.start, end: resolved.end }, freshness }),
       ),
     );
     cache.storeAnswer(key, owner.id, gen, {
@@ -85,6 +90,7 @@ export async function publicAvailabilityBody(deps: Deps, slug: string, query: Pu
       computedAt: now,
       firstWindowStart: windows.length > 0 ? windows[0].start : Infinity,
       fixedRange: range !== undefined,
+      validUntil: freshness.validUntil,
     });
   }
   await countView(deps, owner, now, visitor);
@@ -140,7 +146,7 @@ async function countView(deps: Deps, owner: PublicOwner, now: number, visitor: V
 /**
  * Resolves the range, computes free windows from the owner's rules, exceptions and busy intervals
  * overlapping it, and counts the view. 404 for an unknown slug; 400 for a bad range or zone.
- * Returns `{ user_name, user_timezone, availability: { windows: [{ start, end }], range: { start, end } } }`
+ * Returns `{ user_name, user_timezone, as_of, stale, availability: { windows: [{ start, end }], range: { start, end } } }`
  * (ISO `Z` instants to the second) — a fresh object each call (parsed from the cached bytes).
  */
 export async function publicAvailability(deps: Deps, slug: string, query: PublicQuery, visitor: Visitor) {

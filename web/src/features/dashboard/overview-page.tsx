@@ -5,6 +5,7 @@ import { useLocalConnections, useLocalData, useLocalExceptions, useLocalRules } 
 import { dataAreas, useSession } from '../../app/session.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { browserTimeZone } from '../../lib/time.ts';
+import { staleCalendars } from './calendar-freshness.ts';
 import { ProposalsCard } from './proposals-card.tsx';
 import { mapStats, viewsChangeLine } from './stats.ts';
 import { useCopy } from './use-copy.ts';
@@ -35,6 +36,7 @@ export default function OverviewPage() {
   const ruleList = rules.data?.rules ?? [];
   const conns: CalendarConnection[] = connections.data?.connections ?? [];
   const activeConns = conns.filter((c) => c.status === 'active').length;
+  const stale = staleCalendars(conns, Date.now());
   const timezone = user?.timezone || browserTimeZone();
   const firstName = (user?.name ?? '').split(' ')[0];
 
@@ -49,6 +51,25 @@ export default function OverviewPage() {
           View public page ↗
         </a>
       </section>
+
+      {stale.length > 0 && (
+        <section className="alert alert-warning stale-calendars" role="status" aria-labelledby="stale-title">
+          <span className="alert-icon" aria-hidden="true">
+            !
+          </span>
+          <div className="alert-body">
+            <strong id="stale-title">Your public page says your availability may be out of date.</strong>
+            <ul>
+              {stale.map((c) => (
+                <li key={c.id}>
+                  <strong>{c.label}</strong>: {c.problem} {c.fix}{' '}
+                  <Link to="/app/settings#calendars">Open My Calendars</Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        </section>
+      )}
 
       <div className="stat-grid">
         <div className="card stat-card">

@@ -268,6 +268,11 @@ export default function PublicPage({ slug, initial }: { slug: string; initial?: 
               <span className="spinner" /> Loading availability...
             </div>
           )}
+          {status === 'loaded' && data?.stale && (
+            <p className="pub-stale" role="status" data-testid="pub-stale">
+              {staleNotice(data.as_of ?? null, tz)}
+            </p>
+          )}
           {status === 'loaded' && data && view === 'week' && <WeekGrid dates={dates} segments={segments} tz={tz} now={now} today={today} onPropose={propose} />}
           {status === 'loaded' && data && view === 'month' && (
             <MonthGrid dates={dates} segments={segments} today={today} tz={tz} selected={selectedDay} onSelect={setSelectedDay} onPropose={propose} />
@@ -286,6 +291,13 @@ export default function PublicPage({ slug, initial }: { slug: string; initial?: 
       {data && <ProposeDialog slug={slug} ownerName={name} tz={tz} target={target} onClose={() => setTarget(null)} onStale={refreshWindows} />}
     </>
   );
+}
+
+/** The notice shown when the owner's calendars may be out of date (issue 14: honest freshness). */
+export function staleNotice(asOf: string | null, tz: string): string {
+  if (!asOf) return 'Availability may be out of date: some of these calendars could not be checked yet.';
+  const ms = Date.parse(asOf);
+  return `Availability may be out of date (last checked ${formatDayShort(dateInZone(ms, tz))} at ${formatTime(ms, tz)}).`;
 }
 
 function PublicHeader() {

@@ -1,13 +1,7 @@
 /** Pure helpers of Settings → My Calendars (spec §4 connection status, §8 Apple messages). */
 import { ApiError } from '@avail/shared/api/api-client.ts';
 
-export const PROVIDER_LABEL: Record<string, string> = {
-  ics: 'ICS feed',
-  caldav: 'CalDAV',
-  apple: 'Apple iCloud',
-  google: 'Google Calendar',
-  microsoft: 'Microsoft Outlook',
-};
+export { PROVIDER_LABEL } from '../../lib/provider-labels.ts';
 
 /** active → 'Connected', expired → 'Expired', error → 'Error', anything else → 'Unknown'. */
 export function statusText(status: string): string {
