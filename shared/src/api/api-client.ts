@@ -241,6 +241,8 @@ export interface PublicAvailability {
   as_of?: string | null;
   /** True when the busy time may be out of date (a calendar failing, expired or not synced for 30 min). */
   stale?: boolean;
+  /** Clock changes of the owner's zone and the visitor's inside the range (offsets in minutes east of UTC). */
+  zone_changes?: Array<{ at: string; zone: string; offset_before: number; offset_after: number }>;
   availability: { windows: FreeWindow[]; range?: { start: string; end: string } };
 }
 

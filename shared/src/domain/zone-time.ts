@@ -366,3 +366,44 @@ export function daysInMonth(y: number, m: number): number {
 export function startOfLocalDay(zone: TimeZone, date: { y: number; m: number; d: number }): number {
   return wallToInstant(zone, wallFromFields(date));
 }
+
+/** A change of a zone's UTC offset: at `instant` (UTC ms) the offset goes from `offsetBefore` to `offsetAfter` (minutes east of UTC). */
+export interface ZoneChange {
+  instant: number;
+  zone: string;
+  offsetBefore: number;
+  offsetAfter: number;
+}
+
+/**
+ * The offset changes of `zone` inside [start, end) (UTC ms), in order: the offset is sampled every
+ * 6 hours (no zone changes twice within 6 hours) and each change located to the minute by
+ * bisection — zones change on minute boundaries. Cost: (end − start) / 6 h samples plus ~19 per change.
+ */
+export function zoneChanges(zone: TimeZone, start: number, end: number): ZoneChange[] {
+  const STEP = 6 * 3_600_000;
+  const MINUTE = 60_000;
+  const out: ZoneChange[] = [];
+  let t = start;
+  let before = zone.offsetAt(t);
+  while (t < end) {
+    const next = Math.min(end, t + STEP);
+    const after = zone.offsetAt(next);
+    if (after !== before) {
+      // The first instant with the new offset, to the minute, in (t, next].
+      let lo = t;
+      let hi = next;
+      while (hi - lo > MINUTE) {
+        const mid = lo + Math.max(1, Math.floor((hi - lo) / 2 / MINUTE)) * MINUTE;
+        if (zone.offsetAt(mid) === before) lo = mid;
+        else hi = mid;
+      }
+      // lo still has the old offset and the change is on a minute boundary within (lo, lo + 1 min].
+      const instant = Math.floor(lo / MINUTE) * MINUTE + MINUTE;
+      if (instant < end) out.push({ instant, zone: zone.name, offsetBefore: before / MINUTE, offsetAfter: zone.offsetAt(instant) / MINUTE });
+    }
+    before = after;
+    t = next;
+  }
+  return out;
+}

@@ -69,3 +69,19 @@ describe('freshness of the public answer', () => {
     expect((await get(o.username)).body).toMatchObject({ as_of: '2026-03-20T11:59:00Z', stale: true });
   });
 });
+
+describe('clock changes in the public answer (issue 14 item 5)', () => {
+  it("lists the owner's and the visitor's zone changes inside the range, offsets in minutes", async () => {
+    const o = await owner(); // Europe/Brussels
+    const res = await request(t.app).get(`/api/public/${o.username}/availability`).query({ range: '2026-10-20..2026-11-05', tz: 'America/New_York' }).expect(200);
+    expect(res.body.zone_changes).toEqual([
+      { at: '2026-10-25T01:00:00Z', zone: 'Europe/Brussels', offset_before: 120, offset_after: 60 },
+      { at: '2026-11-01T06:00:00Z', zone: 'America/New_York', offset_before: -240, offset_after: -300 },
+    ]);
+    // Only what is still ahead: New York changed on 8 March, before now (2026-03-20).
+    const march = await request(t.app).get(`/api/public/${o.username}/availability`).query({ range: '2026-03-01..2026-03-31', tz: 'America/New_York' }).expect(200);
+    expect(march.body.zone_changes).toEqual([{ at: '2026-03-29T01:00:00Z', zone: 'Europe/Brussels', offset_before: 60, offset_after: 120 }]);
+    const later = await request(t.app).get(`/api/public/${o.username}/availability`).query({ range: '2026-03-21..2026-03-27', tz: 'Asia/Tokyo' }).expect(200);
+    expect(later.body.zone_changes).toEqual([]);
+  });
+});

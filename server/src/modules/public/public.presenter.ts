@@ -13,6 +13,8 @@ export interface PublicAvailabilityView {
   range: { start: number; end: number };
   /** Oldest last good sync of the owner's calendars (UTC ms), null when none; and whether the busy time may be out of date. */
   freshness: { asOf: number | null; stale: boolean };
+  /** UTC offset changes of the owner's zone and the visitor's inside the range (offsets in minutes east of UTC). */
+  zoneChanges: ReadonlyArray<{ instant: number; zone: string; offsetBefore: number; offsetAfter: number }>;
 }
 
 /**
@@ -31,8 +33,9 @@ export function toWholeSeconds(windows: ReadonlyArray<{ start: number; end: numb
 }
 
 /**
- * `{ user_name, user_timezone, as_of, stale, availability: { windows: [{ start, end }], range: { start, end } } }`,
- * ISO `Z` instants; `as_of` null when the owner has no calendar connected.
+ * `{ user_name, user_timezone, as_of, stale, zone_changes: [{ at, zone, offset_before, offset_after }],
+ * availability: { windows: [{ start, end }], range: { start, end } } }`, ISO `Z` instants; `as_of`
+ * null when the owner has no calendar connected; offsets in minutes east of UTC.
  */
 export function presentPublicAvailability(view: PublicAvailabilityView) {
   return {
@@ -40,6 +43,7 @@ export function presentPublicAvailability(view: PublicAvailabilityView) {
     user_timezone: view.userTimezone,
     as_of: view.freshness.asOf == null ? null : formatInstant(view.freshness.asOf),
     stale: view.freshness.stale,
+    zone_changes: view.zoneChanges.map((c) => ({ at: formatInstant(c.instant), zone: c.zone, offset_before: c.offsetBefore, offset_after: c.offsetAfter })),
     availability: {
       windows: formatWindows(toWholeSeconds(view.windows)),
       range: { start: formatInstant(view.range.start), end: formatInstant(view.range.end) },

@@ -14,10 +14,12 @@ export function publicRouter(deps: Deps, limits: RateLimits) {
    * GET /api/public/:slug/availability?range=START..END&tz=ZONE
    * START/END: ISO dates (inclusive, local dates in `tz`, default the owner's zone) or ISO instants with Z/offset.
    * No range: now → now + 28 days. At most 93 days; must end by now + 366 days.
-   * 200 `{ user_name, user_timezone, as_of, stale, availability: { windows: [{ start, end }], range: { start, end } } }`,
+   * 200 `{ user_name, user_timezone, as_of, stale, zone_changes, availability: { windows: [{ start, end }], range: { start, end } } }`,
    * instants ISO 8601 UTC `…Z` to the second; windows never start before now. `as_of`: the oldest
    * last good sync of the owner's calendars (null without any); `stale`: true when one of them is in
-   * error, expired, never synced or older than 30 minutes (public-freshness.ts).
+   * error, expired, never synced or older than 30 minutes (public-freshness.ts). `zone_changes`:
+   * `[{ at, zone, offset_before, offset_after }]`, the clock changes (offsets in minutes east of
+   * UTC) of the owner's zone and of `tz` between now and the range's end.
    * 400 `{ error, code: 'invalid_range' }` (bad range, unknown zone, too long, end before start, beyond the horizon);
    * 404 `{ error: 'This availability link could not be found.', code: 'not_found' }` for any unknown slug; 429.
    * Headers: Cache-Control: no-store, X-Robots-Tag: noindex, Referrer-Policy: no-referrer.

@@ -1,7 +1,7 @@
 /** Free windows of a public link (availability-semantics.md "The public API"). */
 import { createHash } from 'node:crypto';
 import { resolvePublicRange } from '@avail/shared/domain/public-range.ts';
-import { DAY_MS, formatIsoDate, getIanaZone, instantToWall } from '@avail/shared/domain/zone-time.ts';
+import { DAY_MS, formatIsoDate, getIanaZone, instantToWall, zoneChanges } from '@avail/shared/domain/zone-time.ts';
 import { formatFreeBusy } from '@avail/shared/ical/free-busy.ts';
 import type { Deps } from '../../http/deps.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
@@ -80,9 +80,14 @@ export async function publicAvailabilityBody(deps: Deps, slug: string, query: Pu
       repo.connectionFreshness(deps.db, owner.id),
     ]);
     const freshness = freshnessOf(conns, now);
+    // Clock changes inside the range in the owner's zone and the visitor's (`tz`, else the owner's).
+    const zones = [...new Set([owner.timezone, tz || owner.timezone])];
+    const changes = zones
+      .flatMap((z) => zoneChanges(getIanaZone(z), Math.max(resolved.start, now), resolved.end))
+      .sort((a, b) => a.instant - b.instant || a.zone.localeCompare(b.zone));
     body = Buffer.from(
       JSON.stringify(
-        presentPublicAvailability({ userName: owner.name, userTimezone: owner.timezone, windows, range: { start: resolved.start, end: resolved.end }, freshness }),
+        presentPublicAvailability({ userName: owner.name, userTimezone: owner.timezone, windows, range: { start: resolved.start, end: resolved.end }, freshness, zoneChanges: changes }),
       ),
     );
     cache.storeAnswer(key, owner.id, gen, {
@@ -146,7 +151,7 @@ async function countView(deps: Deps, owner: PublicOwner, now: number, visitor: V
 /**
  * Resolves the range, computes free windows from the owner's rules, exceptions and busy intervals
  * overlapping it, and counts the view. 404 for an unknown slug; 400 for a bad range or zone.
- * Returns `{ user_name, user_timezone, as_of, stale, availability: { windows: [{ start, end }], range: { start, end } } }`
+ * Returns `{ user_name, user_timezone, as_of, stale, zone_changes, availability: { windows: [{ start, end }], range: { start, end } } }`
  * (ISO `Z` instants to the second) — a fresh object each call (parsed from the cached bytes).
  */
 export async function publicAvailability(deps: Deps, slug: string, query: PublicQuery, visitor: Visitor) {

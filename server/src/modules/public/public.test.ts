@@ -47,6 +47,7 @@ describe('GET /api/public/:slug/availability', () => {
       // The busy time comes from a calendar that never synced (inserted by hand): not up to date.
       as_of: null,
       stale: true,
+      zone_changes: [{ at: '2026-03-29T01:00:00Z', zone: 'Europe/Brussels', offset_before: 60, offset_after: 120 }],
       availability: {
         windows: [
           { start: '2026-03-23T08:00:00Z', end: '2026-03-23T10:00:00Z' },
@@ -118,7 +119,7 @@ describe('GET /api/public/:slug/availability', () => {
     for (const leak of ['TOPSECRET', 'Dentist', 'Private calendar', 'olivia@acme.example', 'evt-uid-123', o.user.email, o.user.id, 'start_time_local', '09:00', 'ics']) {
       expect(everything, leak).not.toContain(leak);
     }
-    expect(Object.keys(res.body).sort()).toEqual(['as_of', 'availability', 'stale', 'user_name', 'user_timezone']);
+    expect(Object.keys(res.body).sort()).toEqual(['as_of', 'availability', 'stale', 'user_name', 'user_timezone', 'zone_changes']);
     expect(Object.keys(res.body.availability).sort()).toEqual(['range', 'windows']);
   });
 

@@ -19,6 +19,7 @@ import {
   splitByDay, weekDates, zonedToUtc, type DaySegment,
 } from '../../lib/time.ts';
 import { MonthGrid } from './month-grid.tsx';
+import { zoneChangeNotices } from './zone-change-notice.ts';
 import type { PublicBoot } from './public-boot.ts';
 import { ProposeDialog, type ProposeTarget } from './propose-dialog.tsx';
 import { WeekGrid } from './week-grid.tsx';
@@ -268,6 +269,13 @@ export default function PublicPage({ slug, initial }: { slug: string; initial?: 
               <span className="spinner" /> Loading availability...
             </div>
           )}
+          {status === 'loaded' &&
+            data &&
+            zoneChangeNotices(data.zone_changes, data.user_timezone, tz).map((text) => (
+              <p key={text} className="pub-zone-change muted small" role="note" data-testid="pub-zone-change">
+                {text}
+              </p>
+            ))}
           {status === 'loaded' && data?.stale && (
             <p className="pub-stale" role="status" data-testid="pub-stale">
               {staleNotice(data.as_of ?? null, tz)}
