@@ -38,6 +38,20 @@ export function Alert({ kind, children, onClose }: { kind: AlertKind; children: 
 
 let nextId = 0;
 
+/**
+ * For an alert kept in a screen's own state (shown while `value` is truthy): calls `clear` once the
+ * alert's time is up (spec §4: 5 s, 10 s for errors and warnings); a new value starts a new timer.
+ */
+export function useAutoDismiss(value: unknown, kind: AlertKind, clear: () => void): void {
+  const clearRef = useRef(clear);
+  clearRef.current = clear;
+  useEffect(() => {
+    if (!value) return;
+    const t = setTimeout(() => clearRef.current(), alertDurationMs(kind));
+    return () => clearTimeout(t);
+  }, [value, kind]);
+}
+
 /** The alerts of one screen area; render `node` where they should appear. */
 export function useAlert() {
   const [alerts, setAlerts] = useState<AlertState[]>([]);

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { api, serverMessage } from '@avail/shared/api/api-client.ts';
 import { useSession } from '../../app/session.tsx';
-import { Alert } from '../../components/ui/alert.tsx';
+import { Alert, useAutoDismiss } from '../../components/ui/alert.tsx';
 import { SESSION_ONLY_TOKEN_TEXT, ServerGate, usePlatformInfo } from '../../components/server-field.tsx';
 import { AuthLayout } from './auth-layout.tsx';
 import { PasswordToggle } from '../../components/ui/password-toggle.tsx';
@@ -41,6 +41,10 @@ export default function LoginPage() {
       setError(res.message || 'Login failed');
     }
   }
+
+  // spec §4: these alerts close by themselves like every other (10 s for errors, 5 s otherwise).
+  useAutoDismiss(error, 'error', () => setError(''));
+  useAutoDismiss(resendNotice, resendNotice?.kind ?? 'info', () => setResendNotice(null));
 
   async function onResend() {
     setResendNotice(null);

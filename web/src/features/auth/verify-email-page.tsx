@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-do
 import { api, serverMessage } from '@avail/shared/api/api-client.ts';
 import { RESEND_NOTICE_MS, VERIFICATION_CODE_LENGTH, VERIFIED_REDIRECT_DELAY_MS } from '@avail/shared/constants.ts';
 import { useSession } from '../../app/session.tsx';
-import { Alert } from '../../components/ui/alert.tsx';
+import { Alert, useAutoDismiss } from '../../components/ui/alert.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { AuthLayout } from './auth-layout.tsx';
 
@@ -14,7 +14,8 @@ export default function VerifyEmailPage() {
   const urlCode = params.get('code') ?? '';
   // The server's message of the login/registration that sent the user here (spec §4 Session, T-04).
   const serverNotice = (useLocation().state as { notice?: unknown } | null)?.notice;
-  const arrivalNotice = typeof serverNotice === 'string' ? serverNotice.trim() : '';
+  const [arrivalDismissed, setArrivalDismissed] = useState(false);
+  const arrivalNotice = !arrivalDismissed && typeof serverNotice === 'string' ? serverNotice.trim() : '';
   const { verifyEmail } = useSession();
   const navigate = useNavigate();
   const [code, setCode] = useState(urlCode.length === VERIFICATION_CODE_LENGTH ? urlCode : '');
@@ -24,6 +25,9 @@ export default function VerifyEmailPage() {
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState(false);
   const noticeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // spec §4: alerts close by themselves (10 s for errors, 5 s otherwise).
+  useAutoDismiss(error, 'error', () => setError(''));
+  useAutoDismiss(arrivalNotice, 'info', () => setArrivalDismissed(true));
 
   useEffect(() => () => clearTimeout(noticeTimer.current), []);
   useEffect(() => {

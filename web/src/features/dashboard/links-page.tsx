@@ -13,7 +13,7 @@ import { useUsernameCheck } from '../../components/use-username-check.ts';
 import { browserTimeZone } from '../../lib/time.ts';
 import { useCopy } from './use-copy.ts';
 import { useStore } from './use-store.ts';
-import { freeBusyFeedsOf, publicLinkBase, publicLinkOf } from '../../lib/public-link.ts';
+import { displayLink, freeBusyFeedsOf, publicLinkBase, publicLinkOf } from '../../lib/public-link.ts';
 
 /** spec §8: the failure message of 'Generate New Text'. */
 export const GENERATE_FAILED_TEXT = 'Failed to generate email text. Using default.';
@@ -164,7 +164,7 @@ export default function LinksPage() {
         <div className="field">
           <label htmlFor="links-username">Username</label>
           <div className="input-prefix">
-            <span aria-hidden="true">{window.location.host}/</span>
+            <span aria-hidden="true">{displayLink(publicLinkBase(user))}/</span>
             <input
               id="links-username"
               value={value}

@@ -15,7 +15,7 @@ import { Logo } from '../../components/ui/logo.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { SlotEditor, type Slot } from '../../components/slot-editor.tsx';
 import { useUsernameCheck } from '../../components/use-username-check.ts';
-import { publicLinkOf } from '../../lib/public-link.ts';
+import { displayLink, publicLinkBase, publicLinkOf } from '../../lib/public-link.ts';
 
 const STEPS = ['Welcome', 'Timezone', 'Set Schedule', 'Username', 'Complete'] as const;
 const ALL_ZONES = TIMEZONE_GROUPS.flatMap((g) => g.zones);
@@ -275,6 +275,7 @@ function UsernameStep({
   onBack: () => void;
   onDone: () => void;
 }) {
+  const { user } = useSession();
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState('');
   // An untouched empty field says nothing; once edited, an empty field is 'Username is required'.
@@ -324,7 +325,7 @@ function UsernameStep({
       <div className="field">
         <label htmlFor="onboarding-username">Username</label>
         <div className="input-prefix">
-          <span aria-hidden="true">{window.location.host}/</span>
+          <span aria-hidden="true">{displayLink(publicLinkBase(user))}/</span>
           <input
             id="onboarding-username"
             name="username"
