@@ -123,6 +123,11 @@ async function boot(gotLock: boolean) {
   return fake;
 }
 const flush = () => new Promise((r) => setTimeout(r, 20));
+/** Waits (up to 5 s, polling every 10 ms) until the main process's ready work has happened: a fixed pause is too short on a loaded machine. */
+async function until(cond: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!cond() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+}
 
 describe('main.ts wiring', () => {
   it('registers the privileged app:// scheme and the data folder before ready', async () => {
@@ -147,7 +152,7 @@ describe('main.ts wiring', () => {
   it('on ready: protocol, window at app://avail/app/dashboard, tray, IPC', async () => {
     const fake = await boot(true);
     fake.module.app.becomeReady();
-    await flush();
+    await until(() => fake.protocolHandlers.has('app') && fake.windows.length > 0 && fake.trays.length > 0);
 
     expect(fake.protocolHandlers.has('app')).toBe(true);
     const res = (await fake.protocolHandlers.get('app')!({ url: 'app://avail/../secret' })) as Response;
@@ -188,7 +193,7 @@ describe('main.ts wiring', () => {
   it('closing hides the window; a second launch shows it again; Quit really closes', async () => {
     const fake = await boot(true);
     fake.module.app.becomeReady();
-    await flush();
+    await until(() => fake.windows.length > 0);
     const win = fake.windows[0];
     let prevented = false;
     win.emit('close', { preventDefault: () => void (prevented = true) });
@@ -208,7 +213,7 @@ describe('main.ts wiring', () => {
   it('changing the server reloads the window (the CSP connect-src applies per document)', async () => {
     const fake = await boot(true);
     fake.module.app.becomeReady();
-    await flush();
+    await until(() => fake.invokeHandlers.has(IPC_CHANNELS.setServerOrigin) && fake.windows.length > 0 && fake.protocolHandlers.has('app'));
     const sender = { senderFrame: { url: 'app://avail/app/settings' } };
     expect(await fake.invokeHandlers.get(IPC_CHANNELS.setServerOrigin)!(sender, 'https://avail.example.com')).toEqual({ ok: true, origin: 'https://avail.example.com' });
     await new Promise((r) => setTimeout(r, 100));

@@ -1,5 +1,6 @@
 /** Weekly slot list: day, start, end, remove; 'Add Another Time Slot'. */
 import type { AvailabilityRule } from '@avail/shared/api/api-client.ts';
+import { TimeInput } from './time-input.tsx';
 
 export interface Slot extends Omit<AvailabilityRule, 'id'> {
   key: number;
@@ -33,11 +34,11 @@ export function SlotEditor({
             </div>
             <div className="field">
               <label htmlFor={`slot-${s.key}-start`}>Start</label>
-              <input id={`slot-${s.key}-start`} type="time" value={s.start_time_local} onChange={(e) => set(s.key, { start_time_local: e.target.value })} />
+              <TimeInput id={`slot-${s.key}-start`} value={s.start_time_local} onChange={(v) => set(s.key, { start_time_local: v })} />
             </div>
             <div className="field">
               <label htmlFor={`slot-${s.key}-end`}>End</label>
-              <input id={`slot-${s.key}-end`} type="time" value={s.end_time_local} onChange={(e) => set(s.key, { end_time_local: e.target.value })} />
+              <TimeInput id={`slot-${s.key}-end`} value={s.end_time_local} onChange={(v) => set(s.key, { end_time_local: v })} />
             </div>
             <button
               type="button"

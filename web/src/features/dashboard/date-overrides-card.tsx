@@ -10,6 +10,7 @@ import { useLocalData, useLocalExceptions, usePendingKeys } from '../../app/loca
 import type { LocalData } from '../../app/local-db.ts';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
+import { TimeInput } from '../../components/time-input.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { dateInZone, to12h } from '../../lib/time.ts';
 import { formatOwnerDate } from './stats.ts';
@@ -279,11 +280,11 @@ function AddOverrideDialog({
           <div className="override-times">
             <div className="field">
               <label htmlFor="override-start">Start</label>
-              <input id="override-start" type="time" value={start} onChange={(e) => setStart(e.target.value)} />
+              <TimeInput id="override-start" value={start} onChange={setStart} />
             </div>
             <div className="field">
               <label htmlFor="override-end">End</label>
-              <input id="override-end" type="time" value={end} onChange={(e) => setEnd(e.target.value)} />
+              <TimeInput id="override-end" value={end} onChange={setEnd} />
             </div>
           </div>
         )}

@@ -111,7 +111,7 @@ export default function LinksPage() {
           Your public link
         </h2>
         <div className="copy-row">
-          <code className="link-box" data-testid="public-link">
+          <code className="link-box" data-testid="public-link" tabIndex={0}>
             {link}
           </code>
           <button type="button" className="btn btn-primary btn-sm" onClick={() => void linkCopy.copy(link)} aria-live="polite">
@@ -132,7 +132,7 @@ export default function LinksPage() {
             Free/busy (Outlook, Thunderbird and other calendar apps)
           </p>
           <div className="copy-row">
-            <code className="link-box" data-testid="feed-freebusy" aria-labelledby="feed-freebusy-label">
+            <code className="link-box" data-testid="feed-freebusy" tabIndex={0}>
               {feeds.freeBusy}
             </code>
             <button type="button" className="btn btn-secondary btn-sm" onClick={() => void feedCopy.copy(feeds.freeBusy)} aria-live="polite" aria-label={feedCopy.copied ? 'Copied!' : 'Copy free/busy feed'}>
@@ -143,7 +143,7 @@ export default function LinksPage() {
             Free times as events (Google Calendar, Apple Calendar: add by URL)
           </p>
           <div className="copy-row">
-            <code className="link-box" data-testid="feed-events" aria-labelledby="feed-events-label">
+            <code className="link-box" data-testid="feed-events" tabIndex={0}>
               {feeds.events}
             </code>
             <button type="button" className="btn btn-secondary btn-sm" onClick={() => void eventsCopy.copy(feeds.events)} aria-live="polite" aria-label={eventsCopy.copied ? 'Copied!' : 'Copy events feed'}>
