@@ -34,8 +34,6 @@ export default function LinksPage() {
   const current = p?.username ?? user?.username ?? '';
   const link = links.data?.links?.[0]?.url ?? publicLinkOf(user, current || 'username');
   const linkCopy = useCopy();
-  const feedCopy = useCopy();
-  const eventsCopy = useCopy();
   const feeds = current ? freeBusyFeedsOf(publicLinkBase(user), current) : null;
   const textCopy = useCopy();
   const alert = useAlert();
@@ -128,28 +126,8 @@ export default function LinksPage() {
           <p className="muted small">
             The next 8 weeks of your free times as a calendar feed, refreshed every 15 minutes. Only times are shared — never what your events are.
           </p>
-          <p className="small" id="feed-freebusy-label">
-            Free/busy (Outlook, Thunderbird and other calendar apps)
-          </p>
-          <div className="copy-row">
-            <code className="link-box" data-testid="feed-freebusy" tabIndex={0}>
-              {feeds.freeBusy}
-            </code>
-            <button type="button" className="btn btn-secondary btn-sm" onClick={() => void feedCopy.copy(feeds.freeBusy)} aria-live="polite" aria-label={feedCopy.copied ? 'Copied!' : 'Copy free/busy feed'}>
-              {feedCopy.copied ? 'Copied!' : 'Copy'}
-            </button>
-          </div>
-          <p className="small" id="feed-events-label">
-            Free times as events (Google Calendar, Apple Calendar: add by URL)
-          </p>
-          <div className="copy-row">
-            <code className="link-box" data-testid="feed-events" tabIndex={0}>
-              {feeds.events}
-            </code>
-            <button type="button" className="btn btn-secondary btn-sm" onClick={() => void eventsCopy.copy(feeds.events)} aria-live="polite" aria-label={eventsCopy.copied ? 'Copied!' : 'Copy events feed'}>
-              {eventsCopy.copied ? 'Copied!' : 'Copy'}
-            </button>
-          </div>
+          <FeedRow label="Free/busy (Outlook, Thunderbird and other calendar apps)" url={feeds.freeBusy} testId="feed-freebusy" copyName="Copy free/busy feed" />
+          <FeedRow label="Free times as events (Google Calendar, Apple Calendar: add by URL)" url={feeds.events} testId="feed-events" copyName="Copy events feed" />
         </section>
       )}
       <section className="card">
@@ -222,5 +200,23 @@ export default function LinksPage() {
         </div>
       </section>
     </div>
+  );
+}
+
+/** One calendar-feed address with its own Copy button (Links → "Subscribe in your calendar"). */
+function FeedRow({ label, url, testId, copyName }: { label: string; url: string; testId: string; copyName: string }) {
+  const { copied, copy } = useCopy();
+  return (
+    <>
+      <p className="small">{label}</p>
+      <div className="copy-row">
+        <code className="link-box" data-testid={testId} tabIndex={0}>
+          {url}
+        </code>
+        <button type="button" className="btn btn-secondary btn-sm" onClick={() => void copy(url)} aria-live="polite" aria-label={copied ? 'Copied!' : copyName}>
+          {copied ? 'Copied!' : 'Copy'}
+        </button>
+      </div>
+    </>
   );
 }
