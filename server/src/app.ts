@@ -32,6 +32,7 @@ import { oauthRouter } from './modules/oauth/oauth.routes.ts';
 import { webhooksRouter } from './modules/webhooks/webhooks.routes.ts';
 import { linksRouter } from './modules/links/links.routes.ts';
 import { proposalsRouter } from './modules/proposals/proposals.routes.ts';
+import { shareLinksRouter } from './modules/share-links/share-links.routes.ts';
 
 export type { AppDeps, Deps } from './http/deps.ts';
 
@@ -126,6 +127,7 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   app.use('/api', proposalsRouter(deps, limits));
   // The owner's links and per-day view analytics: modules/links.
   app.use('/api', linksRouter(deps));
+  app.use('/api', shareLinksRouter(deps));
   // Calendars (connections, events, Sync Now): modules/calendars.
   app.use('/api', calendarsRouter(deps));
   // Google / Microsoft: connect, OAuth callback, providers; their webhooks (no auth).

@@ -62,6 +62,7 @@ export async function buildUser(
     created_at: overrides.created_at ?? now,
     updated_at: now,
     repl_clock: now,
+    plain_link_off: 0,
   };
   await ctx.db.insertInto('users').values(row).execute();
   const token = await issueToken({ db: ctx.db, now: () => now }, row.id);

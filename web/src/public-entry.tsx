@@ -7,7 +7,7 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import PublicPage from './features/public/public-page.tsx';
-import { PUBLIC_BOOT_ID, slugFromPath, type PublicBoot } from './features/public/public-boot.ts';
+import { PUBLIC_BOOT_ID, keyFromSearch, slugFromPath, type PublicBoot } from './features/public/public-boot.ts';
 import './styles/base.css';
 
 function readBoot(): PublicBoot | null {
@@ -23,9 +23,10 @@ function readBoot(): PublicBoot | null {
 const root = document.getElementById('root')!;
 const boot = readBoot();
 const slug = boot?.slug ?? slugFromPath(location.pathname) ?? '';
+const linkKey = boot ? boot.key : keyFromSearch(location.search);
 const page = (
   <StrictMode>
-    <PublicPage slug={slug} initial={boot ?? undefined} />
+    <PublicPage slug={slug} linkKey={linkKey} initial={boot ?? undefined} />
   </StrictMode>
 );
 if (boot && root.firstElementChild) hydrateRoot(root, page);

@@ -10,6 +10,7 @@ import * as m0004 from './migrations/0004_reset_proposals.ts';
 import * as m0005 from './migrations/0005_busy_blocks.ts';
 import * as m0006 from './migrations/0006_login_throttle.ts';
 import * as m0007 from './migrations/0007_claims.ts';
+import * as m0008 from './migrations/0008_share_links.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0005_busy_blocks': m0005,
   '0006_login_throttle': m0006,
   '0007_claims': m0007,
+  '0008_share_links': m0008,
 };
 
 const provider: MigrationProvider = {

@@ -24,6 +24,8 @@ export interface UsersTable {
   updated_at: number;
   /** Last replication stamp handed out for this user (epoch ms, strictly increasing); see replication/repl-clock.repo.ts. */
   repl_clock: Generated<number>;
+  /** 1 = the plain `/{username}` link is off: only personal links (share_links) open the page. */
+  plain_link_off: Generated<number>;
 }
 
 export interface AuthTokensTable {
@@ -153,6 +155,28 @@ export interface PageViewsTable {
   /** YYYY-MM-DD, the owner's calendar date (their zone) when the view happened. */
   day: string;
   /** sha256(secret + day + ip + user-agent); the IP is never stored. */
+  visitor_hash: string;
+  created_at: number;
+}
+
+/** A personal link (issue 14): a token the owner gave one person or group; see 0008_share_links. */
+export interface ShareLinksTable {
+  id: string;
+  user_id: string;
+  label: string;
+  /** sha256 hex of the token; what a visitor's request is looked up by. */
+  token_hash: string;
+  /** The token sealed with the server key (lib/crypto.ts sealContent), for the owner's copy button. */
+  token_sealed: string;
+  /** UTC epoch ms; null = never expires. */
+  expires_at: number | null;
+  created_at: number;
+}
+
+/** One distinct visitor of a personal link on one owner-zone day. */
+export interface ShareLinkViewsTable {
+  link_id: string;
+  day: string;
   visitor_hash: string;
   created_at: number;
 }
@@ -296,9 +320,12 @@ export interface Database {
   proposals: ProposalsTable;
   busy_blocks: BusyBlocksTable;
   login_throttle: LoginThrottleTable;
+  share_links: ShareLinksTable;
+  share_link_views: ShareLinkViewsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
+export type ShareLinkRow = Selectable<ShareLinksTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type AvailabilityRuleRow = Selectable<AvailabilityRulesTable>;

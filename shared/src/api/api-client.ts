@@ -365,12 +365,12 @@ export const api = {
   events: (start_date: string, end_date: string) =>
     get<{ events: CalendarEvent[] }>('/me/calendar/events', { query: { start_date, end_date } }),
 
-  /** Public, no token. `range` = 'YYYY-MM-DD..YYYY-MM-DD'. */
-  publicAvailability: (slug: string, range: string, tz: string, signal?: AbortSignal) =>
-    get<PublicAvailability>(`/public/${encodeURIComponent(slug)}/availability`, { query: { range, tz }, auth: false, signal }),
-  /** Public, no token: relays a proposed time to the owner by e-mail. 201 `{ success, message }`; 404, 422, 429. */
-  proposeTime: (slug: string, body: ProposalInput) =>
-    post<{ success: boolean; message: string }>(`/public/${encodeURIComponent(slug)}/proposals`, body, { auth: false }),
+  /** Public, no token. `range` = 'YYYY-MM-DD..YYYY-MM-DD'; `key`: a personal link's token, when the visitor came through one. */
+  publicAvailability: (slug: string, range: string, tz: string, signal?: AbortSignal, key?: string) =>
+    get<PublicAvailability>(`/public/${encodeURIComponent(slug)}/availability`, { query: { range, tz, ...(key ? { key } : {}) }, auth: false, signal }),
+  /** Public, no token: relays a proposed time to the owner by e-mail. 201 `{ success, message }`; 404, 422, 429. `key` as above. */
+  proposeTime: (slug: string, body: ProposalInput, key?: string) =>
+    post<{ success: boolean; message: string }>(`/public/${encodeURIComponent(slug)}/proposals${key ? `?key=${encodeURIComponent(key)}` : ''}`, body, { auth: false }),
 
   /** Sends a reset code when the address has an account; always the same answer. */
   forgotPassword: (email: string) => post<{ success: boolean; message: string }>('/auth/forgot-password', { email }),

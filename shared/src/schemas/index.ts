@@ -4,3 +4,4 @@ export * from './availability.schema.ts';
 export * from './calendar.schema.ts';
 export * from './proposal.schema.ts';
 export * from './block.schema.ts';
+export * from './share-link.schema.ts';

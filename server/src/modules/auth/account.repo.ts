@@ -19,6 +19,8 @@ export const USER_TABLES = [
   'availability_exceptions',
   'busy_blocks',
   'proposals',
+  // Its share_link_views go with it (foreign key, on delete cascade, on both databases).
+  'share_links',
   'page_views',
   'replication_tombstones',
   'replication_conflicts',

@@ -177,6 +177,7 @@ async function registerNew(deps: Deps, input: RegisterInput, now: number): Promi
     updated_at: now,
     // The replication clock starts at the profile's first stamp (later stamps sort after it).
     repl_clock: now,
+    plain_link_off: 0,
   };
   try {
     await usersRepo.insertUser(deps.db, user);

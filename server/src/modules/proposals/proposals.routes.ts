@@ -23,7 +23,9 @@ export function proposalsRouter(deps: Deps, limits: RateLimits) {
    * note ≤ 1000; visitor_timezone an IANA zone (shared/src/schemas/proposal.schema.ts).
    * 201 `{ success: true, message: 'Your proposal was sent. <Owner name> will confirm by email.' }` — stored,
    * and the owner is e-mailed (To the owner, Reply-To the visitor); the body never carries the owner's address.
-   * 404 `{ error: 'This availability link could not be found.', code: 'not_found' }` (unknown slug);
+   * `?key=`: a personal link's token (issue 14), as on the page.
+   * 404 `{ error: 'This availability link could not be found.', code: 'not_found' }` (unknown slug, or a
+   * link the visitor may not open: an expired or revoked key, the plain link switched off);
    * 422 `{ error: 'That time is no longer free. Please pick another time.', code: 'not_free' }` (in the past, or
    * not inside one free window of the public page's engine); 422 validation `{ error, code: 'validation_failed', errors }`;
    * 429 `{ error: 'Too many proposals. Please try again later.', code: 'rate_limited' }` beyond 5 requests per IP
@@ -31,7 +33,7 @@ export function proposalsRouter(deps: Deps, limits: RateLimits) {
    * Headers: Cache-Control: no-store, X-Robots-Tag: noindex, Referrer-Policy: no-referrer.
    */
   r.post('/public/:slug/proposals', privateHeaders, limiter(limits.proposalsPerIp), validate(proposalSchema), async (req, res) => {
-    res.status(201).json(await proposals.createProposal(deps, String(req.params.slug), req.body, limits.proposalsPerOwner));
+    res.status(201).json(await proposals.createProposal(deps, String(req.params.slug), req.body, limits.proposalsPerOwner, req.query.key));
   });
 
   /**

@@ -13,8 +13,7 @@ import { HttpError, notFound, tooManyRequests } from '../../http/errors.ts';
 import type { LimitOptions } from '../../http/rate-limit.ts';
 import { proposalEmail } from '../../mail/mailer.ts';
 import { ownerFreeWindows } from '../public/owner-windows.service.ts';
-import { findPublicOwner } from '../public/public.repo.ts';
-import { LINK_NOT_FOUND } from '../public/public.service.ts';
+import { openPublicLink } from '../public/public.service.ts';
 import * as repo from './proposals.repo.ts';
 
 export const PROPOSAL_MESSAGES = {
@@ -52,7 +51,8 @@ export function presentProposal(row: ProposalRow) {
 
 /**
  * Stores a visitor's proposal for the owner behind `slug` and e-mails the owner.
- * - unknown slug → 404 `{ error: LINK_NOT_FOUND, code: 'not_found' }`;
+ * - unknown slug, or a link the visitor may not open (`key`: a personal link's token; the plain link
+ *   switched off) → 404 `{ error: LINK_NOT_FOUND, code: 'not_found' }` (public.service.ts openPublicLink);
  * - `start` before now, `end` beyond the public horizon (now + 366 days), or `[start, end)` not
  *   inside one window of `ownerFreeWindows(deps, owner, start, end)` → 422 not_free;
  * - the owner already received `perOwner.limit` proposals within `perOwner.windowMs` (a database
@@ -63,10 +63,9 @@ export function presentProposal(row: ProposalRow) {
  * @returns `{ success: true, message: 'Your proposal was sent. <Owner name> will confirm by email.' }`
  *   — never the owner's address.
  */
-export async function createProposal(deps: Deps, slug: string, input: ProposalBody, perOwner: LimitOptions) {
-  const owner = await findPublicOwner(deps.db, slug);
-  if (!owner) throw notFound(LINK_NOT_FOUND);
+export async function createProposal(deps: Deps, slug: string, input: ProposalBody, perOwner: LimitOptions, key?: unknown) {
   const now = deps.now();
+  const { owner } = await openPublicLink(deps, slug, key, now);
   const start = parseIsoInstant(input.start);
   const end = parseIsoInstant(input.end);
   if (start < now || end > now + HORIZON_MS) throw notFree();

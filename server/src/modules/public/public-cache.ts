@@ -36,6 +36,8 @@ export interface PublicOwner {
   id: string;
   name: string;
   timezone: string;
+  /** 1 = the plain `/{username}` link is off: only a personal link's key opens the page. */
+  plain_link_off: number;
 }
 
 /** A cached 200 answer. Instants are UTC epoch ms. */

@@ -63,8 +63,9 @@ export function publicPageHandler(deps: Deps, dist: string, limit: LimitOptions)
       const ssr = await publicSsrModule(dist);
       if (!ssr) return res.send(fillPublicTemplate(template));
       const now = deps.now();
-      const data = await publicAvailability(deps, slug, {}, { ip, userAgent: req.get('user-agent') ?? '' });
-      const boot: PublicBoot = { slug, tz: data.user_timezone, now, data };
+      const key = typeof req.query.key === 'string' && req.query.key !== '' ? req.query.key : undefined;
+      const data = await publicAvailability(deps, slug, { key }, { ip, userAgent: req.get('user-agent') ?? '' });
+      const boot: PublicBoot = { slug, tz: data.user_timezone, now, data, ...(key ? { key } : {}) };
       const rendered = ssr.renderPublicPage(boot);
       res.send(fillPublicTemplate(template, { ...rendered, bootId: ssr.PUBLIC_BOOT_ID }));
     } catch (err) {

@@ -8,7 +8,7 @@ import type { Db } from '../../db/kysely.ts';
 export function findPublicOwner(db: Db, slug: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'name', 'timezone'])
+    .select(['id', 'name', 'timezone', 'plain_link_off'])
     .where('username_lower', '=', slug.toLowerCase())
     .executeTakeFirst();
 }

@@ -13,7 +13,8 @@ export function publicRouter(deps: Deps, limits: RateLimits) {
   /**
    * GET /api/public/:slug/availability?range=START..END&tz=ZONE
    * START/END: ISO dates (inclusive, local dates in `tz`, default the owner's zone) or ISO instants with Z/offset.
-   * No range: now → now + 28 days. At most 93 days; must end by now + 366 days.
+   * `key`: a personal link's token (issue 14); required when the owner switched the plain link off.
+ * No range: now → now + 28 days. At most 93 days; must end by now + 366 days.
    * 200 `{ user_name, user_timezone, as_of, stale, zone_changes, availability: { windows: [{ start, end }], range: { start, end } } }`,
    * instants ISO 8601 UTC `…Z` to the second; windows never start before now. `as_of`: the oldest
    * last good sync of the owner's calendars (null without any); `stale`: true when one of them is in
@@ -30,7 +31,7 @@ export function publicRouter(deps: Deps, limits: RateLimits) {
     const { body } = await publicAvailabilityBody(
       deps,
       String(req.params.slug),
-      { range: req.query.range, tz: req.query.tz },
+      { range: req.query.range, tz: req.query.tz, key: req.query.key },
       { ip: (res.locals.clientIp as string | undefined) ?? req.ip ?? '', userAgent: req.get('user-agent') ?? '' },
     );
     // The bytes as cached, straight to Node (no re-encoding, no ETag, no freshness check: the
@@ -46,14 +47,14 @@ export function publicRouter(deps: Deps, limits: RateLimits) {
    * FBTYPE=BUSY-UNAVAILABLE for the rest), or with `format=events` the free windows as "Free"
    * VEVENTs (TRANSP:TRANSPARENT) for Google/Apple subscriptions; REFRESH-INTERVAL and
    * X-PUBLISHED-TTL PT15M. ETag; If-None-Match → 304. The same per-IP limit and 404 as the page
-   * (`{ error, code: 'not_found' }`); 400 `invalid_format` for another `format`. Times only: no
+   * (`{ error, code: 'not_found' }`; `key` as for the page); 400 `invalid_format` for another `format`. Times only: no
    * title, guest, location or description of any event. Never stored by shared caches
    * (`Cache-Control: private, no-cache`), not indexed, no referrer.
    */
   r.get('/public/:slug/free-busy.ics', ipWindowLimiter(limits.publicPerIp), async (req: Request, res: Response) => {
     const raw = req.query.format;
     if (raw !== undefined && raw !== 'events' && raw !== 'freebusy') throw badRequest('format must be "events" or left out', 'invalid_format');
-    const feed = await freeBusyFeed(deps, String(req.params.slug), raw === 'events' ? 'events' : 'freebusy');
+    const feed = await freeBusyFeed(deps, String(req.params.slug), raw === 'events' ? 'events' : 'freebusy', req.query.key);
     res.setHeader('Cache-Control', 'private, no-cache');
     res.setHeader('X-Robots-Tag', 'noindex');
     res.setHeader('Referrer-Policy', 'no-referrer');

@@ -10,6 +10,7 @@ import { pageViewsFor } from './page-views.ts';
 import { publicCacheFor, type PublicOwner } from './public-cache.ts';
 import { freshnessOf } from './public-freshness.ts';
 import { presentPublicAvailability } from './public.presenter.ts';
+import { countShareLinkView, openShareLink } from '../share-links/share-links.service.ts';
 import * as repo from './public.repo.ts';
 
 export const LINK_NOT_FOUND = 'This availability link could not be found.';
@@ -17,6 +18,8 @@ export const LINK_NOT_FOUND = 'This availability link could not be found.';
 export interface PublicQuery {
   range?: unknown;
   tz?: unknown;
+  /** A personal link's token (`?key=`), if the visitor came through one. */
+  key?: unknown;
 }
 
 export interface Visitor {
@@ -42,17 +45,37 @@ export interface PublicAnswer {
   body: Buffer;
 }
 
-/** The owner behind `slug` (case-insensitive) from the cache or the database; 404 when none. */
-async function ownerOf(deps: Deps, slug: string): Promise<PublicOwner> {
+/** The owner a visitor reached and, through a personal link, which one. */
+export interface OpenedLink {
+  owner: PublicOwner;
+  /** The personal link's id (share_links), or null for the plain `/{username}` link. */
+  shareLinkId: string | null;
+}
+
+/**
+ * The owner behind `slug` (case-insensitive, from the cache or the database) as a visitor may see
+ * it: with a `key`, only when it is a live personal link of that owner (share-links.service.ts);
+ * without one, only while the owner's plain link is on. Everything else — unknown username, an
+ * expired, revoked, foreign or malformed key, the plain link switched off — is the same
+ * 404 `{ error: 'This availability link could not be found.', code: 'not_found' }`.
+ */
+export async function openPublicLink(deps: Deps, slug: string, key: unknown, now: number): Promise<OpenedLink> {
   const cache = publicCacheFor(deps.db);
   const slugLower = slug.toLowerCase();
-  const cached = cache.ownerBySlug(slugLower);
-  if (cached) return cached;
-  const epoch = cache.currentEpoch();
-  const owner = await repo.findPublicOwner(deps.db, slugLower);
-  if (!owner) throw notFound(LINK_NOT_FOUND);
-  cache.storeOwner(slugLower, owner, epoch);
-  return owner;
+  let owner = cache.ownerBySlug(slugLower);
+  if (!owner) {
+    const epoch = cache.currentEpoch();
+    owner = await repo.findPublicOwner(deps.db, slugLower);
+    if (!owner) throw notFound(LINK_NOT_FOUND);
+    cache.storeOwner(slugLower, owner, epoch);
+  }
+  if (key === undefined || key === '') {
+    if (owner.plain_link_off === 1) throw notFound(LINK_NOT_FOUND);
+    return { owner, shareLinkId: null };
+  }
+  const link = typeof key === 'string' ? await openShareLink(deps, owner.id, key, now) : null;
+  if (!link) throw notFound(LINK_NOT_FOUND);
+  return { owner, shareLinkId: link.id };
 }
 
 /**
@@ -63,8 +86,8 @@ async function ownerOf(deps: Deps, slug: string): Promise<PublicOwner> {
  * `deps.now()` is read once: range resolution and windows use the same instant (UTC ms).
  */
 export async function publicAvailabilityBody(deps: Deps, slug: string, query: PublicQuery, visitor: Visitor): Promise<PublicAnswer> {
-  const owner = await ownerOf(deps, slug);
   const now = deps.now();
+  const { owner, shareLinkId } = await openPublicLink(deps, slug, query.key, now);
   const range = queryString(query.range, 'range');
   const tz = queryString(query.tz, 'tz');
   const cache = publicCacheFor(deps.db);
@@ -98,7 +121,7 @@ export async function publicAvailabilityBody(deps: Deps, slug: string, query: Pu
       validUntil: freshness.validUntil,
     });
   }
-  await countView(deps, owner, now, visitor);
+  await countView(deps, owner, now, visitor, shareLinkId);
   return { ownerId: owner.id, body };
 }
 
@@ -118,10 +141,11 @@ export interface FreeBusyFeed {
  * computes them (at the minute's start, so the body and its ETag stay the same within a minute
  * unless the owner's data changes), written by shared/src/ical/free-busy.ts as VFREEBUSY or, with
  * `format` 'events', as "Free" VEVENTs. Cached like the page's answers (public-cache.ts: dropped on
- * any change of the owner). 404 for an unknown slug, exactly like the page.
+ * any change of the owner). 404 for an unknown slug or a link the visitor may not open (`linkKey`:
+ * a personal link's token), exactly like the page.
  */
-export async function freeBusyFeed(deps: Deps, slug: string, format: 'freebusy' | 'events'): Promise<FreeBusyFeed> {
-  const owner = await ownerOf(deps, slug);
+export async function freeBusyFeed(deps: Deps, slug: string, format: 'freebusy' | 'events', linkKey?: unknown): Promise<FreeBusyFeed> {
+  const { owner } = await openPublicLink(deps, slug, linkKey, deps.now());
   const now = Math.floor(deps.now() / 60_000) * 60_000;
   const cache = publicCacheFor(deps.db);
   const key = `${owner.id}\u0000free-busy:${format}\u0000${now}`;
@@ -136,16 +160,13 @@ export async function freeBusyFeed(deps: Deps, slug: string, format: 'freebusy' 
   return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
 }
 
-/** Counts one view per visitor per owner-zone day (batched; never throws). */
-async function countView(deps: Deps, owner: PublicOwner, now: number, visitor: Visitor): Promise<void> {
+/** Counts one view per visitor per owner-zone day (batched; never throws), and one for the personal link it came through. */
+async function countView(deps: Deps, owner: PublicOwner, now: number, visitor: Visitor, shareLinkId: string | null): Promise<void> {
   // The owner's calendar date, so per-day analytics follow the owner's days (not UTC's).
   const day = formatIsoDate(instantToWall(getIanaZone(owner.timezone), now));
-  await pageViewsFor(deps.db, deps.config.PAGE_VIEW_FLUSH_MS, deps.logger).record({
-    user_id: owner.id,
-    day,
-    visitor_hash: visitorHash(deps.config.AVAIL_SECRET_KEY, day, visitor),
-    created_at: now,
-  });
+  const hash = visitorHash(deps.config.AVAIL_SECRET_KEY, day, visitor);
+  await pageViewsFor(deps.db, deps.config.PAGE_VIEW_FLUSH_MS, deps.logger).record({ user_id: owner.id, day, visitor_hash: hash, created_at: now });
+  if (shareLinkId) await countShareLinkView(deps, shareLinkId, day, hash, now);
 }
 
 /**

@@ -42,6 +42,7 @@ export function validateProposal(name: string, email: string): Errors {
 /** The dialog; `target` null means closed. `onStale` runs when the server says the time is no longer free. */
 export function ProposeDialog({
   slug,
+  linkKey,
   ownerName,
   tz,
   target,
@@ -49,6 +50,8 @@ export function ProposeDialog({
   onStale,
 }: {
   slug: string;
+  /** A personal link's token, passed on with the proposal. */
+  linkKey?: string;
   ownerName: string;
   tz: string;
   target: ProposeTarget | null;
@@ -56,7 +59,7 @@ export function ProposeDialog({
   onStale: () => void;
 }) {
   if (!target) return null;
-  return <ProposeContent key={`${target.startMs}-${target.endMs}-${target.atMs ?? ''}`} slug={slug} ownerName={ownerName} tz={tz} target={target} onClose={onClose} onStale={onStale} />;
+  return <ProposeContent key={`${target.startMs}-${target.endMs}-${target.atMs ?? ''}`} slug={slug} linkKey={linkKey} ownerName={ownerName} tz={tz} target={target} onClose={onClose} onStale={onStale} />;
 }
 
 /** A button that closes the dialog. */
@@ -70,6 +73,7 @@ function CloseButton({ onClose, className, label, children, buttonRef }: { onClo
 
 function ProposeContent({
   slug,
+  linkKey,
   ownerName,
   tz,
   target,
@@ -77,6 +81,7 @@ function ProposeContent({
   onStale,
 }: {
   slug: string;
+  linkKey?: string;
   ownerName: string;
   tz: string;
   target: ProposeTarget;
@@ -163,7 +168,7 @@ function ProposeContent({
         email: email.trim(),
         note: note.trim(),
         visitor_timezone: tz,
-      });
+      }, linkKey);
       setSuccess(res.message || `Your proposal was sent. ${ownerName} will confirm by email.`);
     } catch (err) {
       if (err instanceof ApiError) {

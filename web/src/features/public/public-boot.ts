@@ -17,6 +17,13 @@ export interface PublicBoot {
   now: number;
   /** The public API's answer (free windows from now on, never a title). */
   data: PublicAvailability;
+  /** A personal link's token (`?key=`) the page was opened with; passed on to every public API call. */
+  key?: string;
+}
+
+/** The personal link's token of a page address's query (`?key=…`), or undefined. */
+export function keyFromSearch(search: string): string | undefined {
+  return new URLSearchParams(search).get('key') || undefined;
 }
 
 /** The slug of a public page path (`/u/:slug` or `/:slug`), or null. */

@@ -32,8 +32,11 @@ const MESSAGES: Record<Exclude<Status, 'loading' | 'loaded'>, string> = {
   network_error: 'Unable to connect. Please check your internet connection and try again.',
 };
 
-/** The public page of `slug`: states, week/month views, visitor zone, and the propose dialog. */
-export default function PublicPage({ slug, initial }: { slug: string; initial?: PublicBoot }) {
+/**
+ * The public page of `slug`: states, week/month views, visitor zone, and the propose dialog.
+ * `linkKey`: the personal link's token the page was opened with (`?key=`), sent with every call.
+ */
+export default function PublicPage({ slug, linkKey, initial }: { slug: string; linkKey?: string; initial?: PublicBoot }) {
   const [tz, setTz] = useState(() => initial?.tz ?? browserTimeZone());
   const [view, setView] = useState<'week' | 'month'>('week');
   const [offset, setOffset] = useState(0);
@@ -92,7 +95,7 @@ export default function PublicPage({ slug, initial }: { slug: string; initial?: 
     if (quietFetch.current) quietFetch.current = false;
     else setStatus('loading');
     api
-      .publicAvailability(slug, range, tz, ctrl.signal)
+      .publicAvailability(slug, range, tz, ctrl.signal, linkKey)
       .then((res) => {
         if (!res || typeof res !== 'object' || !res.availability) {
           setStatus('not_found');
@@ -107,15 +110,15 @@ export default function PublicPage({ slug, initial }: { slug: string; initial?: 
         else setStatus('network_error');
       });
     return () => ctrl.abort();
-  }, [slug, range, tz, retry]);
+  }, [slug, linkKey, range, tz, retry]);
 
   // After a 'no longer free' answer: refetch the shown windows without leaving the loaded state.
   const refreshWindows = useCallback(() => {
     api
-      .publicAvailability(slug, range, tz)
+      .publicAvailability(slug, range, tz, undefined, linkKey)
       .then((res) => res?.availability && setData(res))
       .catch(() => undefined);
-  }, [slug, range, tz]);
+  }, [slug, linkKey, range, tz]);
 
   useEffect(() => {
     document.title = data ? `${data.user_name}'s Availability · Avail` : 'Availability · Avail';
@@ -296,7 +299,7 @@ export default function PublicPage({ slug, initial }: { slug: string; initial?: 
           Powered by <a href="/">Avail</a> · only free times are shown
         </footer>
       </div>
-      {data && <ProposeDialog slug={slug} ownerName={name} tz={tz} target={target} onClose={() => setTarget(null)} onStale={refreshWindows} />}
+      {data && <ProposeDialog slug={slug} linkKey={linkKey} ownerName={name} tz={tz} target={target} onClose={() => setTarget(null)} onStale={refreshWindows} />}
     </>
   );
 }
