@@ -254,6 +254,25 @@ export interface OwnerLink {
   url: string;
   created_at: string;
 }
+/** A personal link (GET/POST /me/share-links; issue 14). Instants ISO 8601 UTC. */
+export interface ShareLink {
+  id: string;
+  label: string;
+  /** `${PUBLIC_BASE_URL}/${username}?key=${token}`; null without a username. */
+  url: string | null;
+  /** null = never expires. */
+  expires_at: string | null;
+  created_at: string;
+  expired: boolean;
+  /** Distinct visitors per day, summed. */
+  views: number;
+  last_viewed_at: string | null;
+}
+export interface ShareLinks {
+  share_links: ShareLink[];
+  /** False when only personal links open the page. */
+  plain_link_enabled: boolean;
+}
 /** One day of public-page views (GET /me/analytics/links): distinct visitors that day, owner's zone. */
 export interface LinkAnalyticsEntry {
   /** `${link_id}:${date}` */
@@ -378,6 +397,14 @@ export const api = {
     post<{ success: boolean; message: string }>('/auth/reset-password', body),
 
   links: () => get<{ links: OwnerLink[] }>('/me/links'),
+  /** GET /me/share-links: the owner's personal links, newest first, and whether the plain link is on. */
+  shareLinks: () => get<ShareLinks>('/me/share-links'),
+  /** POST /me/share-links: 201 the new link; 422 `errors.label` / `errors.expires_at`; 409 no_username / too_many_links. */
+  createShareLink: (body: { label: string; expires_at?: string | null }) => post<ShareLink>('/me/share-links', body),
+  /** DELETE /me/share-links/{id}: revoked at once (204); 404 when already gone. */
+  revokeShareLink: (id: string) => del<unknown>(`/me/share-links/${encodeURIComponent(id)}`),
+  /** PUT /me/share-links/plain-link: `enabled` false = only personal links open the page. */
+  setPlainLink: (enabled: boolean) => put<{ plain_link_enabled: boolean }>('/me/share-links/plain-link', { enabled }),
   createLink: () => post<{ link: OwnerLink }>('/me/links', {}),
   linkAnalytics: (days: 7 | 30 | 90 = 30) => get<LinkAnalytics>('/me/analytics/links', { query: { days: String(days) } }),
   generateEmailText: (body: { context?: string; timezone?: string }) =>

@@ -13,6 +13,7 @@ import { useUsernameCheck } from '../../components/use-username-check.ts';
 import { browserTimeZone } from '../../lib/time.ts';
 import { useCopy } from './use-copy.ts';
 import { useStore } from './use-store.ts';
+import { PersonalLinksCard, useShareLinks } from './personal-links-card.tsx';
 import { displayLink, freeBusyFeedsOf, publicLinkBase, publicLinkOf } from '../../lib/public-link.ts';
 
 /** spec §8: the failure message of 'Generate New Text'. */
@@ -34,6 +35,7 @@ export default function LinksPage() {
   const current = p?.username ?? user?.username ?? '';
   const link = links.data?.links?.[0]?.url ?? publicLinkOf(user, current || 'username');
   const linkCopy = useCopy();
+  const shareLinks = useShareLinks();
   const feeds = current ? freeBusyFeedsOf(publicLinkBase(user), current) : null;
   const textCopy = useCopy();
   const alert = useAlert();
@@ -117,7 +119,13 @@ export default function LinksPage() {
           </button>
         </div>
         {!current && <p className="muted small">Set a username below to get your link.</p>}
+        {shareLinks.data?.plain_link_enabled === false && (
+          <p className="small text-danger" data-testid="plain-link-off">
+            Off: this link shows “not found”. Only people with a personal link can see your availability.
+          </p>
+        )}
       </section>
+      <PersonalLinksCard tz={user?.timezone || browserTimeZone()} hasUsername={Boolean(current)} store={shareLinks} />
       {feeds && (
         <section className="card" aria-labelledby="subscribe-title">
           <h2 id="subscribe-title" className="card-title">
