@@ -11,6 +11,7 @@ import * as m0005 from './migrations/0005_busy_blocks.ts';
 import * as m0006 from './migrations/0006_login_throttle.ts';
 import * as m0007 from './migrations/0007_claims.ts';
 import * as m0008 from './migrations/0008_share_links.ts';
+import * as m0009 from './migrations/0009_busy_rules.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   '0006_login_throttle': m0006,
   '0007_claims': m0007,
   '0008_share_links': m0008,
+  '0009_busy_rules': m0009,
 };
 
 const provider: MigrationProvider = {

@@ -110,6 +110,8 @@ export interface CalendarConnectionsTable {
   sync_lease_owner: string | null;
   /** When the sync that last took the lease began (UTC epoch ms); a requested sync is claimed only if none began after the request. */
   sync_started_at: number | null;
+  /** The owner's busy rules for this connection as JSON (shared/src/ical/busy-rules.ts); null = the defaults. */
+  busy_rules_json: string | null;
 }
 
 /** Raw ICS per calendar object; owner-only; used to re-derive busy time. */

@@ -20,6 +20,7 @@ import { ExpansionLimitError, expandRRuleWall, type OccurrenceBudget } from './r
 import { VTimezone } from './vtimezone.ts';
 import { parseDuration, parseIcsTime, parseRRule, type IcsDuration, type IcsTime, type RecurRule } from './values.ts';
 import { windowsZoneToIana } from './windows-zones.ts';
+import { DEFAULT_BUSY_RULES, type BusyRules } from './busy-rules.ts';
 
 export { IcsParseError, ExpansionLimitError };
 export type { OccurrenceBudget };
@@ -82,6 +83,8 @@ export interface ExpandOptions {
    * throws `ExpansionLimitError` with scope `'connection'`. Default: no budget.
    */
   budget?: OccurrenceBudget;
+  /** The connection's busy rules (busy-rules.ts); default: the semantics doc's rules (DEFAULT_BUSY_RULES). */
+  busyRules?: BusyRules;
 }
 
 /** A busy interval: UTC ms, half-open. Carries no title or other event detail. */
@@ -100,6 +103,12 @@ export interface EventInstance {
   end: number;
   allDay: boolean;
   isBusy: boolean;
+  /**
+   * Where the instance comes from: 'single' (a VEVENT without recurrence), 'recurring' (an
+   * instance of an RRULE/RDATE series, RFC 5545 §3.8.5), 'override' (a VEVENT with RECURRENCE-ID
+   * that replaces one instance, §3.8.4.4).
+   */
+  origin: 'single' | 'recurring' | 'override';
 }
 
 export interface ExpandResult {
@@ -339,11 +348,29 @@ type Length =
   | { kind: 'nominal'; days: number; ms: number }
   | { kind: 'days'; days: number; ms: number };
 
-function isBusy(e: ParsedEvent, owners: Set<string>): boolean {
+/**
+ * Whether an event instance is busy: the semantics doc's rules (cancelled, transparent, Outlook
+ * FREE, declined by the owner → free), then the connection's busy rules (busy-rules.ts): all-day,
+ * tentative and unanswered events may be made free, and so may titles containing a free keyword
+ * (`keywords`: lower-cased).
+ */
+function isBusy(e: ParsedEvent, owners: Set<string>, allDay: boolean, rules: BusyRules, keywords: readonly string[]): boolean {
   if (e.status === 'CANCELLED') return false;
   if (e.transp === 'TRANSPARENT') return false;
   if (e.busyStatus === 'FREE') return false;
-  for (const a of e.attendees) if (a.partstat === 'DECLINED' && owners.has(a.email)) return false;
+  let own: string | undefined;
+  for (const a of e.attendees) {
+    if (!owners.has(a.email)) continue;
+    if (a.partstat === 'DECLINED') return false;
+    own ??= a.partstat;
+  }
+  if (allDay && rules.all_day === 'free') return false;
+  if (rules.tentative === 'free' && (own === 'TENTATIVE' || e.status === 'TENTATIVE' || e.busyStatus === 'TENTATIVE')) return false;
+  if (rules.unanswered === 'free' && own === 'NEEDS-ACTION') return false;
+  if (keywords.length) {
+    const title = e.title.toLowerCase();
+    for (const k of keywords) if (title.includes(k)) return false;
+  }
   return true;
 }
 
@@ -359,7 +386,8 @@ function isBusy(e: ParsedEvent, owners: Set<string>): boolean {
  *   date for all-day series); overrides replace their instance and keep the master's length when
  *   they have no DTEND/DURATION; orphan overrides count on their own times.
  * - Busy unless STATUS:CANCELLED, TRANSP:TRANSPARENT, X-MICROSOFT-CDO-BUSYSTATUS:FREE, or declined
- *   by an owner address. Zero-length instances never produce an interval.
+ *   by an owner address, or made free by `opts.busyRules` (all-day, tentative, unanswered, free
+ *   keywords; busy-rules.ts). Zero-length instances never produce an interval.
  *
  * @throws ExpansionLimitError when a series needs more than `maxInstances` instances, or the
  *   shared `budget` of occurrences is exhausted (scope `'connection'`).
@@ -394,18 +422,20 @@ export function expandBusy(cal: ParsedCalendar, opts: ExpandOptions): ExpandResu
   const owners = new Set((opts.ownerEmails ?? []).map((e) => e.trim().replace(/^mailto:/i, '').toLowerCase()));
   const maxInstances = opts.maxInstances ?? 100_000;
   const { rangeStart, rangeEnd, budget } = opts;
+  const rules = opts.busyRules ?? DEFAULT_BUSY_RULES;
+  const keywords = rules.free_keywords.map((k) => k.trim().toLowerCase()).filter((k) => k !== '');
 
   const intervals: BusyInterval[] = [];
   const events: EventInstance[] = [];
-  const emit = (e: ParsedEvent, inst: Instance, allDay: boolean, dependsOnOwnerZone: boolean) => {
+  const emit = (e: ParsedEvent, inst: Instance, allDay: boolean, dependsOnOwnerZone: boolean, origin: EventInstance['origin']) => {
     const zeroLen = inst.end <= inst.start;
     const inRange = zeroLen
       ? inst.start >= rangeStart && inst.start < rangeEnd
       : inst.start < rangeEnd && inst.end > rangeStart;
     if (!inRange) return;
     if (budget && --budget.remaining < 0) throw new ExpansionLimitError(budget.limit, '', 'connection');
-    const busy = isBusy(e, owners);
-    events.push({ uid: e.uid, title: e.title, start: inst.start, end: Math.max(inst.end, inst.start), allDay, isBusy: busy });
+    const busy = isBusy(e, owners, allDay, rules, keywords);
+    events.push({ uid: e.uid, title: e.title, start: inst.start, end: Math.max(inst.end, inst.start), allDay, isBusy: busy, origin });
     if (busy && !zeroLen) intervals.push({ start: inst.start, end: inst.end, dependsOnOwnerZone });
   };
 
@@ -560,13 +590,14 @@ export function expandBusy(cal: ParsedCalendar, opts: ExpandOptions): ExpandResu
     for (const x of m.exdates) removeBy(x);
     for (const o of ovs) removeBy(o.recurrenceId!);
 
+    const origin = m.rrule || m.rdates.length ? 'recurring' : 'single';
     for (const [key, s] of starts) {
       if (removedKeys.has(key)) continue;
       if (!allDay && removedDays.size && removedDays.has(Math.floor(s.wall / DAY_MS))) continue;
       const day = allDay ? Math.floor(s.wall / DAY_MS) : undefined;
       const start = allDay ? wallToInstant(zone, day! * DAY_MS) : s.instant;
       const end = s.end ?? endOf(start, len, zone, allDay, day);
-      emit(m, { start, end, day }, allDay, depends);
+      emit(m, { start, end, day }, allDay, depends, origin);
     }
   }
 
@@ -590,10 +621,10 @@ export function expandBusy(cal: ParsedCalendar, opts: ExpandOptions): ExpandResu
     if (allDay) {
       const day = Math.floor(o.dtstart.wall / DAY_MS);
       const start = wallToInstant(zone, day * DAY_MS);
-      emit(o, { start, end: endOf(start, len, zone, true, day), day }, true, depends);
+      emit(o, { start, end: endOf(start, len, zone, true, day), day }, true, depends, 'override');
     } else {
       const start = instantOf(o.dtstart)[0];
-      emit(o, { start, end: endOf(start, len, zone, false) }, false, depends);
+      emit(o, { start, end: endOf(start, len, zone, false) }, false, depends, 'override');
     }
   }
 

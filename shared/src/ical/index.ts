@@ -13,6 +13,7 @@ export {
   type BusyInterval,
   type EventInstance,
 } from './calendar.ts';
+export { DEFAULT_BUSY_RULES, readBusyRules, isDefaultBusyRules, type BusyRules, type BusyOrFree } from './busy-rules.ts';
 export { VTimezone, VTimezoneError } from './vtimezone.ts';
 export { windowsZoneToIana } from './windows-zones.ts';
 export { expandRRuleWall, type ExpandWindow } from './rrule.ts';

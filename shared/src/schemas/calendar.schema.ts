@@ -3,6 +3,7 @@
  */
 import './zod-setup.ts';
 import { z } from 'zod';
+import { FREE_KEYWORDS_MAX, FREE_KEYWORD_MAX_LENGTH } from '../ical/busy-rules.ts';
 
 /** POST /api/me/calendar/apple/connect — `{ apple_id, app_specific_password }`. */
 export const appleConnectSchema = z.object({
@@ -43,4 +44,27 @@ export const caldavConnectSchema = z.object({
 export const eventsQuerySchema = z.object({
   start_date: z.string({ error: 'start_date is required' }).min(1, 'start_date is required'),
   end_date: z.string({ error: 'end_date is required' }).min(1, 'end_date is required'),
+});
+
+const busyOrFree = (field: string) =>
+  z.enum(['busy', 'free'], { error: `${field} must be "busy" or "free"` });
+
+/**
+ * PUT /api/me/calendar/connections/{id}/busy-rules body (issue 14 item 4; shared/src/ical/busy-rules.ts):
+ * `{ all_day, tentative, unanswered: 'busy' | 'free', free_keywords: string[] }`. Keywords are
+ * trimmed, empty ones dropped, duplicates (case-insensitive) removed; at most 20 of 1–50 characters.
+ */
+export const busyRulesSchema = z.object({
+  all_day: busyOrFree('all_day'),
+  tentative: busyOrFree('tentative'),
+  unanswered: busyOrFree('unanswered'),
+  free_keywords: z
+    .array(z.string({ error: 'Keywords must be text' }).trim().max(FREE_KEYWORD_MAX_LENGTH, `A keyword can be at most ${FREE_KEYWORD_MAX_LENGTH} characters.`), {
+      error: 'free_keywords must be a list of words',
+    })
+    .transform((list) => {
+      const seen = new Set<string>();
+      return list.filter((k) => k !== '' && !seen.has(k.toLowerCase()) && seen.add(k.toLowerCase()));
+    })
+    .refine((list) => list.length <= FREE_KEYWORDS_MAX, `At most ${FREE_KEYWORDS_MAX} keywords.`),
 });

@@ -74,7 +74,7 @@ describe('ICS feed connections (API)', () => {
     expect(list.body.connections[0].id).toBe(c.id);
     expect(JSON.stringify(list.body)).not.toContain('private-'); // the feed URL may carry a secret token
     expect(Object.keys(list.body.connections[0]).sort()).toEqual(
-      ['account', 'calendars_count', 'connected_at', 'id', 'included_calendars_count', 'last_error', 'last_synced_at', 'name', 'provider', 'status', 'warnings'],
+      ['account', 'busy_rules', 'calendars_count', 'connected_at', 'id', 'included_calendars_count', 'last_error', 'last_synced_at', 'name', 'provider', 'status', 'warnings'],
     );
 
     const events = await request(t.app).get('/api/me/calendar/events').query({ start_date: '2030-01-07', end_date: '2030-01-07' }).set(owner.auth);

@@ -38,6 +38,11 @@ export async function findConnectionsByProvider(db: Q, userId: string, provider:
   return db.selectFrom('calendar_connections').selectAll().where('user_id', '=', userId).where('provider', '=', provider).execute();
 }
 
+/** Sets a connection's busy rules (JSON, null = defaults). Not a replicated field: no stamp. */
+export async function setBusyRulesJson(db: Q, connectionId: string, json: string | null): Promise<void> {
+  await db.updateTable('calendar_connections').set({ busy_rules_json: json }).where('id', '=', connectionId).execute();
+}
+
 /** Inserts a connection; its `updated_at` is the write's stamp (call inside replicatedWrite). */
 export async function insertConnection(
   db: Q,

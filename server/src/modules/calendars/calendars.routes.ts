@@ -2,10 +2,10 @@
  * /api/me/calendar/* — thin: authenticate, validate with the shared schemas, call the service.
  */
 import { Router, type Request, type Response } from 'express';
-import { appleConnectSchema, caldavConnectSchema, eventsQuerySchema, icsConnectSchema } from '@avail/shared/schemas/calendar.schema.ts';
+import { appleConnectSchema, busyRulesSchema, caldavConnectSchema, eventsQuerySchema, icsConnectSchema } from '@avail/shared/schemas/calendar.schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { authenticate, currentUser, requireVerified } from '../../http/authenticate.ts';
-import { parse } from '../../http/validate.ts';
+import { parse, validate } from '../../http/validate.ts';
 import type { SyncDeps } from '../sync/sync.service.ts';
 import * as service from './calendars.service.ts';
 
@@ -44,6 +44,16 @@ export function calendarsRouter(deps: Deps & Pick<SyncDeps, 'calendarFetch'>) {
   router.delete('/me/calendar/connections/:id', ...auth, async (req: Request, res: Response) => {
     await service.deleteConnection(deps, currentUser(req).id, String(req.params.id));
     res.json({ success: true, message: 'Calendar disconnected' });
+  });
+
+  /**
+   * PUT /api/me/calendar/connections/:id/busy-rules — body `{ all_day, tentative, unanswered: 'busy' | 'free',
+   * free_keywords: string[] }` (issue 14 item 4; docs/busy-rules.md). 200 the connection as listed
+   * (with `busy_rules`), re-derived from its stored calendar data before the answer, so the public page
+   * follows at once. 422 `{ error, errors }` on a bad body; 404 another owner's or no connection; 401.
+   */
+  router.put('/me/calendar/connections/:id/busy-rules', ...auth, validate(busyRulesSchema), async (req: Request, res: Response) => {
+    res.json({ connection: await service.setBusyRules(deps, currentUser(req).id, String(req.params.id), req.body) });
   });
 
   router.post('/me/calendar/sync', ...auth, async (req: Request, res: Response) => {

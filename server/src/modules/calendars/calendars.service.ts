@@ -3,6 +3,7 @@
  * delete/disconnect, Sync Now, and the owner's events for the dashboard.
  */
 import { getIanaZone, isValidIanaZone, parseIsoDate, startOfLocalDay } from '@avail/shared/domain/zone-time.ts';
+import { isDefaultBusyRules, readBusyRules, type BusyRules } from '@avail/shared/ical/busy-rules.ts';
 import type { CalendarConnectionRow, UserRow } from '../../db/schema.ts';
 import { HttpError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { encryptSecret, secretFingerprint } from '../../lib/crypto.ts';
@@ -14,6 +15,7 @@ import {
   DeriveError,
   calendarFetchFor,
   ownerEmailsFor,
+  rederiveConnection,
   syncUser,
   type SyncDeps,
 } from '../sync/sync.service.ts';
@@ -45,6 +47,8 @@ export interface ConnectionView {
   last_synced_at: string | null;
   last_error: string | null;
   warnings: string[];
+  /** The owner's busy rules of this connection (defaults filled in); owner-only. */
+  busy_rules: BusyRules;
 }
 
 /** What leaves the server about a connection: never secrets, sync state or feed URLs. */
@@ -57,6 +61,7 @@ export function presentConnection(c: Omit<CalendarConnectionRow, SyncHealthColum
     status: c.status,
     connected_at: new Date(doc.connected_at).toISOString(),
     last_synced_at: doc.last_synced_at == null ? null : new Date(doc.last_synced_at).toISOString(),
+    busy_rules: readBusyRules(c.busy_rules_json),
   };
 }
 
@@ -125,6 +130,7 @@ async function connectPull(deps: SyncDeps, user: UserRow, req: ConnectRequest): 
     last_error: null,
     last_synced_at: now,
     connected_at: now,
+    busy_rules_json: null,
   };
   const updatedAt = await replicatedWrite(deps, user.id, async (trx, stamp) => {
     if (req.provider === 'apple') {
@@ -293,6 +299,23 @@ async function removeConnections(deps: SyncDeps, userId: string, conns: Calendar
 }
 
 /** DELETE /me/calendar/connections/:id — 404 'Calendar connection not found' for another owner's or an unknown id. */
+/**
+ * PUT /me/calendar/connections/:id/busy-rules: stores the connection's busy rules (null when they
+ * equal the defaults) and re-derives it at once from its stored sources (no network; off the
+ * request thread in the derive pool), so the public page follows on the next request (the write
+ * publishes on the change bus). Returns the connection as GET /me/calendar/connections shows it.
+ * @throws 404 `{ error: 'Calendar connection not found' }` for another owner's or no connection.
+ */
+export async function setBusyRules(deps: SyncDeps, userId: string, id: string, rules: BusyRules): Promise<ConnectionView> {
+  const conn = await repo.findConnection(deps.db, userId, id);
+  if (!conn) throw notFound('Calendar connection not found');
+  const busy_rules_json = isDefaultBusyRules(rules) ? null : JSON.stringify(rules);
+  await repo.setBusyRulesJson(deps.db, conn.id, busy_rules_json);
+  await rederiveConnection(deps, { ...conn, busy_rules_json });
+  const updated = await repo.findConnection(deps.db, userId, id);
+  return presentConnection(updated ?? { ...conn, busy_rules_json });
+}
+
 export async function deleteConnection(deps: SyncDeps, userId: string, id: string): Promise<void> {
   const conn = await repo.findConnection(deps.db, userId, id);
   if (!conn) throw notFound('Calendar connection not found');

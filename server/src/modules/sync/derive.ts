@@ -22,6 +22,7 @@ import {
 import { mergeIntervals } from '@avail/shared/domain/intervals.ts';
 import { ExpansionLimitError, IcsParseError, expandBusy, parseCalendar, type OccurrenceBudget } from '@avail/shared/ical/calendar.ts';
 import { VTimezoneError } from '@avail/shared/ical/vtimezone.ts';
+import type { BusyRules } from '@avail/shared/ical/busy-rules.ts';
 import type { DerivedRows } from '../calendars/calendars.repo.ts';
 
 const DAY_MS = 86_400_000;
@@ -42,6 +43,8 @@ export interface DeriveOptions {
   ownerEmails: readonly string[];
   /** Sync instant, UTC epoch ms: the horizon is [now − 30 d, now + 400 d). */
   now: number;
+  /** The connection's busy rules (shared/src/ical/busy-rules.ts); default: the semantics doc's. */
+  busyRules?: BusyRules;
 }
 
 export type Derived = DerivedRows & { warnings: string[] };
@@ -85,6 +88,7 @@ export function deriveBusy(sources: ReadonlyArray<{ icsText: string }>, opts: De
       result = expandBusy(parsed, {
         ownerZone: opts.ownerZone,
         ownerEmails: opts.ownerEmails,
+        busyRules: opts.busyRules,
         rangeStart,
         rangeEnd,
         maxInstances: MAX_RECURRENCE_INSTANCES,

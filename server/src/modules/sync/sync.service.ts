@@ -24,6 +24,7 @@
  *
  * Never logs titles, feed URLs or secrets: only ids, provider, counts and error codes.
  */
+import { readBusyRules } from '@avail/shared/ical/busy-rules.ts';
 import type { CalendarConnectionRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
@@ -285,7 +286,7 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
       !result.notModified || conn.status !== 'active' || !stored || now - stored.derivedAt > REDERIVE_UNCHANGED_AFTER_MS;
     const sources = result.notModified ? held : mergeSources(held, result);
     const derived = mustDerive
-      ? await deriveOffThread(sources, { ownerZone: owner.timezone, ownerEmails: ownerEmailsFor(owner.email, providerEmails), now })
+      ? await deriveOffThread(sources, { ownerZone: owner.timezone, ownerEmails: ownerEmailsFor(owner.email, providerEmails), now, busyRules: readBusyRules(conn.busy_rules_json) })
       : null;
     const nextState: StoredSyncState = {
       provider: result.newState,
@@ -351,6 +352,7 @@ export async function rederiveConnection(deps: SyncDeps, conn: CalendarConnectio
       ownerZone: owner.timezone,
       ownerEmails: ownerEmailsFor(owner.email, stored?.ownerEmails ?? []),
       now,
+      busyRules: readBusyRules(conn.busy_rules_json),
     });
     await replicatedWrite(deps, conn.user_id, async (trx, stamp) => {
       await repo.replaceDerived(trx, conn, derived, stamp, deps.config.AVAIL_SECRET_KEY);
