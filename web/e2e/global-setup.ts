@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
 import { desktopCsp } from '../../shared/src/desktop/content-security-policy.ts';
-import { buildIcsFeed, nextWeekWednesday, OWNER_ZONE } from './fixtures.ts';
+import { buildIcsFeed, nextWeekMonday, nextWeekWednesday, OWNER_ZONE } from './fixtures.ts';
 import { startFakes } from './fakes-control.ts';
 import { httpsRelayFor } from '../../server/test/fakes/push-relay.ts';
 
@@ -91,6 +91,10 @@ export default async function globalSetup() {
       answeredOnce.add(req.url);
       res.writeHead(first ? 200 : 500, { 'Content-Type': 'text/calendar; charset=utf-8' });
       res.end(first ? feed : '');
+    } else if (req.url?.startsWith('/monday.ics')) {
+      // The same private event on next week's Monday 11:00–12:00 Brussels (inside the default hours).
+      res.writeHead(200, { 'Content-Type': 'text/calendar; charset=utf-8' });
+      res.end(buildIcsFeed(nextWeekMonday(OWNER_ZONE)));
     } else if (req.url?.startsWith('/calendar.ics')) {
       res.writeHead(200, { 'Content-Type': 'text/calendar; charset=utf-8' });
       res.end(feed);

@@ -221,6 +221,8 @@ export interface CalendarConnection {
   last_synced_at: string | null;
   last_error: string | null;
   warnings?: string[] | null;
+  /** The connection's busy rules (REST only; the device's copy of a connection has none). */
+  busy_rules?: BusyRules;
 }
 export interface CalendarEvent {
   id: string | number;
@@ -326,6 +328,8 @@ export interface ProposalInput {
 }
 
 export type { ReplacedVersion } from '../rx/replication-protocol.ts';
+export type { BusyRules } from '../ical/busy-rules.ts';
+import type { BusyRules } from '../ical/busy-rules.ts';
 import type { ReplacedVersion } from '../rx/replication-protocol.ts';
 
 // ---- calls ---------------------------------------------------------------------------------
@@ -371,6 +375,8 @@ export const api = {
   conflicts: () => get<{ conflicts: ReplacedVersion[] }>('/me/conflicts'),
 
   connections: () => get<{ connections: CalendarConnection[] }>('/me/calendar/connections'),
+  /** PUT /me/calendar/connections/{id}/busy-rules: 200 `{ connection }` re-derived; 422 `errors`; 404. */
+  setBusyRules: (id: string, rules: BusyRules) => put<{ connection: CalendarConnection }>(`/me/calendar/connections/${encodeURIComponent(id)}/busy-rules`, rules),
   connectIcs: (url: string) => post<{ connection?: CalendarConnection }>('/me/calendar/ics/connect', { url }),
   connectCaldav: (body: { server_url: string; username: string; password: string }) =>
     post<{ connection?: CalendarConnection }>('/me/calendar/caldav/connect', body),

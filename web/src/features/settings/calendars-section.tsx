@@ -15,6 +15,7 @@ import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { bridge } from '../../platform/platform.ts';
 import { appleError, PROVIDER_LABEL, statusText } from './connection-status.ts';
+import { BusyRulesEditor } from './busy-rules-editor.tsx';
 import {
   connectFailureText,
   fetchProviders,
@@ -231,6 +232,7 @@ export function CalendarsSection() {
                       {w}
                     </p>
                   ))}
+                  <BusyRulesEditor connectionId={String(c.id)} connectionName={c.name || PROVIDER_LABEL[c.provider] || c.provider} initial={c.busy_rules} />
                 </div>
               </div>
               {c.status === 'active' && (
