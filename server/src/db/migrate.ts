@@ -12,6 +12,7 @@ import * as m0006 from './migrations/0006_login_throttle.ts';
 import * as m0007 from './migrations/0007_claims.ts';
 import * as m0008 from './migrations/0008_share_links.ts';
 import * as m0009 from './migrations/0009_busy_rules.ts';
+import * as m0010 from './migrations/0010_event_origin.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   '0007_claims': m0007,
   '0008_share_links': m0008,
   '0009_busy_rules': m0009,
+  '0010_event_origin': m0010,
 };
 
 const provider: MigrationProvider = {

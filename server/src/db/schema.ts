@@ -138,6 +138,10 @@ export interface CalendarEventsTable {
   all_day: number;
   is_busy: number;
   depends_on_owner_zone: number;
+  /** 'single' | 'recurring' | 'override' (0010_event_origin); null = derived before it was recorded. Owner-only, not replicated. */
+  origin: string | null;
+  /** calendar_sources.calendar_url of the object the event came from; null = unknown. Owner-only, not replicated. */
+  source_calendar: string | null;
   /** Replication stamp (epoch ms); only bumped when the event's content changes. */
   updated_at: Generated<number>;
 }

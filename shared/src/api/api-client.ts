@@ -232,6 +232,31 @@ export interface CalendarEvent {
   all_day: boolean;
   provider: string;
 }
+/** GET /me/calendar/events/{id}/source: where an event of the owner's week comes from (owner-only). */
+export interface EventSource {
+  event: {
+    id: string;
+    title: string;
+    uid: string;
+    start: string;
+    end: string;
+    all_day: boolean;
+    is_busy: boolean;
+    /** null = synced before the origin was recorded. */
+    origin: 'single' | 'recurring' | 'override' | null;
+  };
+  calendar: string | null;
+  connection: {
+    id: string;
+    name: string;
+    provider: string;
+    status: string;
+    last_synced_at: string | null;
+    last_error: string | null;
+    warnings: string[];
+    busy_rules: BusyRules;
+  };
+}
 export interface FreeWindow {
   start: string;
   end: string;
@@ -375,6 +400,8 @@ export const api = {
   conflicts: () => get<{ conflicts: ReplacedVersion[] }>('/me/conflicts'),
 
   connections: () => get<{ connections: CalendarConnection[] }>('/me/calendar/connections'),
+  /** GET /me/calendar/events/{id}/source: "why is this time blocked?" (owner-only); 404 when gone. */
+  eventSource: (id: string | number) => get<EventSource>(`/me/calendar/events/${encodeURIComponent(String(id))}/source`),
   /** PUT /me/calendar/connections/{id}/busy-rules: 200 `{ connection }` re-derived; 422 `errors`; 404. */
   setBusyRules: (id: string, rules: BusyRules) => put<{ connection: CalendarConnection }>(`/me/calendar/connections/${encodeURIComponent(id)}/busy-rules`, rules),
   connectIcs: (url: string) => post<{ connection?: CalendarConnection }>('/me/calendar/ics/connect', { url }),

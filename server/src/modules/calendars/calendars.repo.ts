@@ -170,7 +170,19 @@ export async function applySourceChanges(
 }
 
 export interface DerivedRows {
-  events: Array<{ uid: string; title: string; start: number; end: number; allDay: boolean; isBusy: boolean; dependsOnOwnerZone: boolean }>;
+  events: Array<{
+    uid: string;
+    title: string;
+    start: number;
+    end: number;
+    allDay: boolean;
+    isBusy: boolean;
+    dependsOnOwnerZone: boolean;
+    /** single | recurring | override (shared/src/ical/calendar.ts EventInstance.origin). */
+    origin?: 'single' | 'recurring' | 'override';
+    /** The source's calendar_url; null when unknown. */
+    calendar?: string | null;
+  }>;
   intervals: Array<{ start: number; end: number; dependsOnOwnerZone: boolean }>;
 }
 
@@ -224,6 +236,8 @@ interface EventFields {
   all_day: number;
   is_busy: number;
   depends_on_owner_zone: number;
+  origin: string | null;
+  source_calendar: string | null;
 }
 
 function sameEvent(a: EventFields, b: EventFields): boolean {
@@ -234,7 +248,9 @@ function sameEvent(a: EventFields, b: EventFields): boolean {
     Number(a.end_ms) === Number(b.end_ms) &&
     Number(a.all_day) === Number(b.all_day) &&
     Number(a.is_busy) === Number(b.is_busy) &&
-    Number(a.depends_on_owner_zone) === Number(b.depends_on_owner_zone)
+    Number(a.depends_on_owner_zone) === Number(b.depends_on_owner_zone) &&
+    a.origin === b.origin &&
+    a.source_calendar === b.source_calendar
   );
 }
 
@@ -255,11 +271,13 @@ async function syncEvents(db: Q, conn: { id: string; user_id: string }, events: 
       all_day: e.allDay ? 1 : 0,
       is_busy: e.isBusy ? 1 : 0,
       depends_on_owner_zone: e.dependsOnOwnerZone ? 1 : 0,
+      origin: e.origin ?? null,
+      source_calendar: e.calendar ?? null,
     });
   }
   const current = await db
     .selectFrom('calendar_events')
-    .select(['id', 'uid', 'title', 'start_ms', 'end_ms', 'all_day', 'is_busy', 'depends_on_owner_zone'])
+    .select(['id', 'uid', 'title', 'start_ms', 'end_ms', 'all_day', 'is_busy', 'depends_on_owner_zone', 'origin', 'source_calendar'])
     .where('connection_id', '=', conn.id)
     .execute();
   // Titles are stored sealed (random IV, so equal titles differ on disk): compare the opened ones,
@@ -326,6 +344,17 @@ export async function listEvents(db: Q, userId: string, start: number, end: numb
     .orderBy('calendar_events.id')
     .execute();
   return rows.map((r) => ({ ...r, title: openContent(r.title, key) }));
+}
+
+/** One of the owner's events with the columns that explain it (title opened), or undefined. */
+export async function findEventOfUser(db: Q, userId: string, id: string, key: Uint8Array) {
+  const row = await db
+    .selectFrom('calendar_events')
+    .select(['id', 'connection_id', 'uid', 'title', 'start_ms', 'end_ms', 'all_day', 'is_busy', 'origin', 'source_calendar'])
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? { ...row, title: openContent(row.title, key) } : undefined;
 }
 
 /**

@@ -56,6 +56,18 @@ export function calendarsRouter(deps: Deps & Pick<SyncDeps, 'calendarFetch'>) {
     res.json({ connection: await service.setBusyRules(deps, currentUser(req).id, String(req.params.id), req.body) });
   });
 
+  /**
+   * GET /api/me/calendar/events/:id/source — owner-only "why is this time blocked?" (issue 14 item 6):
+   * 200 `{ event: { id, title, uid, start, end, all_day, is_busy, origin: 'single'|'recurring'|'override'|null },
+   * calendar, connection: { id, name, provider, status, last_synced_at, last_error, warnings, busy_rules } }`,
+   * instants ISO 8601 UTC. 404 `{ error: 'Event not found' }` for another owner's or no event; 401; 403.
+   * Headers: Cache-Control: no-store (titles).
+   */
+  router.get('/me/calendar/events/:id/source', ...auth, async (req: Request, res: Response) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await service.eventSource(deps, currentUser(req).id, String(req.params.id)));
+  });
+
   router.post('/me/calendar/sync', ...auth, async (req: Request, res: Response) => {
     const connections = await service.syncNow(deps, currentUser(req).id);
     res.json({ success: true, message: 'Sync complete', connections });

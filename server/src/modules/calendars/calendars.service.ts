@@ -371,6 +371,88 @@ export async function listEventViews(deps: SyncDeps, user: UserRow, query: { sta
   }));
 }
 
+/** Where a busy block of the owner's week comes from (GET /me/calendar/events/:id/source). Owner-only. */
+export interface EventSourceView {
+  event: {
+    id: string;
+    title: string;
+    /** The iCalendar UID (RFC 5545 §3.8.4.7), or the provider's event id behind it. */
+    uid: string;
+    start: string;
+    end: string;
+    all_day: boolean;
+    is_busy: boolean;
+    /** 'single' | 'recurring' (an RRULE/RDATE instance) | 'override' (RECURRENCE-ID); null = synced before this was recorded. */
+    origin: 'single' | 'recurring' | 'override' | null;
+  };
+  /** The calendar inside the connection, as a readable name; null when unknown. */
+  calendar: string | null;
+  connection: Pick<ConnectionView, 'id' | 'name' | 'provider' | 'status' | 'last_synced_at' | 'last_error' | 'warnings' | 'busy_rules'>;
+}
+
+/**
+ * A readable name of a source's calendar: the feed's own name for an ICS feed (one calendar), "Primary
+ * calendar" or the calendar id for Google, the collection's last path segment for CalDAV and iCloud,
+ * "Outlook calendar …<last 6 characters of its id>" for Microsoft. Never a feed URL (it may hold a token).
+ */
+export function calendarLabel(provider: CalendarConnectionRow['provider'], calendarUrl: string | null, connectionName: string): string | null {
+  if (!calendarUrl) return null;
+  switch (provider) {
+    case 'ics':
+      return connectionName;
+    case 'google':
+      return calendarUrl === 'primary' ? 'Primary calendar' : calendarUrl;
+    case 'microsoft':
+      return `Outlook calendar …${calendarUrl.slice(-6)}`;
+    default: {
+      const segment = calendarUrl.split('/').filter(Boolean).pop() ?? calendarUrl;
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    }
+  }
+}
+
+/**
+ * GET /me/calendar/events/:id/source — "why is this time blocked?" for one of the owner's events:
+ * its title, UID, times, busy flag and origin, the calendar and connection it came from with that
+ * connection's status, parse warnings and busy rules. Owner-only (never on a public path).
+ * @throws 404 `{ error: 'Event not found' }` for another owner's or no event.
+ */
+export async function eventSource(deps: SyncDeps, userId: string, id: string): Promise<EventSourceView> {
+  const ev = await repo.findEventOfUser(deps.db, userId, id, deps.config.AVAIL_SECRET_KEY);
+  if (!ev) throw notFound('Event not found');
+  const conn = await repo.findConnection(deps.db, userId, ev.connection_id);
+  if (!conn) throw notFound('Event not found');
+  const view = presentConnection(conn);
+  const origin = ev.origin === 'single' || ev.origin === 'recurring' || ev.origin === 'override' ? ev.origin : null;
+  return {
+    event: {
+      id: ev.id,
+      title: ev.title,
+      uid: ev.uid,
+      start: new Date(Number(ev.start_ms)).toISOString(),
+      end: new Date(Number(ev.end_ms)).toISOString(),
+      all_day: Number(ev.all_day) === 1,
+      is_busy: Number(ev.is_busy) === 1,
+      origin,
+    },
+    calendar: calendarLabel(conn.provider, ev.source_calendar, conn.name),
+    connection: {
+      id: view.id,
+      name: view.name,
+      provider: view.provider,
+      status: view.status,
+      last_synced_at: view.last_synced_at,
+      last_error: view.last_error,
+      warnings: view.warnings,
+      busy_rules: view.busy_rules,
+    },
+  };
+}
+
 /**
  * Start-up pass: seals raw ICS sources and event titles stored in plain text by earlier versions
  * (calendars.repo.ts sealPlainContent). Idempotent. Returns how many rows were sealed.

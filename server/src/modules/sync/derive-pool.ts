@@ -14,7 +14,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { SYNC_DERIVE_TIMEOUT_MS, SYNC_WORKER_MAX_HEAP_MB, SYNC_WORKER_MAX_THREADS } from '@avail/shared/constants.ts';
-import { DeriveError, type Derived, type DeriveOptions } from './derive.ts';
+import { DeriveError, type Derived, type DeriveOptions, type DeriveSource } from './derive.ts';
 import type { DeriveTask, DeriveTaskResult } from './derive.worker.ts';
 
 export interface DerivePoolOptions {
@@ -68,8 +68,8 @@ export class DerivePool {
    * @throws DeriveError (owner-facing message) for unreadable data, a budget exceeded, the time
    *   limit, the memory limit or a worker that died.
    */
-  async run(sources: ReadonlyArray<{ icsText: string }>, opts: DeriveOptions): Promise<Derived> {
-    const task: DeriveTask = { sources: sources.map((s) => ({ icsText: s.icsText })), opts: { ...opts, ownerEmails: [...opts.ownerEmails] } };
+  async run(sources: ReadonlyArray<DeriveSource>, opts: DeriveOptions): Promise<Derived> {
+    const task: DeriveTask = { sources: sources.map((s) => ({ icsText: s.icsText, calendarUrl: s.calendarUrl })), opts: { ...opts, ownerEmails: [...opts.ownerEmails] } };
     let result: DeriveTaskResult;
     try {
       result = await this.piscina.run(task, { signal: AbortSignal.timeout(this.timeoutMs) });
@@ -121,6 +121,6 @@ export async function closeDerivePool(): Promise<void> {
 }
 
 /** `derivePool().run(sources, opts)`: the derivation, off the request thread. */
-export function deriveOffThread(sources: ReadonlyArray<{ icsText: string }>, opts: DeriveOptions): Promise<Derived> {
+export function deriveOffThread(sources: ReadonlyArray<DeriveSource>, opts: DeriveOptions): Promise<Derived> {
   return derivePool().run(sources, opts);
 }

@@ -49,6 +49,13 @@ export interface DeriveOptions {
 
 export type Derived = DerivedRows & { warnings: string[] };
 
+/** One stored calendar object: its raw ICS and the calendar it belongs to (calendar_sources.calendar_url). */
+export interface DeriveSource {
+  icsText: string;
+  /** The source's calendar (CalDAV collection URL, Google calendar id, Graph calendar id, `ics:<connection>`). */
+  calendarUrl?: string;
+}
+
 export function syncHorizon(now: number): { rangeStart: number; rangeEnd: number } {
   return { rangeStart: now - SYNC_HORIZON_PAST_DAYS * DAY_MS, rangeEnd: now + SYNC_HORIZON_FUTURE_DAYS * DAY_MS };
 }
@@ -69,12 +76,13 @@ export function budgetMessage(what: 'occurrences' | 'events' | 'busy', limit: nu
  * Runs the shared engine over a connection's raw sources. Pure (no I/O), synchronous, CPU-bound:
  * call it through the worker pool (`deriveOffThread`), not on the request thread.
  *
- * @returns events (owner-only, with titles), merged busy intervals (UTC ms, half-open) and at most
+ * @returns events (owner-only, with titles, each with its origin — single, recurring, override —
+ *   and its source's calendar), merged busy intervals (UTC ms, half-open) and at most
  *   20 warnings.
  * @throws DeriveError with an owner-facing message: unreadable ICS, a series over
  *   MAX_RECURRENCE_INSTANCES, or a connection budget exceeded (see the module doc).
  */
-export function deriveBusy(sources: ReadonlyArray<{ icsText: string }>, opts: DeriveOptions): Derived {
+export function deriveBusy(sources: ReadonlyArray<DeriveSource>, opts: DeriveOptions): Derived {
   const { rangeStart, rangeEnd } = syncHorizon(opts.now);
   const events: DerivedRows['events'] = [];
   const zoned: Array<{ start: number; end: number }> = [];
@@ -107,7 +115,8 @@ export function deriveBusy(sources: ReadonlyArray<{ icsText: string }>, opts: De
       throw new DeriveError('Calendar data could not be read.');
     }
     for (const w of result.warnings) if (warnings.size < MAX_WARNINGS) warnings.add(w);
-    for (const e of result.events) events.push({ ...e, dependsOnOwnerZone: e.allDay });
+    const calendar = source.calendarUrl ?? null;
+    for (const e of result.events) events.push({ ...e, dependsOnOwnerZone: e.allDay, calendar });
     if (events.length > MAX_CONNECTION_EVENTS) throw new DeriveError(budgetMessage('events', MAX_CONNECTION_EVENTS));
     for (const i of result.intervals) (i.dependsOnOwnerZone ? zoned : fixed).push({ start: i.start, end: i.end });
   }

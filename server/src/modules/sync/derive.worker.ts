@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import { SYNC_WORKER_NICE } from '@avail/shared/constants.ts';
-import { DeriveError, deriveBusy, type Derived, type DeriveOptions } from './derive.ts';
+import { DeriveError, deriveBusy, type Derived, type DeriveOptions, type DeriveSource } from './derive.ts';
 
 /**
  * The derivation yields the CPU to the thread that answers visitors: this thread's scheduling
@@ -26,7 +26,7 @@ function lowerThisThreadPriority(): void {
 lowerThisThreadPriority();
 
 export interface DeriveTask {
-  sources: Array<{ icsText: string }>;
+  sources: DeriveSource[];
   opts: DeriveOptions;
 }
 

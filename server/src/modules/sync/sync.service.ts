@@ -345,7 +345,7 @@ export async function markConnectionExpired(deps: SyncDeps, conn: Pick<CalendarC
 export async function rederiveConnection(deps: SyncDeps, conn: CalendarConnectionRow): Promise<SyncOutcome> {
   const owner = await ownerOf(deps, conn.user_id);
   const stored = readState(conn);
-  const sources = (await repo.listSources(deps.db, conn.id, deps.config.AVAIL_SECRET_KEY)).map((s) => ({ icsText: s.ics_text }));
+  const sources = (await repo.listSources(deps.db, conn.id, deps.config.AVAIL_SECRET_KEY)).map((s) => ({ icsText: s.ics_text, calendarUrl: s.calendar_url }));
   const now = deps.now();
   try {
     const derived = await deriveOffThread(sources, {

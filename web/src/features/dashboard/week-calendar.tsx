@@ -5,7 +5,7 @@
  * instead) plus the owner's events with their titles and the manual busy blocks (from the desktop
  * tray's "Busy for …", removable here).
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { api, type AvailabilityRule, type CalendarEvent } from '@avail/shared/api/api-client.ts';
 import { BUSINESS_HOURS, CALENDAR_PX_PER_HOUR, CACHE_FRESHNESS_MS, DASHBOARD_EVENTS_REFRESH_MS } from '@avail/shared/constants.ts';
 import {
@@ -14,6 +14,7 @@ import {
 import { registerReset, registerStaleOnSync, SYNC_COMPLETED_EVENT } from '../../app/data-store.ts';
 import { useLocalBlocks, useLocalData, useLocalEvents, type BlockView } from '../../app/local-data.tsx';
 import { deleteBlockLocal } from '@avail/shared/rx/local-writes.ts';
+import { WhyBlockedDialog, type BlockedSource } from './why-blocked-dialog.tsx';
 
 const DAY_MS = 86_400_000;
 
@@ -79,6 +80,21 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
     deleteBlockLocal(local.data.db, local.data.deviceId, b.id).catch((e: unknown) => console.error('The busy block could not be removed', (e as Error)?.message));
   };
   const replication = local.data?.replication;
+  // "Why is this time blocked?" (issue 14 item 6): the block whose source is shown, if any.
+  const [why, setWhy] = useState<BlockedSource | null>(null);
+  /** Props that make a block open its source on click, Enter or Space. */
+  const openable = (source: BlockedSource & { kind: 'event' }) => ({
+    role: 'button' as const,
+    tabIndex: 0,
+    'aria-label': `Why is this time blocked: ${source.title || 'Busy'}`,
+    onClick: () => setWhy(source),
+    onKeyDown: (e: KeyboardEvent<HTMLDivElement>) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        setWhy(source);
+      }
+    },
+  });
 
   const fetchEvents = useCallback(
     async (force: boolean) => {
@@ -226,7 +242,7 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
                   {layout.allDay
                     .filter((a) => a.dates.includes(d))
                     .map((a) => (
-                      <div key={String(a.ev.id)} className="cal-event allday" title={a.ev.title}>
+                      <div key={String(a.ev.id)} className="cal-event allday" title={a.ev.title} {...openable({ kind: 'event', id: a.ev.id, title: a.ev.title })}>
                         {a.ev.title}
                       </div>
                     ))}
@@ -275,6 +291,7 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
                     className="cal-event"
                     style={{ top: top(t.startMin), height: Math.max(18, ((t.endMin - t.startMin) / 60) * CALENDAR_PX_PER_HOUR) }}
                     title={`${t.ev.title} (${formatTime(Date.parse(t.ev.start), timezone)}–${formatTime(Date.parse(t.ev.end), timezone)})`}
+                    {...openable({ kind: 'event', id: t.ev.id, title: t.ev.title })}
                   >
                     <strong>{t.ev.title || 'Busy'}</strong>
                     <span>
@@ -293,7 +310,9 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
                       style={{ top: top(t.startMin), height: Math.max(22, ((t.endMin - t.startMin) / 60) * CALENDAR_PX_PER_HOUR) }}
                       data-testid="busy-block"
                     >
-                      <strong>Busy block</strong>
+                      <button type="button" className="cal-block-why" onClick={() => setWhy({ kind: 'manual', startMs: t.block.start_ms, endMs: t.block.end_ms, note: t.block.note ?? null })}>
+                        Busy block
+                      </button>
                       <span>
                         {label}
                         {t.block.pending && ' · pending sync'}
@@ -310,6 +329,7 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
           ))}
         </div>
       </div>
+      <WhyBlockedDialog source={why} timezone={timezone} onClose={() => setWhy(null)} />
     </section>
   );
 }
