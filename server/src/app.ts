@@ -56,6 +56,11 @@ export function isPublicPagePath(p: string): boolean {
   }
 }
 
+/** True for the embed page `/embed/:slug` (issue 14 item 7): the one page other sites may frame. */
+export function isEmbedPagePath(p: string): boolean {
+  return /^\/embed\/[^/]+\/?$/.test(p);
+}
+
 /**
  * True for paths that name a file rather than an app route: anything under `/assets/`, or whose
  * last segment has a file extension (`/favicon.ico`, `/logo.png`, `/x/app.js.map`). App routes
@@ -140,15 +145,26 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   const dist = deps.config.WEB_DIST_DIR;
   const indexHtml = path.join(dist, 'index.html');
   if (existsSync(indexHtml)) {
-    const statics = express.static(dist, { index: false, maxAge: '1h' });
+    const statics = express.static(dist, {
+      index: false,
+      maxAge: '1h',
+      // /embed.js is loaded by other sites' pages (`<script src>`, a no-cors load): CORP must allow it.
+      setHeaders: (res, file) => {
+        if (path.basename(file) === 'embed.js' && path.dirname(file) === path.resolve(dist)) res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      },
+    });
     // The server's renderer (dist/ssr) and the bare public-page template are build inputs, not pages.
     app.use((req: Request, res: Response, next: NextFunction) =>
       req.path.startsWith('/ssr/') || req.path === '/public.html' ? next() : statics(req, res, next),
     );
-    // Public pages: server-rendered from the build's public.html (modules/public/public-page.service.ts).
+    // Public pages: server-rendered from the build's public.html (modules/public/public-page.service.ts);
+    // `/embed/:slug`, the same page in the compact layout other sites may frame (through /embed.js).
     const publicPage = publicPageHandler(deps, dist, limits.publicPerIp);
+    const embedPage = publicPageHandler(deps, dist, limits.publicPerIp, true);
     app.use((req: Request, res: Response, next: NextFunction) => {
-      if ((req.method === 'GET' || req.method === 'HEAD') && isPublicPagePath(req.path)) return void publicPage(req, res, next).catch(next);
+      if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+      if (isEmbedPagePath(req.path)) return void embedPage(req, res, next).catch(next);
+      if (isPublicPagePath(req.path)) return void publicPage(req, res, next).catch(next);
       next();
     });
     app.use((req: Request, res: Response, next: NextFunction) => {

@@ -7,7 +7,7 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import PublicPage from './features/public/public-page.tsx';
-import { PUBLIC_BOOT_ID, keyFromSearch, slugFromPath, type PublicBoot } from './features/public/public-boot.ts';
+import { PUBLIC_BOOT_ID, isEmbedPath, keyFromSearch, slugFromPath, type EmbedHeightMessage, type PublicBoot } from './features/public/public-boot.ts';
 import './styles/base.css';
 
 function readBoot(): PublicBoot | null {
@@ -24,10 +24,25 @@ const root = document.getElementById('root')!;
 const boot = readBoot();
 const slug = boot?.slug ?? slugFromPath(location.pathname) ?? '';
 const linkKey = boot ? boot.key : keyFromSearch(location.search);
+const embed = boot?.embed ?? isEmbedPath(location.pathname);
 const page = (
   <StrictMode>
-    <PublicPage slug={slug} linkKey={linkKey} initial={boot ?? undefined} />
+    <PublicPage slug={slug} linkKey={linkKey} embed={embed} initial={boot ?? undefined} />
   </StrictMode>
 );
 if (boot && root.firstElementChild) hydrateRoot(root, page);
 else createRoot(root).render(page);
+
+// Embedded in another site (embed.js): tell the framing page how tall the content is, whenever it
+// changes, so the iframe fits it without a scrollbar. The message carries the height only.
+if (embed && window.parent !== window) {
+  let last = 0;
+  const post = () => {
+    const height = Math.ceil(root.getBoundingClientRect().height);
+    if (height === last) return;
+    last = height;
+    window.parent.postMessage({ type: 'avail:height', height } satisfies EmbedHeightMessage, '*');
+  };
+  new ResizeObserver(post).observe(root);
+  post();
+}

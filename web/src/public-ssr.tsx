@@ -13,6 +13,6 @@ export { PUBLIC_BOOT_ID } from './features/public/public-boot.ts';
 
 /** Markup of the page for `boot` (owner's zone, server clock) and the escaped JSON to embed for hydration. */
 export function renderPublicPage(boot: PublicBoot): { html: string; json: string; title: string } {
-  const html = renderToString(<PublicPage slug={boot.slug} linkKey={boot.key} initial={boot} />);
+  const html = renderToString(<PublicPage slug={boot.slug} linkKey={boot.key} embed={boot.embed} initial={boot} />);
   return { html, json: serializeBoot(boot), title: `${boot.data.user_name}'s Availability · Avail` };
 }

@@ -8,8 +8,8 @@
  *   Styles allow 'unsafe-inline': React's `style=` attributes and the `<style>` element radix's
  *   scroll lock inserts need it; styles cannot read the token. `connect-src 'self'`: the app talks
  *   only to this server. `worker-src 'self'`: the app-shell service worker.
- * - `frame-ancestors 'none'` and `X-Frame-Options: DENY`: no site may frame any page. (An embed
- *   route, when it exists, is the one place that would relax this.)
+ * - `frame-ancestors 'none'` and `X-Frame-Options: DENY`: no site may frame any page — except the
+ *   embed route `/embed/:username` (issue 14 item 7), whose responses get `allowFraming` below.
  * - Strict-Transport-Security (180 days, subdomains) only when PUBLIC_BASE_URL is https: sending
  *   it over plain http on a LAN or loopback install would do nothing useful and could lock a
  *   browser out of a later http setup.
@@ -65,4 +65,17 @@ export function allowInlineScriptOnce(res: Response): string {
   const directives: Record<string, readonly string[]> = { ...CSP_DIRECTIVES, scriptSrc: [...CSP_DIRECTIVES.scriptSrc, `'nonce-${nonce}'`] };
   res.setHeader('Content-Security-Policy', Object.entries(directives).map(([k, v]) => `${kebab(k)} ${v.join(' ')}`).join(';'));
   return nonce;
+}
+
+/**
+ * Lets other sites frame this response (the embed route `/embed/:username`, issue 14 item 7): the
+ * same CSP with `frame-ancestors *` (any http/https/ws origin; RFC 6454 origins, CSP3 §7.7.2), no
+ * X-Frame-Options, and `Cross-Origin-Resource-Policy: cross-origin`. Every other response keeps
+ * `frame-ancestors 'none'` and `X-Frame-Options: DENY`.
+ */
+export function allowFraming(res: Response): void {
+  const directives: Record<string, readonly string[]> = { ...CSP_DIRECTIVES, frameAncestors: ['*'] };
+  res.setHeader('Content-Security-Policy', Object.entries(directives).map(([k, v]) => `${kebab(k)} ${v.join(' ')}`).join(';'));
+  res.removeHeader('X-Frame-Options');
+  res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
 }

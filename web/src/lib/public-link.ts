@@ -33,3 +33,8 @@ export function freeBusyFeedsOf(base: string, slug: string): { freeBusy: string;
   const freeBusy = `${base}/api/public/${encodeURIComponent(slug)}/free-busy.ics`;
   return { freeBusy, events: `${freeBusy}?format=events` };
 }
+
+/** The snippet that embeds `slug`'s free times on another site (issue 14 item 7; web/public/embed.js). */
+export function embedSnippetOf(base: string, slug: string): string {
+  return `<script src="${base}/embed.js" data-avail="${slug.replace(/[&"<>]/g, '')}"></script>`;
+}

@@ -15,6 +15,10 @@ export interface PublicBoot {
   tz: string;
   now: number;
   data: { user_name: string; user_timezone: string; availability: { windows: Array<{ start: string; end: string }>; range?: { start: string; end: string } } };
+  /** A personal link's token the page was opened with. */
+  key?: string;
+  /** The compact layout of `/embed/:slug`. */
+  embed?: boolean;
 }
 
 /** The web build's SSR module (web/src/public-ssr.tsx). */

@@ -12,12 +12,13 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { LimitOptions } from '../../http/rate-limit.ts';
+import { allowFraming } from '../../http/security-headers.ts';
 import { fillPublicTemplate, publicSsrModule, publicTemplate, type PublicBoot } from './public-page.render.ts';
 import { publicAvailability } from './public.service.ts';
 
-/** The slug of `/u/:slug` or `/:slug` (percent-decoded), or null. */
+/** The slug of `/u/:slug`, `/embed/:slug` or `/:slug` (percent-decoded), or null. */
 export function publicSlug(p: string): string | null {
-  const m = /^\/(?:u\/)?([^/]+)\/?$/.exec(p);
+  const m = /^\/(?:u\/|embed\/)?([^/]+)\/?$/.exec(p);
   if (!m) return null;
   try {
     return decodeURIComponent(m[1]);
@@ -44,9 +45,11 @@ function renderBudget(options: LimitOptions, now: () => number) {
 
 /**
  * Handler for a public page path (the caller checks `isPublicPagePath`). Calls `next()` when the
- * build has no public.html, so the SPA's index.html answers as before.
+ * build has no public.html, so the SPA's index.html answers as before. With `embed` (the caller
+ * checks `isEmbedPagePath`: `/embed/:slug`), the same page in its compact layout, and the one
+ * response other sites may frame (security-headers.ts allowFraming).
  */
-export function publicPageHandler(deps: Deps, dist: string, limit: LimitOptions) {
+export function publicPageHandler(deps: Deps, dist: string, limit: LimitOptions, embed = false) {
   const allowed = renderBudget(limit, deps.now);
   return async (req: Request, res: Response, next: NextFunction) => {
     const template = publicTemplate(dist);
@@ -55,6 +58,7 @@ export function publicPageHandler(deps: Deps, dist: string, limit: LimitOptions)
     res.setHeader('X-Robots-Tag', 'noindex');
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('X-Avail-Page', 'public');
+    if (embed) allowFraming(res);
     res.type('html');
     const slug = publicSlug(req.path);
     const ip = req.ip ?? '';
@@ -65,7 +69,7 @@ export function publicPageHandler(deps: Deps, dist: string, limit: LimitOptions)
       const now = deps.now();
       const key = typeof req.query.key === 'string' && req.query.key !== '' ? req.query.key : undefined;
       const data = await publicAvailability(deps, slug, { key }, { ip, userAgent: req.get('user-agent') ?? '' });
-      const boot: PublicBoot = { slug, tz: data.user_timezone, now, data, ...(key ? { key } : {}) };
+      const boot: PublicBoot = { slug, tz: data.user_timezone, now, data, ...(key ? { key } : {}), ...(embed ? { embed } : {}) };
       const rendered = ssr.renderPublicPage(boot);
       res.send(fillPublicTemplate(template, { ...rendered, bootId: ssr.PUBLIC_BOOT_ID }));
     } catch (err) {

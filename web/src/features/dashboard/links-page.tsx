@@ -14,7 +14,7 @@ import { browserTimeZone } from '../../lib/time.ts';
 import { useCopy } from './use-copy.ts';
 import { useStore } from './use-store.ts';
 import { PersonalLinksCard, useShareLinks } from './personal-links-card.tsx';
-import { displayLink, freeBusyFeedsOf, publicLinkBase, publicLinkOf } from '../../lib/public-link.ts';
+import { displayLink, embedSnippetOf, freeBusyFeedsOf, publicLinkBase, publicLinkOf } from '../../lib/public-link.ts';
 
 /** spec §8: the failure message of 'Generate New Text'. */
 export const GENERATE_FAILED_TEXT = 'Failed to generate email text. Using default.';
@@ -136,6 +136,15 @@ export default function LinksPage() {
           </p>
           <FeedRow label="Free/busy (Outlook, Thunderbird and other calendar apps)" url={feeds.freeBusy} testId="feed-freebusy" copyName="Copy free/busy feed" />
           <FeedRow label="Free times as events (Google Calendar, Apple Calendar: add by URL)" url={feeds.events} testId="feed-events" copyName="Copy events feed" />
+        </section>
+      )}
+      {current && (
+        <section className="card" aria-labelledby="embed-title">
+          <h2 id="embed-title" className="card-title">
+            Embed on your website
+          </h2>
+          <p className="muted small">Paste this where your free times should appear. Visitors can propose a time right there; the frame fits its content.</p>
+          <FeedRow label="HTML snippet" url={embedSnippetOf(publicLinkBase(user), current)} testId="embed-snippet" copyName="Copy embed snippet" />
         </section>
       )}
       <section className="card">

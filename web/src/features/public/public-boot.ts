@@ -19,6 +19,20 @@ export interface PublicBoot {
   data: PublicAvailability;
   /** A personal link's token (`?key=`) the page was opened with; passed on to every public API call. */
   key?: string;
+  /** True on `/embed/:slug`: the compact layout for an iframe on another site (embed.js). */
+  embed?: boolean;
+}
+
+/** True for the embed route `/embed/:slug` (the page other sites frame through embed.js). */
+export function isEmbedPath(pathname: string): boolean {
+  return /^\/embed\/[^/]+\/?$/.test(pathname);
+}
+
+/** What the embedded page tells the page that frames it (embed.js sizes the iframe from it). */
+export interface EmbedHeightMessage {
+  type: 'avail:height';
+  /** CSS pixels the page needs to show without scrolling. */
+  height: number;
 }
 
 /** The personal link's token of a page address's query (`?key=…`), or undefined. */
@@ -26,9 +40,9 @@ export function keyFromSearch(search: string): string | undefined {
   return new URLSearchParams(search).get('key') || undefined;
 }
 
-/** The slug of a public page path (`/u/:slug` or `/:slug`), or null. */
+/** The slug of a public page path (`/u/:slug`, `/embed/:slug` or `/:slug`), or null. */
 export function slugFromPath(pathname: string): string | null {
-  const m = /^\/(?:u\/)?([^/]+)\/?$/.exec(pathname);
+  const m = /^\/(?:u\/|embed\/)?([^/]+)\/?$/.exec(pathname);
   if (!m) return null;
   try {
     return decodeURIComponent(m[1]);

@@ -35,8 +35,10 @@ const MESSAGES: Record<Exclude<Status, 'loading' | 'loaded'>, string> = {
 /**
  * The public page of `slug`: states, week/month views, visitor zone, and the propose dialog.
  * `linkKey`: the personal link's token the page was opened with (`?key=`), sent with every call.
+ * `embed`: the compact layout shown inside another site's iframe (embed.js): no site header, links
+ * open in a new tab.
  */
-export default function PublicPage({ slug, linkKey, initial }: { slug: string; linkKey?: string; initial?: PublicBoot }) {
+export default function PublicPage({ slug, linkKey, embed = false, initial }: { slug: string; linkKey?: string; embed?: boolean; initial?: PublicBoot }) {
   const [tz, setTz] = useState(() => initial?.tz ?? browserTimeZone());
   const [view, setView] = useState<'week' | 'month'>('week');
   const [offset, setOffset] = useState(0);
@@ -161,8 +163,8 @@ export default function PublicPage({ slug, linkKey, initial }: { slug: string; l
 
   if (status === 'not_found' || (status !== 'loading' && status !== 'loaded' && !data)) {
     return (
-      <div className="pub-page">
-        <PublicHeader />
+      <div className={embed ? 'pub-page pub-embed' : 'pub-page'}>
+        {!embed && <PublicHeader />}
         <main className="pub-state card" role={status === 'not_found' ? undefined : 'alert'}>
           <h1>{status === 'not_found' ? 'Link not found' : status === 'network_error' ? 'Connection problem' : 'Something went wrong'}</h1>
           <p data-testid="public-state" data-state={status}>
@@ -180,8 +182,8 @@ export default function PublicPage({ slug, linkKey, initial }: { slug: string; l
 
   return (
     <>
-      <div className="pub-page">
-        <PublicHeader />
+      <div className={embed ? 'pub-page pub-embed' : 'pub-page'}>
+        {!embed && <PublicHeader />}
         <main className="pub-main">
           <div className="pub-title-row">
             <div>
@@ -296,7 +298,19 @@ export default function PublicPage({ slug, linkKey, initial }: { slug: string; l
           )}
         </main>
         <footer className="pub-footer">
-          Powered by <a href="/">Avail</a> · only free times are shown
+          {embed ? (
+            <>
+              Powered by{' '}
+              <a href={`/${encodeURIComponent(slug)}${linkKey ? `?key=${encodeURIComponent(linkKey)}` : ''}`} target="_blank" rel="noopener noreferrer">
+                Avail
+              </a>{' '}
+              · only free times are shown
+            </>
+          ) : (
+            <>
+              Powered by <a href="/">Avail</a> · only free times are shown
+            </>
+          )}
         </footer>
       </div>
       {data && <ProposeDialog slug={slug} linkKey={linkKey} ownerName={name} tz={tz} target={target} onClose={() => setTarget(null)} onStale={refreshWindows} />}
