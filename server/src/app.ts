@@ -16,7 +16,7 @@ import { pgConnectionInfo } from './db/kysely.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { healthRouter } from './modules/health/health.routes.ts';
-import { changeBusFor } from './modules/replication/change-bus.ts';
+import { changeBusFor } from './store/change-bus.ts';
 import { authRouter } from './modules/auth/auth.routes.ts';
 import { profileRouter } from './modules/profile/profile.routes.ts';
 import { availabilityRouter } from './modules/availability/availability.routes.ts';

@@ -80,7 +80,7 @@ async function shutdown(signal: string) {
     setTimeout(() => server.closeIdleConnections(), 100).unref();
     await serverClosed;
     // Page views still batched in memory are written before the database closes.
-    const { closePageViews } = await import('./modules/public/page-views.ts');
+    const { closePageViews } = await import('./store/page-views.ts');
     await closePageViews(db);
     const { closePublicCache } = await import('./modules/public/public-cache.ts');
     closePublicCache(db);

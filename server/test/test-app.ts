@@ -16,7 +16,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import type { Deps } from '../src/http/deps.ts';
 import { createOutboxMailer, type MailMessage } from '../src/mail/mailer.ts';
 import { closeSyncQueue } from '../src/modules/sync/sync-queue.ts';
-import { closePageViews } from '../src/modules/public/page-views.ts';
+import { closePageViews } from '../src/store/page-views.ts';
 import { closePublicCache } from '../src/modules/public/public-cache.ts';
 import { closeDerivePool } from '../src/modules/sync/derive-pool.ts';
 import type { OAuthCalendarProvider, OAuthProviderId } from '../src/providers/oauth-provider.ts';

@@ -22,7 +22,7 @@ export interface UsersTable {
   created_at: number;
   /** Profile document stamp (replication): from `repl_clock` on every profile write. */
   updated_at: number;
-  /** Last replication stamp handed out for this user (epoch ms, strictly increasing); see replication/repl-clock.repo.ts. */
+  /** Last replication stamp handed out for this user (epoch ms, strictly increasing); see store/repl-clock.repo.ts. */
   repl_clock: Generated<number>;
   /** 1 = the plain `/{username}` link is off: only personal links (share_links) open the page. */
   plain_link_off: Generated<number>;

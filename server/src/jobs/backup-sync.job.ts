@@ -23,10 +23,9 @@
  */
 import { createHash } from 'node:crypto';
 import { BACKUP_SYNC_INTERVAL_MS } from '@avail/shared/constants.ts';
-import { findConnectionById, listBackupSyncCandidates } from '../modules/calendars/calendars.repo.ts';
 import { openMissingChannels } from '../modules/oauth/push.service.ts';
 import { isOAuthProvider } from '../providers/oauth-registry.ts';
-import { syncConnection, type SyncOutcome } from '../modules/sync/sync.service.ts';
+import { backupSyncCandidates, providerOfConnection, syncConnection, type SyncOutcome } from '../modules/sync/sync.service.ts';
 import type { Job, JobDeps } from './job-runner.ts';
 
 export const BACKUP_SYNC_BATCH_SIZE = 5;
@@ -78,7 +77,7 @@ export async function syncDueConnection(deps: JobDeps, connectionId: string, pro
   if (outcome.ok && !outcome.busy && !outcome.skipped) {
     // OAuth: calendars without a push channel (first connect could not open one, a calendar was
     // added) get one now rather than at the next hourly upkeep.
-    const p = provider ?? (await findConnectionById(deps.db, connectionId))?.provider;
+    const p = provider ?? (await providerOfConnection(deps, connectionId));
     if (p && isOAuthProvider(p)) await openMissingChannels(deps, connectionId);
   }
   return outcome;
@@ -92,7 +91,7 @@ export function backupSyncJob(tickMs: number = BACKUP_SYNC_TICK_MS): Job {
     async run(deps, ctx): Promise<BackupSyncCounts> {
       const started = Date.now();
       const now = deps.now();
-      const candidates = (await listBackupSyncCandidates(deps.db)).filter((c) => isBackupDue(c, now));
+      const candidates = (await backupSyncCandidates(deps)).filter((c) => isBackupDue(c, now));
       const counts: BackupSyncCounts = { total: candidates.length, synced: 0, unchanged: 0, failed: 0, skipped: 0, queued: 0 };
       if (ctx.enqueueBackupSyncs) {
         counts.queued = await ctx.enqueueBackupSyncs(candidates.map((c) => c.id));

@@ -11,7 +11,7 @@ import { buildUser } from '../../test/factories.ts';
 import { connectThroughConsent, createMemoryAdapter, listen, sleep, waitFor } from '../../test/oauth-kit.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { encryptSecret } from '../lib/crypto.ts';
-import { sha256Hex } from '../modules/oauth/oauth.repo.ts';
+import { sha256Hex } from '../store/oauth.repo.ts';
 import { finishedScheduledSyncs, isSyncScheduled, scheduleSync } from '../modules/sync/sync-queue.ts';
 import { acquireSyncLease, releaseSyncLease, SYNC_LEASE_MS } from '../modules/sync/sync-lease.repo.ts';
 import { SYNC_BACKOFF_MAX_MS, syncConnection } from '../modules/sync/sync.service.ts';

@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { FullScreenLoader } from '../components/ui/spinner.tsx';
-import { useSession } from './session.tsx';
+import { useSession } from '../data/session.tsx';
 
 /** Signed in required; verified e-mail required unless `allowUnverified`. */
 export function RequireAuth({ children, allowUnverified = false }: { children: ReactNode; allowUnverified?: boolean }) {

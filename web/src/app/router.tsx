@@ -9,7 +9,7 @@ import { signedOutTrayState } from '@avail/shared/desktop/desktop-bridge.ts';
 import { bridge } from '../platform/platform.ts';
 import { FullScreenLoader } from '../components/ui/spinner.tsx';
 import { GuestOnly, RequireAuth } from './guards.tsx';
-import { onPostLogout, SessionProvider, useSession } from './session.tsx';
+import { onPostLogout, SessionProvider, useSession } from '../data/session.tsx';
 
 const LandingPage = lazy(() => import('../features/marketing/landing-page.tsx'));
 const LegalPage = lazy(() => import('../features/marketing/legal-page.tsx'));

@@ -1,6 +1,6 @@
 /** Signed-in header: logo, sync status, settings, the user's initials/name, logout. */
 import { useNavigate } from 'react-router-dom';
-import { useSession } from '../app/session.tsx';
+import { useSession } from '../data/session.tsx';
 import { SyncIndicator } from './sync-indicator.tsx';
 import { Logo } from './ui/logo.tsx';
 

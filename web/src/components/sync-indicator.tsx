@@ -3,7 +3,7 @@
  * 'Update required', announced politely (`role="status"`). Rendering it also opens the owner's
  * device database (useLocalData), so every owner screen with the header replicates.
  */
-import { SYNC_STATUS_LABEL, useSyncStatus } from '../app/local-data.tsx';
+import { SYNC_STATUS_LABEL, useSyncStatus } from '../data/local-data.tsx';
 
 export function SyncIndicator() {
   const status = useSyncStatus();

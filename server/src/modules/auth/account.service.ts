@@ -5,12 +5,12 @@
 import type { Deps } from '../../http/deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { revokeAllGrants } from '../oauth/oauth.service.ts';
-import { flushPageViews } from '../public/page-views.ts';
-import { changeBusFor } from '../replication/change-bus.ts';
+import { flushPageViews } from '../../store/page-views.ts';
+import { changeBusFor } from '../../store/change-bus.ts';
 import { deleteAccountRows } from './account.repo.ts';
 import * as throttle from './login-throttle.service.ts';
 import { verifyPassword } from './password.ts';
-import * as usersRepo from './users.repo.ts';
+import * as usersRepo from '../../store/users.repo.ts';
 
 export const ACCOUNT_MESSAGES = {
   passwordRequired: 'Please enter your password to delete your account.',

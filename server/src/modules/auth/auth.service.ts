@@ -20,8 +20,8 @@ import * as throttle from './login-throttle.service.ts';
 import * as authRepo from './auth.repo.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 import { presentUser, type UserJson } from './user.presenter.ts';
-import * as usersRepo from './users.repo.ts';
-import { nextStamp } from '../replication/repl-clock.repo.ts';
+import * as usersRepo from '../../store/users.repo.ts';
+import { nextStamp } from '../../store/repl-clock.repo.ts';
 
 export const MESSAGES = {
   registered: 'Registration successful! Please check your email for the verification code.',

@@ -8,13 +8,13 @@ import type { ForgotPasswordInput, ResetPasswordInput } from '@avail/shared/sche
 import type { Deps } from '../../http/deps.ts';
 import { badRequest } from '../../http/errors.ts';
 import { passwordResetEmail } from '../../mail/mailer.ts';
-import { nextStamp } from '../replication/repl-clock.repo.ts';
+import { nextStamp } from '../../store/repl-clock.repo.ts';
 import * as authRepo from './auth.repo.ts';
 import { generateCode, hashCode, sameHex } from './auth.service.ts';
 import { clearFailures } from './login-throttle.service.ts';
 import { hashPassword } from './password.ts';
 import * as resetRepo from './password-reset.repo.ts';
-import * as usersRepo from './users.repo.ts';
+import * as usersRepo from '../../store/users.repo.ts';
 
 /** A reset code is valid for 30 minutes. */
 export const RESET_CODE_TTL_MS = 30 * 60_000;

@@ -21,8 +21,8 @@ import type { AvailabilityExceptionRow, AvailabilityRuleRow } from '../../db/sch
 import type { Deps } from '../../http/deps.ts';
 import { conflict, notFound, validationFailed } from '../../http/errors.ts';
 import { zodFieldErrors } from '../../http/validate.ts';
-import { replicatedWrite, type Stamper } from '../replication/repl-clock.repo.ts';
-import * as repo from './availability.repo.ts';
+import { replicatedWrite, type Stamper } from '../../store/repl-clock.repo.ts';
+import * as repo from '../../store/availability.repo.ts';
 
 /** Device id of edits made through the REST API. */
 export const SERVER_DEVICE_ID = 'server';

@@ -19,8 +19,8 @@ import type { Deps } from '../../http/deps.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { parse } from '../../http/validate.ts';
 import { SERVER_DEVICE_ID, validateDocs } from '../availability/availability.service.ts';
-import { replicatedWrite, type Stamper } from '../replication/repl-clock.repo.ts';
-import * as repo from './blocks.repo.ts';
+import { replicatedWrite, type Stamper } from '../../store/repl-clock.repo.ts';
+import * as repo from '../../store/blocks.repo.ts';
 
 export const BLOCK_NOT_FOUND = 'Busy block not found';
 

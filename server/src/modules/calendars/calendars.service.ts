@@ -19,13 +19,13 @@ import {
   syncUser,
   type SyncDeps,
 } from '../sync/sync.service.ts';
-import { replicatedWrite } from '../replication/repl-clock.repo.ts';
-import { deleteChannelsOfConnection } from '../oauth/oauth.repo.ts';
+import { replicatedWrite } from '../../store/repl-clock.repo.ts';
+import { deleteChannelsOfConnection } from '../../store/oauth.repo.ts';
 import { stopChannelsAndRevoke } from '../oauth/push.service.ts';
 import { isOAuthProvider } from '../../providers/oauth-registry.ts';
 import { cancelScheduledSync } from '../sync/sync-queue.ts';
 import { connectionDoc } from '../replication/replication.presenter.ts';
-import * as repo from './calendars.repo.ts';
+import * as repo from '../../store/calendars.repo.ts';
 
 const DAY_MS = 86_400_000;
 /** Longest range the events call answers (the dashboard asks for a week ± 3 days). */

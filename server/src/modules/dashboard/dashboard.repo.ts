@@ -1,10 +1,10 @@
 /** SQL for the dashboard's counts. */
 import type { Db } from '../../db/kysely.ts';
-import { flushPageViews } from '../public/page-views.ts';
+import { flushPageViews } from '../../store/page-views.ts';
 
 /** Number of page_views rows of the user (one per visitor per day). */
 export async function countPageViews(db: Db, userId: string): Promise<number> {
-  await flushPageViews(db); // views batched in memory count too (public/page-views.ts)
+  await flushPageViews(db); // views batched in memory count too (store/page-views.ts)
   const row = await db
     .selectFrom('page_views')
     .select((eb) => eb.fn.countAll<number>().as('n'))

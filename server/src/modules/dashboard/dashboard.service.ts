@@ -2,7 +2,7 @@
 import { DAY_MS, getIanaZone, instantToWall, wallDay, wallToInstant, weekdayOfDay } from '@avail/shared/domain/zone-time.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
-import { hasAnyRule } from '../availability/availability.repo.ts';
+import { hasAnyRule } from '../../store/availability.repo.ts';
 import { viewPeriods } from '../links/links.service.ts';
 import * as repo from './dashboard.repo.ts';
 

@@ -1,6 +1,6 @@
 /** SQL of the owner's links and their page-view analytics (table page_views, one row per visitor per day). */
 import type { Db } from '../../db/kysely.ts';
-import { flushPageViews } from '../public/page-views.ts';
+import { flushPageViews } from '../../store/page-views.ts';
 
 /**
  * Views per day of `userId` for owner-zone dates `from`..`to` (both `YYYY-MM-DD`, inclusive).
@@ -8,7 +8,7 @@ import { flushPageViews } from '../public/page-views.ts';
  * row count of a day is that day's distinct visitors. Days without views are absent from the map.
  */
 export async function viewsPerDay(db: Db, userId: string, from: string, to: string): Promise<Map<string, number>> {
-  await flushPageViews(db); // views batched in memory count too (public/page-views.ts)
+  await flushPageViews(db); // views batched in memory count too (store/page-views.ts)
   const rows = await db
     .selectFrom('page_views')
     .select('day')

@@ -15,7 +15,7 @@ import { decryptSecret } from '../../lib/crypto.ts';
 import { ProviderRateLimitError } from '../../providers/oauth-provider.ts';
 import { ProviderAuthError } from '../../providers/provider.ts';
 import { isSyncScheduled } from '../sync/sync-queue.ts';
-import { sha256Hex } from './oauth.repo.ts';
+import { sha256Hex } from '../../store/oauth.repo.ts';
 
 describe('OAuth callback edge cases (memory adapter)', () => {
   const mem = createMemoryAdapter('google');

@@ -12,7 +12,7 @@ import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { decryptSecret } from '../../lib/crypto.ts';
 import { isSyncScheduled } from '../sync/sync-queue.ts';
 import { pkceChallenge } from './oauth.service.ts';
-import { sha256Hex } from './oauth.repo.ts';
+import { sha256Hex } from '../../store/oauth.repo.ts';
 
 describe('Google Calendar (OAuth, webhooks, disconnect) against the fake', () => {
   let fake: GoogleCalendarFake;

@@ -20,11 +20,11 @@ import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
 import type { OAuthProviderId } from '../../providers/oauth-provider.ts';
 import { OAUTH_PROVIDER_LABELS, oauthProviderFor, oauthUnavailableReason } from '../../providers/oauth-registry.ts';
 import { ProviderError } from '../../providers/provider.ts';
-import * as calendarsRepo from '../calendars/calendars.repo.ts';
-import { replicatedWrite } from '../replication/repl-clock.repo.ts';
+import * as calendarsRepo from '../../store/calendars.repo.ts';
+import { replicatedWrite } from '../../store/repl-clock.repo.ts';
 import { cancelScheduledSync } from '../sync/sync-queue.ts';
 import { syncConnection, type SyncDeps } from '../sync/sync.service.ts';
-import * as repo from './oauth.repo.ts';
+import * as repo from '../../store/oauth.repo.ts';
 import { openMissingChannels, stopChannelsAndRevoke } from './push.service.ts';
 
 /** `${PUBLIC_BASE_URL}/api/oauth/{provider}/callback`: register exactly this redirect URI at the provider. */

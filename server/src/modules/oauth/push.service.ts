@@ -18,9 +18,9 @@ import { encryptSecret } from '../../lib/crypto.ts';
 import type { OAuthCalendarProvider, OAuthProviderId } from '../../providers/oauth-provider.ts';
 import { isOAuthProvider, oauthProviderFor } from '../../providers/oauth-registry.ts';
 import { ProviderAuthError, ProviderError } from '../../providers/provider.ts';
-import * as calendarsRepo from '../calendars/calendars.repo.ts';
+import * as calendarsRepo from '../../store/calendars.repo.ts';
 import { markConnectionExpired, readState, secretOf, type SyncDeps } from '../sync/sync.service.ts';
-import * as repo from './oauth.repo.ts';
+import * as repo from '../../store/oauth.repo.ts';
 
 /** Channels expiring within this window are renewed (ms). */
 export const PUSH_RENEW_BEFORE_MS = 24 * 60 * 60_000;
@@ -288,4 +288,21 @@ export async function renewChannelNow(deps: SyncDeps, row: PushChannelRow): Prom
 export async function replaceRemovedChannel(deps: SyncDeps, row: PushChannelRow): Promise<number> {
   await repo.deleteChannels(deps.db, [row.id]);
   return openMissingChannels(deps, row.connection_id);
+}
+
+/**
+ * The push channel a provider notification names, checked against the secret it carries (Google
+ * `X-Goog-Channel-Token`, Graph `clientState`; compared as sha256 in constant time):
+ * `{ channel }` when both match, `{ unknown: true }` for no such channel, `{ badToken: channel }` when
+ * the secret is wrong or missing. For the webhooks module (it never reads channels itself).
+ */
+export async function checkNotificationChannel(
+  deps: Pick<SyncDeps, 'db'>,
+  provider: OAuthProviderId,
+  channelId: string,
+  secret: string | undefined,
+): Promise<{ channel: PushChannelRow } | { unknown: true } | { badToken: PushChannelRow }> {
+  const channel = await repo.findChannel(deps.db, provider, channelId);
+  if (!channel) return { unknown: true };
+  return repo.tokenMatches(secret, channel.token_hash) ? { channel } : { badToken: channel };
 }

@@ -6,8 +6,8 @@ import type { UserRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { conflict, forbidden, unauthenticated, validationFailed } from '../../http/errors.ts';
 import { daysUntilUsernameChange, presentProfile } from '../auth/user.presenter.ts';
-import * as usersRepo from '../auth/users.repo.ts';
-import { replicatedWrite } from '../replication/repl-clock.repo.ts';
+import * as usersRepo from '../../store/users.repo.ts';
+import { replicatedWrite } from '../../store/repl-clock.repo.ts';
 import { rederiveZoneDependentBusy } from '../sync/sync.service.ts';
 
 export const USERNAME_TAKEN = 'Username is already taken';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { waitFor } from '../../../test/replication/rx-device.ts';
-import { changeBusFor } from '../replication/change-bus.ts';
+import { changeBusFor } from '../../store/change-bus.ts';
 import { closePublicCache, publicCacheFor } from './public-cache.ts';
 
 let t: TestApp;

@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, type BuiltUser } from '../../../test/factories.ts';
 import { startIcsServer, type IcsServer } from '../../../test/ics-server.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { changeBusFor } from '../replication/change-bus.ts';
+import { changeBusFor } from '../../store/change-bus.ts';
 import { answerStillValid, publicCacheFor, secondBucket } from './public-cache.ts';
 import { busyMaxSpan, busyOverlapping } from './public.repo.ts';
 import { ownerFreeWindows } from './owner-windows.service.ts';
-import { PageViewRecorder, flushPageViews, pageViewsFor } from './page-views.ts';
+import { PageViewRecorder, flushPageViews, pageViewsFor } from '../../store/page-views.ts';
 
 const H = 3_600_000;
 const NOW = Date.UTC(2030, 0, 4, 12); // Friday 2030-01-04 12:00Z (13:00 Brussels)

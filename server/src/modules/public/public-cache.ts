@@ -11,7 +11,7 @@
  * Invalidation (never by time alone):
  *  - every committed `replicatedWrite` of a user — rules, exceptions, busy blocks, calendar
  *    events and busy intervals (sync, zone re-derivation, disconnect), profile (username,
- *    time zone) — publishes on the change bus (replication/change-bus.ts), which bumps that owner's
+ *    time zone) — publishes on the change bus (store/change-bus.ts), which bumps that owner's
  *    generation here synchronously, before the writer answers: the very next visitor request
  *    misses. Other instances hear it through PostgreSQL LISTEN/NOTIFY.
  *  - On PostgreSQL the cache is bypassed while the LISTEN connection is down, and emptied when it
@@ -29,7 +29,7 @@
  *    still starts at or after `now`), so the answer is unchanged. After that it is recomputed.
  */
 import type { Db } from '../../db/kysely.ts';
-import { changeBusFor } from '../replication/change-bus.ts';
+import { changeBusFor } from '../../store/change-bus.ts';
 
 /** The owner fields the public answer needs (`timezone`: IANA zone). */
 export interface PublicOwner {

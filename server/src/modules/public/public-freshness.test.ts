@@ -6,8 +6,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { insertConnection, updateConnection } from '../calendars/calendars.repo.ts';
-import { replicatedWrite } from '../replication/repl-clock.repo.ts';
+import { insertConnection, updateConnection } from '../../store/calendars.repo.ts';
+import { replicatedWrite } from '../../store/repl-clock.repo.ts';
 import { freshnessOf, STALE_AFTER_MS } from './public-freshness.ts';
 
 const MIN = 60_000;

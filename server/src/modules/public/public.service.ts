@@ -6,7 +6,7 @@ import { formatFreeBusy } from '@avail/shared/ical/free-busy.ts';
 import type { Deps } from '../../http/deps.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { ownerFreeWindows } from './owner-windows.service.ts';
-import { pageViewsFor } from './page-views.ts';
+import { pageViewsFor } from '../../store/page-views.ts';
 import { publicCacheFor, type PublicOwner } from './public-cache.ts';
 import { freshnessOf } from './public-freshness.ts';
 import { presentPublicAvailability } from './public.presenter.ts';

@@ -17,10 +17,10 @@ import type { Db } from '../../db/kysely.ts';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError, badRequest, conflict } from '../../http/errors.ts';
 import * as availability from '../availability/availability.service.ts';
-import { findScheduleRowsByIds } from '../availability/availability.repo.ts';
+import { findScheduleRowsByIds } from '../../store/availability.repo.ts';
 import * as blocks from '../blocks/blocks.service.ts';
-import { findBlockRowsByIds } from '../blocks/blocks.repo.ts';
-import { replicatedWrite, type Stamper } from './repl-clock.repo.ts';
+import { findBlockRowsByIds } from '../../store/blocks.repo.ts';
+import { replicatedWrite, type Stamper } from '../../store/repl-clock.repo.ts';
 import { blockDoc, exceptionDoc, ruleDoc } from './replication.presenter.ts';
 import { logConflict, pullPage, type Page } from './replication.repo.ts';
 

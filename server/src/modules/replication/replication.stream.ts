@@ -14,7 +14,7 @@
 import type { Request, Response } from 'express';
 import { COLLECTION_NAMES, PULL_LIMIT_MAX, STREAM_HEARTBEAT_MS, type Checkpoint, type CollectionName, type StreamMessage } from '@avail/shared/rx/replication-protocol.ts';
 import type { Db } from '../../db/kysely.ts';
-import { changeBusFor, type ChangeSignal } from './change-bus.ts';
+import { changeBusFor, type ChangeSignal } from '../../store/change-bus.ts';
 import { latestCheckpoint, pullPage } from './replication.repo.ts';
 
 /** Enders of the streams open in this process (closeAllStreams). */

@@ -13,7 +13,7 @@ import { startIcsServer, type IcsServer } from '../../../test/ics-server.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { backupSyncJob } from '../../jobs/backup-sync.job.ts';
 import { syncConnection } from '../sync/sync.service.ts';
-import { nextStamp } from './repl-clock.repo.ts';
+import { nextStamp } from '../../store/repl-clock.repo.ts';
 import { openContent } from '../../lib/crypto.ts';
 
 const V = { [SCHEMA_HEADER]: String(REPLICATION_SCHEMA_VERSION) };

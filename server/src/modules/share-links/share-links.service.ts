@@ -16,7 +16,7 @@ import type { UserRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError, notFound, validationFailed } from '../../http/errors.ts';
 import { openContent, sealContent } from '../../lib/crypto.ts';
-import { changeBusFor } from '../replication/change-bus.ts';
+import { changeBusFor } from '../../store/change-bus.ts';
 import * as repo from './share-links.repo.ts';
 
 export const SHARE_LINK_NOT_FOUND = 'Link not found';

@@ -23,7 +23,7 @@ import { mergeIntervals } from '@avail/shared/domain/intervals.ts';
 import { ExpansionLimitError, IcsParseError, expandBusy, parseCalendar, type OccurrenceBudget } from '@avail/shared/ical/calendar.ts';
 import { VTimezoneError } from '@avail/shared/ical/vtimezone.ts';
 import type { BusyRules } from '@avail/shared/ical/busy-rules.ts';
-import type { DerivedRows } from '../calendars/calendars.repo.ts';
+import type { DerivedRows } from '../../store/calendars.repo.ts';
 
 const DAY_MS = 86_400_000;
 const MAX_WARNINGS = 20;

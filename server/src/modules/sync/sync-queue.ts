@@ -18,7 +18,7 @@
  * `setSyncDispatcher` and `scheduleSync` sends requests there instead; both run `runRequestedSync`.
  */
 import type { Db } from '../../db/kysely.ts';
-import * as repo from '../calendars/calendars.repo.ts';
+import * as repo from '../../store/calendars.repo.ts';
 import { syncConnection, syncInFlight, type SyncDeps, type SyncOutcome } from './sync.service.ts';
 
 /** Debounce of webhook-triggered syncs (ms). */

@@ -34,8 +34,8 @@ import { ProviderRateLimitError, secretOfError, type OAuthSyncResult } from '../
 import { isOAuthProvider, notConfiguredReason, oauthProviderFor } from '../../providers/oauth-registry.ts';
 import { ProviderAuthError, ProviderError, type ProviderSyncResult } from '../../providers/provider.ts';
 import { acquireSyncLease, releaseSyncLease, type SyncClaim } from './sync-lease.repo.ts';
-import * as repo from '../calendars/calendars.repo.ts';
-import { replicatedWrite } from '../replication/repl-clock.repo.ts';
+import * as repo from '../../store/calendars.repo.ts';
+import { replicatedWrite } from '../../store/repl-clock.repo.ts';
 import { DeriveError } from './derive.ts';
 import { deriveOffThread } from './derive-pool.ts';
 
@@ -404,4 +404,17 @@ export async function syncUser(deps: SyncDeps, userId: string): Promise<SyncOutc
   return settled.map((s, i) =>
     s.status === 'fulfilled' ? s.value : { connectionId: pull[i]!.id, ok: false, notModified: false, error: 'Calendar sync failed.' },
   );
+}
+
+/**
+ * Connections the backup sync plans over (status active or error), least recently synced first:
+ * `{ id, provider, last_synced_at, next_sync_at }` (UTC ms or null). For the backup-sync job.
+ */
+export function backupSyncCandidates(deps: Pick<SyncDeps, 'db'>) {
+  return repo.listBackupSyncCandidates(deps.db);
+}
+
+/** The provider of connection `id`, or undefined when it is gone. */
+export async function providerOfConnection(deps: Pick<SyncDeps, 'db'>, id: string): Promise<CalendarConnectionRow['provider'] | undefined> {
+  return (await repo.findConnectionById(deps.db, id))?.provider;
 }

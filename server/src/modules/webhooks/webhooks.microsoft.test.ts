@@ -11,7 +11,7 @@ import { buildUser, type BuiltUser } from '../../../test/factories.ts';
 import { connectThroughConsent, listen, openAllWeek, publicWindows, sleep, utcDatePlus, waitFor } from '../../../test/oauth-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { decryptSecret } from '../../lib/crypto.ts';
-import { sha256Hex } from '../oauth/oauth.repo.ts';
+import { sha256Hex } from '../../store/oauth.repo.ts';
 import { isSyncScheduled } from '../sync/sync-queue.ts';
 
 describe('Microsoft Outlook Calendar (Graph) against the fake', () => {

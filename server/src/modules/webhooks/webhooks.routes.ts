@@ -19,9 +19,8 @@ import { Router, type Request, type Response } from 'express';
 import type { PushChannelRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { limiter, type RateLimits } from '../../http/rate-limit.ts';
-import { findChannel, tokenMatches } from '../oauth/oauth.repo.ts';
 import { scheduleSync } from '../sync/sync-queue.ts';
-import { renewChannelNow, replaceRemovedChannel } from '../oauth/push.service.ts';
+import { checkNotificationChannel, renewChannelNow, replaceRemovedChannel } from '../oauth/push.service.ts';
 
 /**
  * The push channel a Graph notification item names (`subscriptionId`), when its `clientState`
@@ -39,16 +38,16 @@ async function verifiedGraphChannel(
     counts.malformed++;
     return null;
   }
-  const channel = await findChannel(deps.db, 'microsoft', n.subscriptionId);
-  if (!channel) {
+  const checked = await checkNotificationChannel(deps, 'microsoft', n.subscriptionId, typeof n.clientState === 'string' ? n.clientState : undefined);
+  if ('unknown' in checked) {
     counts.unknown++;
     return null;
   }
-  if (!tokenMatches(typeof n.clientState === 'string' ? n.clientState : undefined, channel.token_hash)) {
+  if ('badToken' in checked) {
     counts.badClientState++;
     return null;
   }
-  return channel;
+  return checked.channel;
 }
 
 /**
@@ -64,17 +63,18 @@ export function webhooksRouter(deps: Deps, limits: Pick<RateLimits, 'webhooksPer
     const channelId = req.get('X-Goog-Channel-ID');
     const token = req.get('X-Goog-Channel-Token');
     const state = req.get('X-Goog-Resource-State');
-    const channel = channelId ? await findChannel(deps.db, 'google', channelId) : undefined;
-    if (!channel) {
+    const checked = channelId ? await checkNotificationChannel(deps, 'google', channelId, token) : ({ unknown: true } as const);
+    if ('unknown' in checked) {
       deps.logger.info({ provider: 'google', known: false }, 'webhook for an unknown channel');
       res.status(200).end();
       return;
     }
-    if (!tokenMatches(token, channel.token_hash)) {
-      deps.logger.warn({ provider: 'google', connectionId: channel.connection_id }, 'webhook with a bad channel token');
+    if ('badToken' in checked) {
+      deps.logger.warn({ provider: 'google', connectionId: checked.badToken.connection_id }, 'webhook with a bad channel token');
       res.status(401).json({ error: 'Invalid channel token', code: 'invalid_channel_token' });
       return;
     }
+    const { channel } = checked;
     if (state === 'sync') {
       res.status(200).end();
       return;

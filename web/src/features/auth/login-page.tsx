@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { api, serverMessage } from '@avail/shared/api/api-client.ts';
-import { useSession } from '../../app/session.tsx';
+import { useSession } from '../../data/session.tsx';
 import { Alert, useAutoDismiss } from '../../components/ui/alert.tsx';
 import { SESSION_ONLY_TOKEN_TEXT, ServerGate, usePlatformInfo } from '../../components/server-field.tsx';
 import { AuthLayout } from './auth-layout.tsx';

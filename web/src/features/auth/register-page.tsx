@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { registerSchema } from '@avail/shared';
-import { useSession } from '../../app/session.tsx';
+import { useSession } from '../../data/session.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { AuthLayout } from './auth-layout.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';

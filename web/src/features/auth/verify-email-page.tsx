@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { api, serverMessage } from '@avail/shared/api/api-client.ts';
 import { RESEND_NOTICE_MS, VERIFICATION_CODE_LENGTH, VERIFIED_REDIRECT_DELAY_MS } from '@avail/shared/constants.ts';
-import { useSession } from '../../app/session.tsx';
+import { useSession } from '../../data/session.tsx';
 import { Alert, useAutoDismiss } from '../../components/ui/alert.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { AuthLayout } from './auth-layout.tsx';

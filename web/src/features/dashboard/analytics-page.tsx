@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { api, type LinkAnalytics } from '@avail/shared/api/api-client.ts';
-import { dataAreas } from '../../app/session.tsx';
+import { dataAreas } from '../../data/session.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { formatOwnerDate, viewsChangeLine } from './stats.ts';
 import { useStore } from './use-store.ts';

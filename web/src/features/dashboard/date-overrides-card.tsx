@@ -6,8 +6,8 @@
 import { useRef, useState } from 'react';
 import { api, type AvailabilityException } from '@avail/shared/api/api-client.ts';
 import { deleteExceptionLocal, putExceptionLocal } from '@avail/shared/rx/local-writes.ts';
-import { useLocalData, useLocalExceptions, usePendingKeys } from '../../app/local-data.tsx';
-import type { LocalData } from '../../app/local-db.ts';
+import { useLocalData, useLocalExceptions, usePendingKeys } from '../../data/local-data.tsx';
+import type { LocalData } from '../../data/local-db.ts';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { TimeInput } from '../../components/time-input.tsx';

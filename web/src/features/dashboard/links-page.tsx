@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { api, ApiError, serverMessage, type GeneratedEmailText } from '@avail/shared/api/api-client.ts';
 import { defaultEmailText as defaultText } from '@avail/shared/email-text.ts';
-import { dataAreas, useSession } from '../../app/session.tsx';
+import { dataAreas, useSession } from '../../data/session.tsx';
 import { TimezoneOptions } from '../../components/timezone-options.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { useUsernameCheck } from '../../components/use-username-check.ts';

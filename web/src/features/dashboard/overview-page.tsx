@@ -1,8 +1,8 @@
 /** Dashboard Overview (spec §2 Dashboard; §3 Dashboard data with its defaults). */
 import { Link } from 'react-router-dom';
 import { api, type CalendarConnection, type DashboardStats } from '@avail/shared/api/api-client.ts';
-import { useLocalConnections, useLocalData, useLocalExceptions, useLocalRules } from '../../app/local-data.tsx';
-import { dataAreas, useSession } from '../../app/session.tsx';
+import { useLocalConnections, useLocalData, useLocalExceptions, useLocalRules } from '../../data/local-data.tsx';
+import { dataAreas, useSession } from '../../data/session.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { browserTimeZone } from '../../lib/time.ts';
 import { staleCalendars } from './calendar-freshness.ts';

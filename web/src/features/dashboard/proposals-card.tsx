@@ -8,7 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { api, type Proposal } from '@avail/shared/api/api-client.ts';
 import { DASHBOARD_EVENTS_REFRESH_MS } from '@avail/shared/constants.ts';
-import { useSession } from '../../app/session.tsx';
+import { useSession } from '../../data/session.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { browserTimeZone, formatInstantRange } from '../../lib/time.ts';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { load, peek } from '../../app/data-store.ts';
+import { load, peek } from '../../data/data-store.ts';
 
 /**
  * Reads a cached data area (fresh for 5 minutes); `reload(true)` forces a refetch. With

@@ -11,8 +11,8 @@ import { BUSINESS_HOURS, CALENDAR_PX_PER_HOUR, CACHE_FRESHNESS_MS, DASHBOARD_EVE
 import {
   addDays, dashboardHourRange, dateInZone, formatDayLabel, formatTime, formatWeekRange, hhmmToMinutes, pad2, splitByDay, weekDates,
 } from '../../lib/time.ts';
-import { registerReset, registerStaleOnSync, SYNC_COMPLETED_EVENT } from '../../app/data-store.ts';
-import { useLocalBlocks, useLocalData, useLocalEvents, type BlockView } from '../../app/local-data.tsx';
+import { registerReset, registerStaleOnSync, SYNC_COMPLETED_EVENT } from '../../data/data-store.ts';
+import { useLocalBlocks, useLocalData, useLocalEvents, type BlockView } from '../../data/local-data.tsx';
 import { deleteBlockLocal } from '@avail/shared/rx/local-writes.ts';
 import { WhyBlockedDialog, type BlockedSource } from './why-blocked-dialog.tsx';
 

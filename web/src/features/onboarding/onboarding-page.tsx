@@ -9,7 +9,7 @@ import {
   availabilityRuleSchema, DEFAULT_RULE, DEFAULT_TIMEZONE, ONBOARDING_RELOAD_DELAY_MS, TIMEZONE_GROUPS,
   timezoneSchema, usernameSchema,
 } from '@avail/shared';
-import { useSession } from '../../app/session.tsx';
+import { useSession } from '../../data/session.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Logo } from '../../components/ui/logo.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';

@@ -8,8 +8,8 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { api, ApiError, serverMessage } from '@avail/shared/api/api-client.ts';
 import { appleConnectSchema, caldavConnectSchema, icsConnectSchema, APPLE_ERROR_ALERT_MS, APPLE_SUCCESS_ALERT_MS, SYNC_COMPLETE_MS } from '@avail/shared';
-import { invalidate, SYNC_COMPLETED_EVENT } from '../../app/data-store.ts';
-import { useLocalConnections, useLocalData, type ConnectionView } from '../../app/local-data.tsx';
+import { invalidate, SYNC_COMPLETED_EVENT } from '../../data/data-store.ts';
+import { useLocalConnections, useLocalData, type ConnectionView } from '../../data/local-data.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';

@@ -8,7 +8,7 @@
 import { useEffect, useState } from 'react';
 import { api, type ReplacedVersion } from '@avail/shared/api/api-client.ts';
 import { restoreVersion } from '@avail/shared/rx/restore-version.ts';
-import { useLocalData } from '../../app/local-data.tsx';
+import { useLocalData } from '../../data/local-data.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { WEEKDAYS } from '../../components/slot-editor.tsx';
 import { to12h } from '../../lib/time.ts';

@@ -7,7 +7,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, ApiError } from '@avail/shared/api/api-client.ts';
-import { useSession } from '../../app/session.tsx';
+import { useSession } from '../../data/session.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';
 

@@ -6,7 +6,7 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '@avail/shared/api/api-client.ts';
 import { normaliseServerOrigin } from '@avail/shared/desktop/desktop-bridge.ts';
-import { useSession } from '../../app/session.tsx';
+import { useSession } from '../../data/session.tsx';
 import { SESSION_ONLY_TOKEN_TEXT, usePlatformInfo } from '../../components/server-field.tsx';
 import { changeServerOrigin } from '../../platform/platform.ts';
 import { Alert } from '../../components/ui/alert.tsx';

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { api, ApiError } from '@avail/shared/api/api-client.ts';
 import { DEFAULT_TIMEZONE } from '@avail/shared/constants.ts';
-import { useSession } from '../../app/session.tsx';
+import { useSession } from '../../data/session.tsx';
 import { TimezoneOptions } from '../../components/timezone-options.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
 

@@ -11,7 +11,7 @@
  *  - `flushMs = 0`: write-through — each new view is inserted before `record` resolves (the test
  *    app's default, so tests reading `page_views` right after a request see it).
  */
-import type { Db } from '../../db/kysely.ts';
+import type { Db } from '../db/kysely.ts';
 import type { Logger } from 'pino';
 
 export interface PageViewRow {

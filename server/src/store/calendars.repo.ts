@@ -3,12 +3,12 @@
  * Every query that takes a user id filters by it: one owner never reaches another's rows.
  */
 import { createHash } from 'node:crypto';
-import { openContent, sealContent } from '../../lib/crypto.ts';
+import { openContent, sealContent } from '../lib/crypto.ts';
 import type { Kysely, Transaction } from 'kysely';
-import type { CalendarConnectionRow, CalendarConnectionsTable, Database } from '../../db/schema.ts';
+import type { CalendarConnectionRow, CalendarConnectionsTable, Database } from '../db/schema.ts';
 import type { Insertable, Updateable } from 'kysely';
-import type { Stamper } from '../replication/repl-clock.repo.ts';
-import { clearTombstones, writeTombstones } from '../replication/tombstones.repo.ts';
+import type { Stamper } from './repl-clock.repo.ts';
+import { clearTombstones, writeTombstones } from './tombstones.repo.ts';
 
 type Q = Kysely<Database> | Transaction<Database>;
 

@@ -9,8 +9,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { CollectionName } from '@avail/shared/rx/replication-protocol.ts';
-import type { Db } from '../../db/kysely.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Db } from '../db/kysely.ts';
+import type { Database } from '../db/schema.ts';
 import { changeBusFor, type BusLogger } from './change-bus.ts';
 
 type Q = Kysely<Database> | Transaction<Database>;

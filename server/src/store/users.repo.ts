@@ -1,6 +1,6 @@
 /** SQL for the users table (shared by auth and profile). */
-import type { Db } from '../../db/kysely.ts';
-import type { NewUser, UserRow, UserUpdate } from '../../db/schema.ts';
+import type { Db } from '../db/kysely.ts';
+import type { NewUser, UserRow, UserUpdate } from '../db/schema.ts';
 
 /** The user with this e-mail (compared lower-cased; e-mails are stored lower-cased), or undefined. */
 export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
@@ -58,7 +58,7 @@ export async function markVerifiedIfUnchanged(
   id: string,
   expectedPasswordHash: string,
   now: number,
-  /** Replication stamp of the profile document (replication/repl-clock.repo.ts). */
+  /** Replication stamp of the profile document (store/repl-clock.repo.ts). */
   stamp: number,
 ): Promise<boolean> {
   const result = await db

@@ -6,8 +6,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CLOCK_AHEAD_MS, SERVER_TIME_HEADER } from '@avail/shared/rx/hlc.ts';
 import { REPLICATION_SCHEMA_VERSION, SCHEMA_HEADER } from '@avail/shared/rx/replication-protocol.ts';
-import { buildUser } from '../../../test/factories.ts';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { buildUser } from '../../test/factories.ts';
+import { createTestApp, type TestApp } from '../../test/test-app.ts';
 
 const V = { [SCHEMA_HEADER]: String(REPLICATION_SCHEMA_VERSION) };
 let t: TestApp;

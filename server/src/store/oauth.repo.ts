@@ -5,8 +5,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { Database, OAuthStateRow, PushChannelRow } from '../../db/schema.ts';
-import type { OAuthProviderId, PushChannel } from '../../providers/oauth-provider.ts';
+import type { Database, OAuthStateRow, PushChannelRow } from '../db/schema.ts';
+import type { OAuthProviderId, PushChannel } from '../providers/oauth-provider.ts';
 
 type Q = Kysely<Database> | Transaction<Database>;
 

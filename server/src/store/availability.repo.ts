@@ -2,8 +2,8 @@
  * SQL for weekly rules and date exceptions. Deletes are soft (is_deleted = 1) so they replicate;
  * every write carries the replication stamp (`updated_at`) and the edit's `edited_at`/`device_id`.
  */
-import type { Db } from '../../db/kysely.ts';
-import type { AvailabilityExceptionRow, AvailabilityRuleRow } from '../../db/schema.ts';
+import type { Db } from '../db/kysely.ts';
+import type { AvailabilityExceptionRow, AvailabilityRuleRow } from '../db/schema.ts';
 
 /** Live weekly rules of the user, by weekday (0 = Monday), start, end, id. */
 export function listRules(db: Db, userId: string): Promise<AvailabilityRuleRow[]> {

@@ -4,8 +4,8 @@
  */
 import { Kysely, PostgresDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../../db/schema.ts';
-import type { Db } from '../../db/kysely.ts';
+import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/kysely.ts';
 import { ChangeBus } from './change-bus.ts';
 
 /** A bus on a PostgreSQL-looking handle whose pg_notify fails `failures` times. */

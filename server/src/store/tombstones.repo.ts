@@ -5,7 +5,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { CollectionName } from '@avail/shared/rx/replication-protocol.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../db/schema.ts';
 
 type Q = Kysely<Database> | Transaction<Database>;
 const BATCH = 300;

@@ -23,7 +23,7 @@ import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { CollectionName } from '@avail/shared/rx/replication-protocol.ts';
-import { pgConnectionInfo, type Db, type PgConnectionInfo } from '../../db/kysely.ts';
+import { pgConnectionInfo, type Db, type PgConnectionInfo } from '../db/kysely.ts';
 
 /** What a subscriber hears: collections of its user that changed, or `resync` (changes may have been missed). */
 export type ChangeSignal = { collections: CollectionName[] } | { resync: true };

@@ -4,8 +4,8 @@
  * `edited_at`/`device_id`. Instants are UTC epoch ms; a block is the half-open [start_ms, end_ms).
  */
 import { BUSY_BLOCK_MAX_MS } from '@avail/shared/constants.ts';
-import type { Db } from '../../db/kysely.ts';
-import type { BusyBlockRow } from '../../db/schema.ts';
+import type { Db } from '../db/kysely.ts';
+import type { BusyBlockRow } from '../db/schema.ts';
 
 /**
  * Live blocks of the user overlapping [from, to) (either bound may be left out: unbounded on that

@@ -1,0 +1,108 @@
+/**
+ * ESLint (typescript-eslint parser, eslint-plugin-import-x): the project's layers, enforced.
+ * `npm run lint` (a step of `npm test`). Layers point one way (docs/architecture.md):
+ *
+ *   packages:  shared ← server;  shared ← web ← desktop
+ *   server:    lib, db ← http ← store ← modules (routes → services → repos) ← jobs ← app.ts ← main.ts;
+ *              a module never imports another module's repo (it calls that module's service)
+ *   web:       lib ← platform ← data (session, stores, device database) ← components ← features
+ *              ← app (router, guards) ← entries; a feature never imports another feature
+ *
+ * The layer zones apply to product code; tests (`*.test.ts`, server/test, web/e2e) wire whole apps
+ * together and are checked for cycles only.
+ *
+ * and no import cycle anywhere (`import-x/no-cycle`). A new back arrow fails `npm test`.
+ */
+import { readdirSync } from 'node:fs';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+const dirs = (p) => readdirSync(new URL(p, import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const serverModules = dirs('./server/src/modules/');
+const webFeatures = dirs('./web/src/features/');
+
+/** One zone per module: it may not import another module's repositories (shared tables live in server/src/store). */
+const moduleRepoZones = serverModules.map((m) => ({
+  target: `./server/src/modules/${m}`,
+  from: [`./server/src/modules/!(${m})/*.repo.ts`],
+  message: 'A module calls another module through its service, never its repository (shared tables: server/src/store).',
+}));
+
+/**
+ * The modules in tiers: a module imports only modules of lower tiers (and the store below them
+ * all), so module dependencies form no cycle. docs/architecture.md lists them in this order.
+ */
+const MODULE_TIERS = [
+  ['health', 'availability', 'share-links', 'links', 'sync'],
+  ['blocks', 'oauth'],
+  ['auth', 'replication', 'public'],
+  ['calendars', 'proposals', 'profile', 'dashboard', 'webhooks'],
+];
+const tierOf = new Map(MODULE_TIERS.flatMap((tier, i) => tier.map((m) => [m, i])));
+for (const m of serverModules) if (!tierOf.has(m)) throw new Error(`eslint.config.js: put server module '${m}' in MODULE_TIERS`);
+const moduleTierZones = serverModules
+  .map((m) => ({ m, higher: serverModules.filter((o) => o !== m && tierOf.get(o) >= tierOf.get(m)) }))
+  .filter(({ higher }) => higher.length > 0)
+  .map(({ m, higher }) => ({
+    target: `./server/src/modules/${m}`,
+    from: higher.map((o) => `./server/src/modules/${o}`),
+    message: `Module '${m}' may import only modules of a lower tier (eslint.config.js MODULE_TIERS).`,
+  }));
+/** One zone per feature: it may not import another feature. */
+const featureZones = webFeatures.map((f) => ({
+  target: `./web/src/features/${f}`,
+  from: './web/src/features',
+  except: [`./${f}`],
+  message: 'Features do not import each other: move what both need to web/src/components, web/src/lib or web/src/data.',
+}));
+
+export default [
+  { ignores: ['**/node_modules/**', '**/dist/**', 'test-results/**', 'web/public/**', 'desktop/dist/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: { parser: tseslint.parser, parserOptions: { ecmaVersion: 'latest', sourceType: 'module', ecmaFeatures: { jsx: true } } },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['shared/tsconfig.json', 'server/tsconfig.json', 'web/tsconfig.json', 'desktop/tsconfig.json'] })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-self-import': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            // packages
+            { target: './shared', from: ['./server', './web', './desktop'], message: 'shared imports nothing of ours.' },
+            { target: './server', from: ['./web/src', './desktop'], message: 'The server imports shared only (it serves the web build’s files, never its source).' },
+            { target: './web', from: ['./server', './desktop'], message: 'The web app imports shared only.' },
+            // server layers
+            { target: ['./server/src/lib', './server/src/db'], from: ['./server/src/http', './server/src/store', './server/src/modules', './server/src/jobs', './server/src/mail', './server/src/providers', './server/src/app.ts', './server/src/main.ts'], message: 'lib and db are the bottom of the server.' },
+            { target: './server/src/store', from: ['./server/src/modules', './server/src/jobs', './server/src/app.ts', './server/src/main.ts'], message: 'The store is below the modules.' },
+            { target: ['./server/src/http', './server/src/providers', './server/src/mail'], from: ['./server/src/modules', './server/src/jobs', './server/src/app.ts', './server/src/main.ts'], message: 'http, providers and mail are below the modules.' },
+            { target: './server/src/modules', from: ['./server/src/jobs', './server/src/app.ts', './server/src/main.ts'], message: 'Modules are below the jobs and the app.' },
+            { target: './server/src/jobs', from: ['./server/src/modules/*/*.repo.ts', './server/src/store/*.ts'], message: 'Jobs call services, never repositories.' },
+            { target: './server/src/jobs', from: ['./server/src/app.ts', './server/src/main.ts'], message: 'Jobs are below the app.' },
+            { target: './server/src/modules/**/*.repo.ts', from: ['./server/src/modules/**/*.service.ts', './server/src/modules/**/*.routes.ts'], message: 'routes → services → repositories, never back.' },
+            { target: './server/src/modules/**/*.service.ts', from: './server/src/modules/**/*.routes.ts', message: 'routes → services, never back.' },
+            ...moduleRepoZones,
+            ...moduleTierZones,
+            // web layers
+            { target: './web/src/lib', from: ['./web/src/platform', './web/src/data', './web/src/components', './web/src/features', './web/src/app'], message: 'lib is the bottom of the web app.' },
+            { target: './web/src/platform', from: ['./web/src/data', './web/src/components', './web/src/features', './web/src/app'], message: 'The platform is below the data layer.' },
+            { target: './web/src/data', from: ['./web/src/components', './web/src/features', './web/src/app'], message: 'The data layer is below components, features and the router.' },
+            { target: './web/src/components', from: ['./web/src/features', './web/src/app'], message: 'Shared components import nothing from features or the router.' },
+            { target: './web/src/features', from: './web/src/app', message: 'Features import data and components, never the router.' },
+            ...featureZones,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Tests wire whole apps together (the app with its routes, jobs, fakes): checked for cycles only.
+    files: ['**/*.test.ts', '**/*.test.tsx', 'server/test/**', 'web/e2e/**', 'scripts/**', 'shared/test/**'],
+    rules: { 'import-x/no-restricted-paths': 'off' },
+  },
+];
