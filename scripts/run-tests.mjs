@@ -2,7 +2,7 @@
 /**
  * `npm test`: every test of the project, in order —
  *   0. the type-check of every workspace (the desktop app against Electron's typings), the lint of
- *      the layers and import cycles, the Node range check of every installed package, and the
+ *      the layers and import cycles, the dependency check (knip), the Node range check of every installed package, and the
  *      desktop bundles, each counted as one test;
  *   1. Vitest: engine unit tests, the 60 conformance cases, API/repository tests (SQLite, and
  *      PostgreSQL too when TEST_POSTGRES_URL is set), provider tests against Radicale and local servers;
@@ -89,6 +89,7 @@ function checkStep(label, cmd, args) {
 //    desktop main and preload scripts (esbuild) into a scratch folder.
 checkStep('type-check (shared, server, web, e2e, desktop)', 'npm', ['run', 'typecheck']);
 checkStep('lint: layers and import cycles (eslint.config.js)', 'npm', ['run', 'lint']);
+checkStep('dependencies: every declared one used, every used one declared (knip.ts)', 'npm', ['run', 'check:deps']);
 checkStep('engines (every installed package accepts our Node range)', process.execPath, [join(root, 'scripts', 'check-engines.mjs')]);
 checkStep('desktop bundles (main.cjs, preload.cjs)', process.execPath, [join(root, 'desktop', 'scripts', 'build.mjs'), '--outdir', join(results, 'desktop-dist')]);
 

@@ -2,7 +2,7 @@
  * Starts, for the whole run: an SMTP server capturing mail to files, a tiny HTTP server serving an
  * ICS feed with one busy event ('Secret Board Meeting', next week, 11:00–12:00 Europe/Brussels),
  * the local fakes of Google Calendar and Microsoft Graph (server/test/fakes) whose env the server
- * gets, and the real Avail server (`npx tsx server/src/main.ts`) on a free port with a temp
+ * gets, and the real Avail server as `npm start` runs it (compiled: `node server/dist/main.js`) on a free port with a temp
  * DATA_DIR and WEBHOOK_BASE_URL = its own URL behind the fakes' https relay (push-relay.ts).
  *
  * And the desktop renderer's stand-in: the same web build served from another origin with the
@@ -13,7 +13,7 @@
  * E2E_FAKES_URL: the fakes live in this process, not in the test workers, so a small control
  * server drives them (see fakes-control.ts). Returns the teardown.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -113,7 +113,10 @@ export default async function globalSetup() {
   const baseUrl = `http://127.0.0.1:${port}`;
   const desktop = await startDesktopRendererServer(baseUrl);
   const logs: string[] = [];
-  const child = spawn('npx', ['tsx', 'server/src/main.ts'], {
+  // The server as `npm start` runs it: compiled to JavaScript first (server/scripts/build.mjs).
+  const built = spawnSync(process.execPath, ['server/scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('building the server (server/scripts/build.mjs) failed');
+  const child = spawn(process.execPath, ['server/dist/main.js'], {
     cwd: root,
     env: {
       ...process.env,

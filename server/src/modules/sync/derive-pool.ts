@@ -3,8 +3,9 @@
  *
  * - piscina, at most SYNC_WORKER_MAX_THREADS threads (1 on a 2-core machine: one core stays for
  *   requests), none while idle (threads end 5 s after their last task).
- * - The worker entry is `derive-worker.mjs`, which registers tsx itself, so the same pool works
- *   under `npm start` (`tsx src/main.ts`), `npx tsx`, vitest and Playwright's server.
+ * - The worker entry is `derive-worker.mjs` beside the running file: in `server/dist` the compiled
+ *   worker (server/scripts/build.mjs), in `server/src` a loader that registers tsx itself, so the same pool works
+ *   under `npm start` (`node dist/main.js`), `npx tsx`, vitest and Playwright's server.
  * - Per task: a timeout (SYNC_DERIVE_TIMEOUT_MS; the worker is terminated) and a heap limit per
  *   worker (`resourceLimits`, SYNC_WORKER_MAX_HEAP_MB; a worker past it is ended by V8/Node and
  *   only its task fails). Either way the caller gets a DeriveError with an owner-facing message
