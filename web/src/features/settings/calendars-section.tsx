@@ -2,24 +2,25 @@
  * Settings → My Calendars (spec §2 Settings, §4 connection status / Sync Now, §8 calendar messages).
  * Connections of every provider, Sync Now, Disconnect with confirmation, Google and Microsoft
  * connect through an OAuth popup (oauth-popup.ts), and connect forms for an ICS feed, CalDAV and
- * Apple iCloud. A provider the server reports unavailable (`GET /me/calendar/providers`) shows the
+ * Apple iCloud (connect-forms.tsx; the provider cards in provider-cards.tsx). A provider the server reports unavailable (`GET /me/calendar/providers`) shows the
  * server's reason and a disabled Connect.
  */
-import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { api, ApiError, serverMessage } from '@avail/shared/api/api-client.ts';
-import { appleConnectSchema, caldavConnectSchema, icsConnectSchema, APPLE_ERROR_ALERT_MS, APPLE_SUCCESS_ALERT_MS, SYNC_COMPLETE_MS } from '@avail/shared';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, serverMessage } from '@avail/shared/api/api-client.ts';
+import { APPLE_SUCCESS_ALERT_MS, SYNC_COMPLETE_MS } from '@avail/shared';
 import { invalidate, SYNC_COMPLETED_EVENT } from '../../data/data-store.ts';
 import { useLocalConnections, useLocalData, type ConnectionView } from '../../data/local-data.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
-import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx';
+import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { bridge } from '../../platform/platform.ts';
-import { appleError, PROVIDER_LABEL, statusText } from './connection-status.ts';
+import { PROVIDER_LABEL, statusText } from './connection-status.ts';
 import { BusyRulesEditor } from './busy-rules-editor.tsx';
+import { AppleForm, AppleHelp, CaldavForm, IcsForm } from './connect-forms.tsx';
+import { ConnectButton, OAuthProviderCard, ProviderCard } from './provider-cards.tsx';
 import {
   connectFailureText,
   fetchProviders,
-  OAUTH_LABEL,
   POPUP_BLOCKED_TEXT,
   BROWSER_CONSENT_TIMEOUT_MS,
   finishInBrowserText,
@@ -311,277 +312,5 @@ export function CalendarsSection() {
         onConfirm={() => toDisconnect && void disconnect(toDisconnect)}
       />
     </section>
-  );
-}
-
-function firstIssue(r: { success: boolean; error?: { issues: { message: string }[] } }): string {
-  return r.success ? '' : (r.error?.issues[0]?.message ?? 'Please check your input.');
-}
-
-function errorText(e: unknown, fallback: string): string {
-  if (e instanceof ApiError) {
-    const f = e.fieldErrors;
-    return serverMessage(e) || (f ? Object.values(f).join(' ') : '') || fallback;
-  }
-  return fallback;
-}
-
-function IcsForm({ onClose, onDone }: { onClose: () => void; onDone: (msg: string) => void }) {
-  const [url, setUrl] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const r = icsConnectSchema.safeParse({ url });
-    if (!r.success) return setError(firstIssue(r));
-    setBusy(true);
-    setError('');
-    try {
-      await api.connectIcs(r.data.url);
-      onDone('Calendar feed connected successfully!');
-    } catch (err) {
-      setError(errorText(err, 'Failed to connect the calendar feed. Please try again.'));
-    } finally {
-      setBusy(false);
-    }
-  }
-  return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title="Connect an ICS feed" description="Paste the secret iCal address of your calendar (https:// or webcal://).">
-      <form className="form" onSubmit={submit} noValidate>
-        {error && <p className="field-error" role="alert">{error}</p>}
-        <div className="field">
-          <label htmlFor="ics-url">Calendar feed URL</label>
-          <input id="ics-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/calendar.ics" autoFocus />
-        </div>
-        <ConnectFormFooter busy={busy} label="Connect feed" onCancel={onClose} />
-      </form>
-    </Dialog>
-  );
-}
-
-function CaldavForm({ onClose, onDone }: { onClose: () => void; onDone: (msg: string) => void }) {
-  const [form, setForm] = useState({ server_url: '', username: '', password: '' });
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const r = caldavConnectSchema.safeParse(form);
-    if (!r.success) return setError(firstIssue(r));
-    setBusy(true);
-    setError('');
-    try {
-      await api.connectCaldav(r.data);
-      onDone('CalDAV calendar connected successfully!');
-    } catch (err) {
-      setError(errorText(err, 'Failed to connect CalDAV calendar. Please try again.'));
-    } finally {
-      setBusy(false);
-    }
-  }
-  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm((f) => ({ ...f, [k]: e.target.value }));
-  return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title="Connect a CalDAV server" description="Avail only reads your calendars.">
-      <form className="form" onSubmit={submit} noValidate>
-        {error && <p className="field-error" role="alert">{error}</p>}
-        <div className="field">
-          <label htmlFor="caldav-url">Server URL</label>
-          <input id="caldav-url" type="url" value={form.server_url} onChange={set('server_url')} placeholder="https://caldav.example.com/" autoFocus />
-        </div>
-        <div className="field">
-          <label htmlFor="caldav-username">Username</label>
-          <input id="caldav-username" autoComplete="username" value={form.username} onChange={set('username')} />
-        </div>
-        <div className="field">
-          <label htmlFor="caldav-password">Password</label>
-          <input id="caldav-password" type="password" autoComplete="current-password" value={form.password} onChange={set('password')} />
-        </div>
-        <ConnectFormFooter busy={busy} label="Connect" onCancel={onClose} />
-      </form>
-    </Dialog>
-  );
-}
-
-function AppleForm({ onClose, onDone, onHelp }: { onClose: () => void; onDone: () => void; onHelp: () => void }) {
-  const [appleId, setAppleId] = useState('');
-  const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const alert = useAlert();
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const r = appleConnectSchema.safeParse({ apple_id: appleId, app_specific_password: password });
-    if (!r.success) {
-      alert.show('error', 'Please enter both Apple ID and app-specific password.', APPLE_ERROR_ALERT_MS);
-      return;
-    }
-    setBusy(true);
-    try {
-      await api.connectApple(r.data);
-      onDone();
-    } catch (err) {
-      alert.show('error', appleError(err), APPLE_ERROR_ALERT_MS);
-    } finally {
-      setBusy(false);
-    }
-  }
-  return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title="Connect Apple iCloud Calendar" description="Use an app-specific password, not your Apple ID password.">
-      <form className="form" onSubmit={submit} noValidate>
-        {alert.node}
-        <div className="field">
-          <label htmlFor="apple-id">Apple ID</label>
-          <input id="apple-id" type="email" autoComplete="username" value={appleId} onChange={(e) => setAppleId(e.target.value)} placeholder="you@icloud.com" autoFocus />
-        </div>
-        <div className="field">
-          <label htmlFor="apple-password">App-specific password</label>
-          <input id="apple-password" type="password" autoComplete="off" value={password} onChange={(e) => setPassword(e.target.value)} placeholder="xxxx-xxxx-xxxx-xxxx" />
-        </div>
-        <button type="button" className="btn btn-link small" onClick={onHelp}>
-          How do I create an app-specific password?
-        </button>
-        <ConnectFormFooter busy={busy} label="Connect Apple Calendar" onCancel={onClose} />
-      </form>
-    </Dialog>
-  );
-}
-
-function AppleHelp({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
-  return (
-    <Dialog open={open} onOpenChange={onOpenChange} title="Create an app-specific password" description="Apple requires an app-specific password for third-party calendar access.">
-      <ol className="help-steps">
-        <li>
-          Sign in at{' '}
-          <a href="https://appleid.apple.com" target="_blank" rel="noreferrer">
-            appleid.apple.com
-          </a>{' '}
-          with your Apple ID.
-        </li>
-        <li>Open the &ldquo;Sign-In and Security&rdquo; section.</li>
-        <li>Select &ldquo;App-Specific Passwords&rdquo;.</li>
-        <li>Click &ldquo;Generate an app-specific password&rdquo; (or the + button).</li>
-        <li>Enter a label such as &ldquo;Avail&rdquo; and confirm with your Apple ID password if asked.</li>
-        <li>Copy the generated password (xxxx-xxxx-xxxx-xxxx) and paste it into the Avail connect form.</li>
-      </ol>
-    </Dialog>
-  );
-}
-
-const PROVIDER_LETTER = { google: 'G', microsoft: 'M', apple: 'A', caldav: 'C', ics: 'I' } as const;
-
-/** One card of "Connect a calendar": provider mark, name, one line of help, and its action. */
-function ProviderCard({
-  kind,
-  name,
-  description,
-  descriptionId,
-  children,
-}: {
-  kind: keyof typeof PROVIDER_LETTER;
-  name: string;
-  description: ReactNode;
-  descriptionId?: string;
-  children: ReactNode;
-}) {
-  return (
-    <li className="provider-card" data-provider={kind}>
-      <span className={`provider-icon provider-${kind}`} aria-hidden="true">
-        {PROVIDER_LETTER[kind]}
-      </span>
-      <div>
-        <p className="provider-name">{name}</p>
-        <p className="muted small" id={descriptionId}>
-          {description}
-        </p>
-      </div>
-      {children}
-    </li>
-  );
-}
-
-function ConnectButton({ onClick, unavailableReason, describedBy }: { onClick: () => void; unavailableReason?: string | null; describedBy?: string }) {
-  return (
-    <button
-      type="button"
-      className="btn btn-primary btn-sm"
-      onClick={onClick}
-      disabled={Boolean(unavailableReason)}
-      aria-describedby={unavailableReason ? describedBy : undefined}
-    >
-      Connect
-    </button>
-  );
-}
-
-/**
- * Google / Microsoft: Connect opens the provider's consent page in a popup. Unavailable on this
- * server → the server's reason and a disabled Connect; connected → the account; expired or in
- * error → Reconnect (the same flow).
- */
-function OAuthProviderCard({
-  provider,
-  connection,
-  unavailableReason,
-  pending,
-  busy,
-  onConnect,
-}: {
-  provider: OAuthProvider;
-  connection: ConnectionView | null;
-  unavailableReason: string | null;
-  pending: boolean;
-  busy: boolean;
-  onConnect: () => void;
-}) {
-  const noteId = `provider-${provider}-note`;
-  const name = PROVIDER_LABEL[provider] ?? provider;
-  let note: ReactNode;
-  if (pending) note = <span role="status">Finish signing in to {OAUTH_LABEL[provider]} in the pop-up window…</span>;
-  else if (connection?.status === 'active') {
-    note = (
-      <span className="provider-connected">
-        Connected{connection.account ? <> as <strong className="provider-account">{connection.account}</strong></> : null}
-      </span>
-    );
-  } else if (unavailableReason) note = <span className="provider-unavailable">Unavailable: {unavailableReason}</span>;
-  else if (connection) {
-    note = (
-      <>
-        <span className="provider-problem">{statusText(connection.status)}</span>: reconnect to resume syncing.
-        {connection.account ? <span className="provider-account">{connection.account}</span> : null}
-      </>
-    );
-  }
-  else note = provider === 'google' ? 'Read-only access to your Google calendars.' : 'Outlook.com and Microsoft 365 calendars, read-only.';
-  const label = pending ? 'Connecting...' : connection && connection.status !== 'active' ? 'Reconnect' : 'Connect';
-  return (
-    <ProviderCard kind={provider} name={name} description={note} descriptionId={noteId}>
-      {connection?.status === 'active' ? null : (
-        <button
-          type="button"
-          className="btn btn-primary btn-sm"
-          onClick={onConnect}
-          disabled={pending || busy || Boolean(unavailableReason)}
-          aria-describedby={noteId}
-          aria-label={`${label} ${name}`}
-        >
-          {pending ? (
-            <>
-              <Spinner size={14} /> Connecting...
-            </>
-          ) : (
-            label
-          )}
-        </button>
-      )}
-    </ProviderCard>
-  );
-}
-
-/** Cancel + submit row of the connect dialogs; the submit reads 'Connecting...' while busy. */
-function ConnectFormFooter({ busy, label, onCancel }: { busy: boolean; label: string; onCancel: () => void }) {
-  return (
-    <div className="dialog-footer">
-      <button type="button" className="btn btn-secondary" onClick={onCancel}>Cancel</button>
-      <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Connecting...' : label}</button>
-    </div>
   );
 }
