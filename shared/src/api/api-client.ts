@@ -232,31 +232,6 @@ export interface CalendarEvent {
   all_day: boolean;
   provider: string;
 }
-/** GET /me/calendar/events/{id}/source: where an event of the owner's week comes from (owner-only). */
-export interface EventSource {
-  event: {
-    id: string;
-    title: string;
-    uid: string;
-    start: string;
-    end: string;
-    all_day: boolean;
-    is_busy: boolean;
-    /** null = synced before the origin was recorded. */
-    origin: 'single' | 'recurring' | 'override' | null;
-  };
-  calendar: string | null;
-  connection: {
-    id: string;
-    name: string;
-    provider: string;
-    status: string;
-    last_synced_at: string | null;
-    last_error: string | null;
-    warnings: string[];
-    busy_rules: BusyRules;
-  };
-}
 export interface FreeWindow {
   start: string;
   end: string;
@@ -280,25 +255,6 @@ export interface OwnerLink {
   /** Absolute URL: APP_BASE_URL + '/' + slug. */
   url: string;
   created_at: string;
-}
-/** A personal link (GET/POST /me/share-links; issue 14). Instants ISO 8601 UTC. */
-export interface ShareLink {
-  id: string;
-  label: string;
-  /** `${PUBLIC_BASE_URL}/${username}?key=${token}`; null without a username. */
-  url: string | null;
-  /** null = never expires. */
-  expires_at: string | null;
-  created_at: string;
-  expired: boolean;
-  /** Distinct visitors per day, summed. */
-  views: number;
-  last_viewed_at: string | null;
-}
-export interface ShareLinks {
-  share_links: ShareLink[];
-  /** False when only personal links open the page. */
-  plain_link_enabled: boolean;
 }
 /** One day of public-page views (GET /me/analytics/links): distinct visitors that day, owner's zone. */
 export interface LinkAnalyticsEntry {
@@ -354,6 +310,10 @@ export interface ProposalInput {
 
 export type { ReplacedVersion } from '../rx/replication-protocol.ts';
 export type { BusyRules } from '../ical/busy-rules.ts';
+export type { ShareLink, ShareLinks } from '../schemas/share-link.schema.ts';
+export type { EventSource } from '../schemas/calendar.schema.ts';
+import type { ShareLink, ShareLinks } from '../schemas/share-link.schema.ts';
+import type { EventSource } from '../schemas/calendar.schema.ts';
 import type { BusyRules } from '../ical/busy-rules.ts';
 import type { ReplacedVersion } from '../rx/replication-protocol.ts';
 

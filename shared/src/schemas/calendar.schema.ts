@@ -3,7 +3,7 @@
  */
 import './zod-setup.ts';
 import { z } from 'zod';
-import { FREE_KEYWORDS_MAX, FREE_KEYWORD_MAX_LENGTH } from '../ical/busy-rules.ts';
+import { FREE_KEYWORDS_MAX, FREE_KEYWORD_MAX_LENGTH, type BusyRules } from '../ical/busy-rules.ts';
 
 /** POST /api/me/calendar/apple/connect — `{ apple_id, app_specific_password }`. */
 export const appleConnectSchema = z.object({
@@ -68,3 +68,29 @@ export const busyRulesSchema = z.object({
     })
     .refine((list) => list.length <= FREE_KEYWORDS_MAX, `At most ${FREE_KEYWORDS_MAX} keywords.`),
 });
+
+/** JSON of GET /api/me/calendar/events/{id}/source: where an event of the owner's week comes from (owner-only; server and web app). */
+export interface EventSource {
+  event: {
+    id: string;
+    title: string;
+    uid: string;
+    start: string;
+    end: string;
+    all_day: boolean;
+    is_busy: boolean;
+    /** null = synced before the origin was recorded. */
+    origin: 'single' | 'recurring' | 'override' | null;
+  };
+  calendar: string | null;
+  connection: {
+    id: string;
+    name: string;
+    provider: string;
+    status: string;
+    last_synced_at: string | null;
+    last_error: string | null;
+    warnings: string[];
+    busy_rules: BusyRules;
+  };
+}

@@ -38,3 +38,23 @@ export type ShareLinkBody = z.infer<typeof shareLinkSchema>;
 export const plainLinkSchema = z.object({
   enabled: z.boolean({ error: 'enabled must be true or false' }),
 });
+
+/** JSON of a personal link (GET/POST /api/me/share-links; issue 14), for the server and the web app. Instants ISO 8601 UTC. */
+export interface ShareLink {
+  id: string;
+  label: string;
+  /** `${PUBLIC_BASE_URL}/${username}?key=${token}`; null without a username. */
+  url: string | null;
+  /** null = never expires. */
+  expires_at: string | null;
+  created_at: string;
+  expired: boolean;
+  /** Distinct visitors per day, summed. */
+  views: number;
+  last_viewed_at: string | null;
+}
+export interface ShareLinks {
+  share_links: ShareLink[];
+  /** False when only personal links open the page. */
+  plain_link_enabled: boolean;
+}

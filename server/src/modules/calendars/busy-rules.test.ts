@@ -3,24 +3,13 @@
  * re-derives the connection at once and the public page follows; defaults are the semantics doc's.
  */
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildUser, type BuiltUser } from '../../../test/factories.ts';
-import { startIcsServer, type IcsServer } from '../../../test/ics-server.ts';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { icsTestApp } from '../../../test/ics-app.ts';
 
 const NOW = Date.parse('2030-01-06T12:00:00Z'); // a Sunday; Brussels is UTC+1 in January
 
-let t: TestApp;
-let srv: IcsServer;
-beforeAll(async () => {
-  srv = await startIcsServer();
-  t = await createTestApp({ env: { ALLOW_PRIVATE_CALENDAR_HOSTS: 'true' } });
-  t.clock.set(NOW);
-});
-afterAll(async () => {
-  await t?.close();
-  await srv?.close();
-});
+const ctx = icsTestApp(NOW);
 
 function event(uid: string, start: string, end: string | null, title: string, extra: string[] = []): string {
   const times = end === null ? [`DTSTART;VALUE=DATE:${start}`] : [`DTSTART:${start}`, `DTEND:${end}`];
@@ -30,13 +19,13 @@ function event(uid: string, start: string, end: string | null, title: string, ex
 /** An owner with Mon and Tue 09:00–17:00 Brussels and one ICS feed holding one event of each kind. */
 async function ownerWithFeed(): Promise<BuiltUser & { username: string; connectionId: string }> {
   const username = `rules${Math.random().toString(36).slice(2, 8)}`;
-  const owner = await buildUser(t, { timezone: 'Europe/Brussels', username });
+  const owner = await buildUser(ctx.t, { timezone: 'Europe/Brussels', username });
   for (const weekday of [0, 1]) {
-    await request(t.app).post('/api/me/availability-rules').set(owner.auth).send({ weekday, start_time_local: '09:00', end_time_local: '17:00' });
+    await request(ctx.t.app).post('/api/me/availability-rules').set(owner.auth).send({ weekday, start_time_local: '09:00', end_time_local: '17:00' });
   }
   const me = `ATTENDEE;PARTSTAT=%s:mailto:${owner.user.email.toUpperCase()}`;
   const path = `/rules-${owner.user.id}.ics`;
-  srv.set(path, {
+  ctx.srv.set(path, {
     ics: [
       'BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//avail-test//EN',
       event('tentative@test', '20300107T090000Z', '20300107T100000Z', 'Maybe: vendor demo', [me.replace('%s', 'TENTATIVE')]),
@@ -48,23 +37,23 @@ async function ownerWithFeed(): Promise<BuiltUser & { username: string; connecti
       'END:VCALENDAR', '',
     ].join('\r\n'),
   });
-  const connect = await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: srv.url(path) });
+  const connect = await request(ctx.t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: ctx.srv.url(path) });
   expect(connect.status).toBe(201);
   return { ...owner, username, connectionId: connect.body.connection.id };
 }
 
 async function windows(username: string) {
-  const res = await request(t.app).get(`/api/public/${username}/availability`).query({ range: '2030-01-07..2030-01-08' });
+  const res = await request(ctx.t.app).get(`/api/public/${username}/availability`).query({ range: '2030-01-07..2030-01-08' });
   expect(res.status).toBe(200);
   return res.body.availability.windows as Array<{ start: string; end: string }>;
 }
-const put = (o: BuiltUser, id: string, body: object) => request(t.app).put(`/api/me/calendar/connections/${id}/busy-rules`).set(o.auth).send(body);
+const put = (o: BuiltUser, id: string, body: object) => request(ctx.t.app).put(`/api/me/calendar/connections/${id}/busy-rules`).set(o.auth).send(body);
 const ALL_BUSY = { all_day: 'busy', tentative: 'busy', unanswered: 'busy', free_keywords: [] };
 
 describe('PUT /api/me/calendar/connections/:id/busy-rules', () => {
   it("defaults to the semantics doc's rules, and each rule frees its events on the public page at once", async () => {
     const o = await ownerWithFeed();
-    const list = await request(t.app).get('/api/me/calendar/connections').set(o.auth);
+    const list = await request(ctx.t.app).get('/api/me/calendar/connections').set(o.auth);
     expect(list.body.connections[0].busy_rules).toEqual(ALL_BUSY);
     // Mon 08:00–16:00Z minus tentative 09–10, unanswered 11–12, focus 13–14, board 14–15; declined 15–15:30 is free; Tue all-day busy.
     expect(await windows(o.username)).toEqual([
@@ -88,20 +77,20 @@ describe('PUT /api/me/calendar/connections/:id/busy-rules', () => {
       { start: '2030-01-07T15:00:00Z', end: '2030-01-07T16:00:00Z' },
       { start: '2030-01-08T08:00:00Z', end: '2030-01-08T16:00:00Z' },
     ]);
-    const stored = (await request(t.app).get('/api/me/calendar/connections').set(o.auth)).body.connections[0].busy_rules;
+    const stored = (await request(ctx.t.app).get('/api/me/calendar/connections').set(o.auth)).body.connections[0].busy_rules;
     expect(stored).toEqual({ all_day: 'free', tentative: 'free', unanswered: 'free', free_keywords: ['focus'] });
 
     // Back to the defaults: the connection derives exactly as at first.
     await put(o, o.connectionId, ALL_BUSY);
     expect(await windows(o.username)).toHaveLength(4);
-    const row = await t.db.selectFrom('calendar_connections').select('busy_rules_json').where('id', '=', o.connectionId).executeTakeFirstOrThrow();
+    const row = await ctx.t.db.selectFrom('calendar_connections').select('busy_rules_json').where('id', '=', o.connectionId).executeTakeFirstOrThrow();
     expect(row.busy_rules_json).toBeNull();
   });
 
   it('keeps the rules across the next sync of the feed', async () => {
     const o = await ownerWithFeed();
     await put(o, o.connectionId, { ...ALL_BUSY, all_day: 'free' });
-    const sync = await request(t.app).post('/api/me/calendar/sync').set(o.auth);
+    const sync = await request(ctx.t.app).post('/api/me/calendar/sync').set(o.auth);
     expect(sync.status).toBe(200);
     expect((await windows(o.username)).at(-1)).toEqual({ start: '2030-01-08T08:00:00Z', end: '2030-01-08T16:00:00Z' });
   });
@@ -119,10 +108,10 @@ describe('PUT /api/me/calendar/connections/:id/busy-rules', () => {
     expect(tooMany.body.errors).toEqual({ free_keywords: 'At most 20 keywords.' });
     expect(await windows(o.username)).toHaveLength(4);
 
-    const other = await buildUser(t);
+    const other = await buildUser(ctx.t);
     const foreign = await put(other, o.connectionId, ALL_BUSY);
     expect(foreign.status).toBe(404);
     expect(foreign.body.error).toBe('Calendar connection not found');
-    expect((await request(t.app).put(`/api/me/calendar/connections/${o.connectionId}/busy-rules`).send(ALL_BUSY)).status).toBe(401);
+    expect((await request(ctx.t.app).put(`/api/me/calendar/connections/${o.connectionId}/busy-rules`).send(ALL_BUSY)).status).toBe(401);
   });
 });

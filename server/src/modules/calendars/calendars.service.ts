@@ -4,6 +4,7 @@
  */
 import { getIanaZone, isValidIanaZone, parseIsoDate, startOfLocalDay } from '@avail/shared/domain/zone-time.ts';
 import { isDefaultBusyRules, readBusyRules, type BusyRules } from '@avail/shared/ical/busy-rules.ts';
+import type { EventSource } from '@avail/shared/schemas/calendar.schema.ts';
 import type { CalendarConnectionRow, UserRow } from '../../db/schema.ts';
 import { HttpError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { encryptSecret, secretFingerprint } from '../../lib/crypto.ts';
@@ -371,25 +372,6 @@ export async function listEventViews(deps: SyncDeps, user: UserRow, query: { sta
   }));
 }
 
-/** Where a busy block of the owner's week comes from (GET /me/calendar/events/:id/source). Owner-only. */
-export interface EventSourceView {
-  event: {
-    id: string;
-    title: string;
-    /** The iCalendar UID (RFC 5545 §3.8.4.7), or the provider's event id behind it. */
-    uid: string;
-    start: string;
-    end: string;
-    all_day: boolean;
-    is_busy: boolean;
-    /** 'single' | 'recurring' (an RRULE/RDATE instance) | 'override' (RECURRENCE-ID); null = synced before this was recorded. */
-    origin: 'single' | 'recurring' | 'override' | null;
-  };
-  /** The calendar inside the connection, as a readable name; null when unknown. */
-  calendar: string | null;
-  connection: Pick<ConnectionView, 'id' | 'name' | 'provider' | 'status' | 'last_synced_at' | 'last_error' | 'warnings' | 'busy_rules'>;
-}
-
 /**
  * A readable name of a source's calendar: the feed's own name for an ICS feed (one calendar), "Primary
  * calendar" or the calendar id for Google, the collection's last path segment for CalDAV and iCloud,
@@ -421,7 +403,7 @@ export function calendarLabel(provider: CalendarConnectionRow['provider'], calen
  * connection's status, parse warnings and busy rules. Owner-only (never on a public path).
  * @throws 404 `{ error: 'Event not found' }` for another owner's or no event.
  */
-export async function eventSource(deps: SyncDeps, userId: string, id: string): Promise<EventSourceView> {
+export async function eventSource(deps: SyncDeps, userId: string, id: string): Promise<EventSource> {
   const ev = await repo.findEventOfUser(deps.db, userId, id, deps.config.AVAIL_SECRET_KEY);
   if (!ev) throw notFound('Event not found');
   const conn = await repo.findConnection(deps.db, userId, ev.connection_id);

@@ -4,25 +4,14 @@
  * with the connection's parse warnings; owner-only.
  */
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildUser } from '../../../test/factories.ts';
-import { startIcsServer, type IcsServer } from '../../../test/ics-server.ts';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { icsTestApp } from '../../../test/ics-app.ts';
 import { calendarLabel } from './calendars.service.ts';
 
 const NOW = Date.parse('2030-01-06T12:00:00Z'); // a Sunday
 
-let t: TestApp;
-let srv: IcsServer;
-beforeAll(async () => {
-  srv = await startIcsServer();
-  t = await createTestApp({ env: { ALLOW_PRIVATE_CALENDAR_HOSTS: 'true' } });
-  t.clock.set(NOW);
-});
-afterAll(async () => {
-  await t?.close();
-  await srv?.close();
-});
+const ctx = icsTestApp(NOW);
 
 const FEED = [
   'BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//avail-test//EN', 'X-WR-CALNAME:Work feed',
@@ -35,14 +24,14 @@ const FEED = [
 describe('GET /api/me/calendar/events/:id/source', () => {
   it('names the connection, calendar, title, UID and origin of each event, with the parse warnings', async () => {
     const username = `why${Math.random().toString(36).slice(2, 8)}`;
-    const owner = await buildUser(t, { timezone: 'Europe/Brussels', username });
-    srv.set(`/why-${owner.user.id}.ics`, { ics: FEED });
-    const connect = await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: srv.url(`/why-${owner.user.id}.ics`) });
+    const owner = await buildUser(ctx.t, { timezone: 'Europe/Brussels', username });
+    ctx.srv.set(`/why-${owner.user.id}.ics`, { ics: FEED });
+    const connect = await request(ctx.t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: ctx.srv.url(`/why-${owner.user.id}.ics`) });
     expect(connect.status).toBe(201);
-    const events = (await request(t.app).get('/api/me/calendar/events').query({ start_date: '2030-01-07', end_date: '2030-01-09' }).set(owner.auth)).body.events as Array<{ id: string; title: string }>;
+    const events = (await request(ctx.t.app).get('/api/me/calendar/events').query({ start_date: '2030-01-07', end_date: '2030-01-09' }).set(owner.auth)).body.events as Array<{ id: string; title: string }>;
     expect(events.map((e) => e.title)).toEqual(['Dentist', 'Standup', 'Standup (moved)', 'Standup']);
 
-    const sources = await Promise.all(events.map(async (e) => (await request(t.app).get(`/api/me/calendar/events/${e.id}/source`).set(owner.auth)).body));
+    const sources = await Promise.all(events.map(async (e) => (await request(ctx.t.app).get(`/api/me/calendar/events/${e.id}/source`).set(owner.auth)).body));
     expect(sources.map((s) => [s.event.title, s.event.uid, s.event.origin])).toEqual([
       ['Dentist', 'one-off@test', 'single'],
       ['Standup', 'standup@test', 'recurring'],
@@ -58,22 +47,22 @@ describe('GET /api/me/calendar/events/:id/source', () => {
     expect(JSON.stringify(sources)).not.toContain('/why-'); // never the feed's address
 
     // Nothing of it on the public path.
-    const pub = await request(t.app).get(`/api/public/${username}/availability`).query({ range: '2030-01-07..2030-01-09' });
+    const pub = await request(ctx.t.app).get(`/api/public/${username}/availability`).query({ range: '2030-01-07..2030-01-09' });
     expect(pub.status).toBe(200);
     expect(pub.text).not.toMatch(/standup@test|one-off@test|Dentist|Standup|recurring|override/);
   });
 
   it("answers 404 for another owner's event and 401 without a session", async () => {
-    const owner = await buildUser(t, { timezone: 'Europe/Brussels' });
-    srv.set(`/why2-${owner.user.id}.ics`, { ics: FEED });
-    await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: srv.url(`/why2-${owner.user.id}.ics`) });
-    const [ev] = (await request(t.app).get('/api/me/calendar/events').query({ start_date: '2030-01-07', end_date: '2030-01-07' }).set(owner.auth)).body.events;
-    const other = await buildUser(t);
-    const foreign = await request(t.app).get(`/api/me/calendar/events/${ev.id}/source`).set(other.auth);
+    const owner = await buildUser(ctx.t, { timezone: 'Europe/Brussels' });
+    ctx.srv.set(`/why2-${owner.user.id}.ics`, { ics: FEED });
+    await request(ctx.t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: ctx.srv.url(`/why2-${owner.user.id}.ics`) });
+    const [ev] = (await request(ctx.t.app).get('/api/me/calendar/events').query({ start_date: '2030-01-07', end_date: '2030-01-07' }).set(owner.auth)).body.events;
+    const other = await buildUser(ctx.t);
+    const foreign = await request(ctx.t.app).get(`/api/me/calendar/events/${ev.id}/source`).set(other.auth);
     expect(foreign.status).toBe(404);
     expect(foreign.body.error).toBe('Event not found');
     expect(JSON.stringify(foreign.body)).not.toContain('Dentist');
-    expect((await request(t.app).get(`/api/me/calendar/events/${ev.id}/source`)).status).toBe(401);
+    expect((await request(ctx.t.app).get(`/api/me/calendar/events/${ev.id}/source`)).status).toBe(401);
   });
 });
 

@@ -11,7 +11,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { formatInstant } from '@avail/shared/domain/free-windows.ts';
-import { SHARE_LINKS_MAX, type ShareLinkBody } from '@avail/shared/schemas/share-link.schema.ts';
+import { SHARE_LINKS_MAX, type ShareLink, type ShareLinkBody, type ShareLinks } from '@avail/shared/schemas/share-link.schema.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError, notFound, validationFailed } from '../../http/errors.ts';
@@ -24,21 +24,6 @@ export const SHARE_LINK_EXPIRY_PAST = 'The expiry must be in the future.';
 export const SHARE_LINKS_TOO_MANY = `You can keep at most ${SHARE_LINKS_MAX} personal links. Revoke one first.`;
 export const NEEDS_USERNAME = 'Choose a username first.';
 
-/** JSON of a personal link (GET/POST /api/me/share-links). Instants ISO 8601 UTC. */
-export interface ShareLinkJson {
-  id: string;
-  label: string;
-  /** `${PUBLIC_BASE_URL}/${username}?key=${token}`; null when the owner has no username any more. */
-  url: string | null;
-  expires_at: string | null;
-  created_at: string;
-  /** True once `expires_at` has passed: the link answers 404 (it stays listed until revoked). */
-  expired: boolean;
-  /** Distinct visitors per day, summed over all days (one visitor counts once per owner-zone day). */
-  views: number;
-  last_viewed_at: string | null;
-}
-
 /** sha256 hex of a token: the only form a token is looked up by. */
 export function hashShareToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
@@ -49,9 +34,9 @@ function shareUrl(deps: Deps, user: Pick<UserRow, 'username'>, token: string): s
 }
 
 /**
- * GET /api/me/share-links: `{ share_links: ShareLinkJson[] (newest first), plain_link_enabled }`.
+ * GET /api/me/share-links: `{ share_links: ShareLink[] (newest first), plain_link_enabled }`.
  */
-export async function listShareLinks(deps: Deps, user: UserRow): Promise<{ share_links: ShareLinkJson[]; plain_link_enabled: boolean }> {
+export async function listShareLinks(deps: Deps, user: UserRow): Promise<ShareLinks> {
   const now = deps.now();
   const rows = await repo.listForUser(deps.db, user.id);
   return {
@@ -70,11 +55,11 @@ export async function listShareLinks(deps: Deps, user: UserRow): Promise<{ share
 }
 
 /**
- * POST /api/me/share-links `{ label, expires_at? }` → the new link (ShareLinkJson, views 0).
+ * POST /api/me/share-links `{ label, expires_at? }` → the new link (ShareLink, views 0).
  * @throws 409 `no_username` without a username (the URL is built on it); 422 `{ errors: { expires_at } }`
  *   when expires_at is not after now; 409 `too_many_links` beyond SHARE_LINKS_MAX links.
  */
-export async function createShareLink(deps: Deps, user: UserRow, body: ShareLinkBody): Promise<ShareLinkJson> {
+export async function createShareLink(deps: Deps, user: UserRow, body: ShareLinkBody): Promise<ShareLink> {
   if (!user.username) throw new HttpError(409, 'no_username', NEEDS_USERNAME);
   const now = deps.now();
   if (body.expires_at !== null && body.expires_at <= now) throw validationFailed({ expires_at: SHARE_LINK_EXPIRY_PAST }, SHARE_LINK_EXPIRY_PAST);
