@@ -104,6 +104,20 @@ export default [
     },
   },
   {
+    // routes → services → repositories: SQL lives in repositories (and the store), never in a service or route.
+    files: ['server/src/modules/**/*.service.ts', 'server/src/modules/**/*.routes.ts', 'server/src/jobs/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name=/^(selectFrom|updateTable|insertInto|deleteFrom)$/]",
+          message: 'Queries belong in a repository (modules/<m>/<m>.repo.ts or server/src/store), not in a service, route or job.',
+        },
+      ],
+    },
+  },
+  {
     // Tests wire whole apps together (the app with its routes, jobs, fakes): checked for cycles only.
     files: ['**/*.test.ts', '**/*.test.tsx', 'server/test/**', 'web/e2e/**', 'scripts/**', 'shared/test/**'],
     rules: { 'import-x/no-restricted-paths': 'off' },

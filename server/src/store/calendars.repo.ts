@@ -387,3 +387,40 @@ export async function sealPlainContent(db: Kysely<Database>, key: Uint8Array): P
   }
   return sealed;
 }
+
+/** ICS connections stored before feed URLs were secrets (no secret_enc): `{ id, user_id, config_json }`. */
+export function listLegacyIcsConnections(db: Q) {
+  return db.selectFrom('calendar_connections').select(['id', 'user_id', 'config_json']).where('provider', '=', 'ics').where('secret_enc', 'is', null).execute();
+}
+
+/**
+ * Seals one legacy ICS connection (compare-and-set on its old `config_json`): new config, the URL as
+ * `secret_enc`, its source rows keyed `sourceId`; the connection's stamp from `stamp`. False when the
+ * row changed meanwhile (nothing written).
+ */
+export async function sealLegacyIcsConnection(
+  db: Q,
+  row: { id: string; config_json: string },
+  change: { configJson: string; secretEnc: string; sourceId: string },
+  stamp: Stamper,
+): Promise<boolean> {
+  const done = await db
+    .updateTable('calendar_connections')
+    .set({ config_json: change.configJson, secret_enc: change.secretEnc, updated_at: await stamp('calendar_connections') })
+    .where('id', '=', row.id)
+    .where('config_json', '=', row.config_json)
+    .executeTakeFirst();
+  if (Number(done.numUpdatedRows) === 0) return false;
+  await db.updateTable('calendar_sources').set({ calendar_url: change.sourceId, object_href: change.sourceId }).where('connection_id', '=', row.id).execute();
+  return true;
+}
+
+/** Stores a connection's new secret (already encrypted), e.g. refreshed OAuth tokens. Not replicated: no stamp. */
+export async function setConnectionSecret(db: Q, connectionId: string, secretEnc: string): Promise<void> {
+  await db.updateTable('calendar_connections').set({ secret_enc: secretEnc }).where('id', '=', connectionId).execute();
+}
+
+/** Ids of the Google and Microsoft connections that are active or in error (those that keep push channels). */
+export function listPushCapableConnectionIds(db: Q) {
+  return db.selectFrom('calendar_connections').select('id').where('provider', 'in', ['google', 'microsoft']).where('status', 'in', ['active', 'error']).execute();
+}

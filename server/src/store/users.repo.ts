@@ -90,3 +90,8 @@ export async function updateUsernameIfUnchanged(
   const result = await q.executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** The fields of a connection's owner a sync needs (`id`, `email`, IANA `timezone`), or undefined. */
+export function findSyncOwner(db: Db, userId: string) {
+  return db.selectFrom('users').select(['id', 'email', 'timezone']).where('id', '=', userId).executeTakeFirst();
+}

@@ -210,12 +210,7 @@ export async function connectIcs(deps: SyncDeps, user: UserRow, input: { url: st
  * @returns how many connections were sealed.
  */
 export async function sealLegacyIcsFeeds(deps: Pick<SyncDeps, 'db' | 'config' | 'now'>): Promise<number> {
-  const rows = await deps.db
-    .selectFrom('calendar_connections')
-    .select(['id', 'user_id', 'config_json'])
-    .where('provider', '=', 'ics')
-    .where('secret_enc', 'is', null)
-    .execute();
+  const rows = await repo.listLegacyIcsConnections(deps.db);
   let sealed = 0;
   for (const row of rows) {
     let config: Record<string, unknown>;
@@ -234,19 +229,8 @@ export async function sealLegacyIcsFeeds(deps: Pick<SyncDeps, 'db' | 'config' | 
     }
     const sourceId = icsSourceId(row.id);
     await replicatedWrite(deps, row.user_id, async (trx, stamp) => {
-      const done = await trx
-        .updateTable('calendar_connections')
-        .set({
-          config_json: JSON.stringify({ sourceId, url_hmac: urlHmac }),
-          secret_enc: encryptSecret(url, deps.config.AVAIL_SECRET_KEY),
-          updated_at: await stamp('calendar_connections'),
-        })
-        .where('id', '=', row.id)
-        .where('config_json', '=', row.config_json)
-        .executeTakeFirst();
-      if (Number(done.numUpdatedRows) === 0) return;
-      await trx.updateTable('calendar_sources').set({ calendar_url: sourceId, object_href: sourceId }).where('connection_id', '=', row.id).execute();
-      sealed++;
+      const change = { configJson: JSON.stringify({ sourceId, url_hmac: urlHmac }), secretEnc: encryptSecret(url, deps.config.AVAIL_SECRET_KEY), sourceId };
+      if (await repo.sealLegacyIcsConnection(trx, row, change, stamp)) sealed++;
     });
   }
   return sealed;

@@ -74,11 +74,7 @@ function usable(deps: SyncDeps, conn: CalendarConnectionRow): { adapter: OAuthCa
 
 async function storeNewSecret(deps: SyncDeps, trx: Transaction<Database>, conn: { id: string }, newSecret: string | undefined) {
   if (!newSecret) return;
-  await trx
-    .updateTable('calendar_connections')
-    .set({ secret_enc: encryptSecret(newSecret, deps.config.AVAIL_SECRET_KEY) })
-    .where('id', '=', conn.id)
-    .execute();
+  await calendarsRepo.setConnectionSecret(trx, conn.id, encryptSecret(newSecret, deps.config.AVAIL_SECRET_KEY));
 }
 
 /** How long a claim to open a channel may stay unfinished before another instance may take it (ms). */
@@ -242,12 +238,7 @@ export async function renewPushChannels(deps: SyncDeps, isStopping: () => boolea
       }
     }
   }
-  const active = await deps.db
-    .selectFrom('calendar_connections')
-    .select('id')
-    .where('provider', 'in', ['google', 'microsoft'])
-    .where('status', 'in', ['active', 'error'])
-    .execute();
+  const active = await calendarsRepo.listPushCapableConnectionIds(deps.db);
   for (const c of active) {
     if (isStopping()) break;
     counts.opened += await openMissingChannels(deps, c.id);

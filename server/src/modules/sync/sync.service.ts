@@ -35,6 +35,7 @@ import { isOAuthProvider, notConfiguredReason, oauthProviderFor } from '../../pr
 import { ProviderAuthError, ProviderError, type ProviderSyncResult } from '../../providers/provider.ts';
 import { acquireSyncLease, releaseSyncLease, type SyncClaim } from './sync-lease.repo.ts';
 import * as repo from '../../store/calendars.repo.ts';
+import { findSyncOwner } from '../../store/users.repo.ts';
 import { replicatedWrite } from '../../store/repl-clock.repo.ts';
 import { DeriveError } from './derive.ts';
 import { deriveOffThread } from './derive-pool.ts';
@@ -105,7 +106,7 @@ export function readState(conn: Pick<CalendarConnectionRow, 'sync_state_json'>):
 }
 
 async function ownerOf(deps: SyncDeps, userId: string) {
-  const user = await deps.db.selectFrom('users').select(['id', 'email', 'timezone']).where('id', '=', userId).executeTakeFirst();
+  const user = await findSyncOwner(deps.db, userId);
   if (!user) throw new Error('connection without user');
   return user;
 }
