@@ -60,9 +60,11 @@ export async function backupSqlite(config: Pick<Config, 'DATABASE_URL' | 'SQLITE
   try {
     live.pragma('busy_timeout = 5000');
     // SQLite restarts an online backup whenever another connection writes between two steps; under
-    // a steady stream of writes small steps never finish. After the first step the rest is copied
-    // in one step (a consistent read snapshot in WAL mode: writers are not blocked).
-    await live.backup(target, { progress: ({ remainingPages }) => Math.max(100, remainingPages) });
+    // a steady stream of writes small steps never finish (and a step of "the pages left" after a
+    // restart is still one step short). So every page is copied in one step (sqlite3_backup_step
+    // with the largest count better-sqlite3 passes): one read snapshot in WAL mode, writers are not
+    // blocked, and a write between steps cannot restart it.
+    await live.backup(target, { progress: () => 0x7fffffff });
   } finally {
     live.close();
   }
