@@ -5,7 +5,9 @@
  * them (an unknown link, or a server without the SSR module) it renders from scratch and fetches.
  */
 import { StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
+// Preact's own render/hydrate: this entry is only built with the public build's Preact aliases
+// (vite.config.ts), so the React-typed tree below is a Preact VNode.
+import { hydrate, render, type VNode } from 'preact';
 import PublicPage from './features/public/public-page.tsx';
 import { PUBLIC_BOOT_ID, isEmbedPath, keyFromSearch, slugFromPath, type EmbedHeightMessage, type PublicBoot } from './features/public/public-boot.ts';
 import './styles/base.css';
@@ -30,8 +32,8 @@ const page = (
     <PublicPage slug={slug} linkKey={linkKey} embed={embed} initial={boot ?? undefined} />
   </StrictMode>
 );
-if (boot && root.firstElementChild) hydrateRoot(root, page);
-else createRoot(root).render(page);
+if (boot && root.firstElementChild) hydrate(page as unknown as VNode, root);
+else render(page as unknown as VNode, root);
 
 // Embedded in another site (embed.js): tell the framing page how tall the content is, whenever it
 // changes, so the iframe fits it without a scrollbar. The message carries the height only.

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { openContent, sealContent } from '../lib/crypto.ts';
 import type { Kysely, Transaction } from 'kysely';
-import type { CalendarConnectionRow, CalendarConnectionsTable, Database } from '../db/schema.ts';
+import type { CalendarConnectionRow, CalendarConnectionsTable, CalendarEventRow, Database } from '../db/schema.ts';
 import type { Insertable, Updateable } from 'kysely';
 import type { Stamper } from './repl-clock.repo.ts';
 import { clearTombstones, writeTombstones } from './tombstones.repo.ts';
@@ -227,18 +227,8 @@ export async function replaceDerived(db: Q, conn: { id: string; user_id: string 
   }
 }
 
-interface EventFields {
-  id: string;
-  uid: string;
-  title: string;
-  start_ms: number;
-  end_ms: number;
-  all_day: number;
-  is_busy: number;
-  depends_on_owner_zone: number;
-  origin: string | null;
-  source_calendar: string | null;
-}
+/** The columns of a derived event a re-derivation compares and writes (the row without its owner, connection and stamp). */
+type EventFields = Omit<CalendarEventRow, 'user_id' | 'connection_id' | 'updated_at'>;
 
 function sameEvent(a: EventFields, b: EventFields): boolean {
   return (
