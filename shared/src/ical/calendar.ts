@@ -397,74 +397,38 @@ function isBusy(e: ParsedEvent, owners: Set<string>, allDay: boolean, rules: Bus
 export function expandBusy(cal: ParsedCalendar, opts: ExpandOptions): ExpandResult {
   const owner = getIanaZone(opts.ownerZone);
   const warnings = new Set<string>(cal.warnings);
-  let floating = owner;
-  let floatingIsOwner = true;
-  if (cal.xWrTimezone) {
-    const z = isValidIanaZone(cal.xWrTimezone)
-      ? getIanaZone(cal.xWrTimezone)
-      : (() => {
-          const w = windowsZoneToIana(cal.xWrTimezone!);
-          return w ? getIanaZone(w) : null;
-        })();
-    if (z) {
-      floating = z;
-      floatingIsOwner = false;
-    } else {
-      warnings.add(`X-WR-TIMEZONE ${JSON.stringify(cal.xWrTimezone)} is not a known zone; floating times use the owner's zone`);
-    }
+  const ctx: ZoneCtx = { cal, owner, floating: owner, floatingIsOwner: true, warnings };
+  const floating = floatingZoneOf(cal, warnings);
+  if (floating) {
+    ctx.floating = floating;
+    ctx.floatingIsOwner = false;
   }
-  const ctx: ZoneCtx = { cal, owner, floating, floatingIsOwner, warnings };
-  /** Instant (timed) of a value. */
-  const instantOf = (t: IcsTime): [number, boolean] => {
-    const [z, dep] = zoneFor(ctx, t);
-    return [t.form === 'utc' ? t.wall : wallToInstant(z, t.wall), dep];
-  };
-  const owners = new Set((opts.ownerEmails ?? []).map((e) => e.trim().replace(/^mailto:/i, '').toLowerCase()));
-  const maxInstances = opts.maxInstances ?? 100_000;
-  const { rangeStart, rangeEnd, budget } = opts;
   const rules = opts.busyRules ?? DEFAULT_BUSY_RULES;
-  const keywords = rules.free_keywords.map((k) => k.trim().toLowerCase()).filter((k) => k !== '');
-
-  const intervals: BusyInterval[] = [];
-  const events: EventInstance[] = [];
-  const emit = (e: ParsedEvent, inst: Instance, allDay: boolean, dependsOnOwnerZone: boolean, origin: EventInstance['origin']) => {
-    const zeroLen = inst.end <= inst.start;
-    const inRange = zeroLen
-      ? inst.start >= rangeStart && inst.start < rangeEnd
-      : inst.start < rangeEnd && inst.end > rangeStart;
-    if (!inRange) return;
-    if (budget && --budget.remaining < 0) throw new ExpansionLimitError(budget.limit, '', 'connection');
-    const busy = isBusy(e, owners, allDay, rules, keywords);
-    events.push({ uid: e.uid, title: e.title, start: inst.start, end: Math.max(inst.end, inst.start), allDay, isBusy: busy, origin });
-    if (busy && !zeroLen) intervals.push({ start: inst.start, end: inst.end, dependsOnOwnerZone });
+  const x: Expansion = {
+    ctx,
+    rangeStart: opts.rangeStart,
+    rangeEnd: opts.rangeEnd,
+    maxInstances: opts.maxInstances ?? 100_000,
+    budget: opts.budget,
+    owners: new Set((opts.ownerEmails ?? []).map((e) => e.trim().replace(/^mailto:/i, '').toLowerCase())),
+    rules,
+    keywords: rules.free_keywords.map((k) => k.trim().toLowerCase()).filter((k) => k !== ''),
+    intervals: [],
+    events: [],
+    masterLength: new Map(),
   };
 
   const masters = new Map<string, ParsedEvent[]>();
-  const overrides: ParsedEvent[] = [];
+  const allOverrides: ParsedEvent[] = [];
   for (const e of cal.events) {
-    if (e.recurrenceId) overrides.push(e);
+    if (e.recurrenceId) allOverrides.push(e);
     else {
       const list = masters.get(e.uid);
       if (list) list.push(e);
       else masters.set(e.uid, [e]);
     }
   }
-  // Several overrides of one instance (stale copies left by some servers): the highest SEQUENCE
-  // wins; equal SEQUENCEs are all kept (busy time is a union anyway).
-  {
-    const best = new Map<string, number>();
-    const keyOf = (o: ParsedEvent) => {
-      const r = o.recurrenceId!;
-      return `${o.uid}\u0000${r.form === 'date' ? `d${Math.floor(r.wall / DAY_MS)}` : instantOf(r)[0]}`;
-    };
-    for (const o of overrides) {
-      const k = keyOf(o);
-      best.set(k, Math.max(best.get(k) ?? -Infinity, o.sequence));
-    }
-    const kept = overrides.filter((o) => o.sequence === best.get(keyOf(o)));
-    overrides.length = 0;
-    overrides.push(...kept);
-  }
+  const overrides = latestOverrides(x, allOverrides);
   const overridesByUid = new Map<string, ParsedEvent[]>();
   for (const o of overrides) {
     const list = overridesByUid.get(o.uid);
@@ -472,165 +436,247 @@ export function expandBusy(cal: ParsedCalendar, opts: ExpandOptions): ExpandResu
     else overridesByUid.set(o.uid, [o]);
   }
 
+  for (const [, list] of masters) for (const m of list) expandMaster(x, m, overridesByUid.get(m.uid) ?? []);
+  for (const o of overrides) expandOverride(x, o, masters.get(o.uid)?.[0]);
 
-  // masters
-  const masterLength = new Map<ParsedEvent, Length>();
-  for (const [, list] of masters) {
-    for (const m of list) {
-      const ovs = overridesByUid.get(m.uid) ?? [];
-      expandMaster(m, ovs);
-    }
+  x.intervals.sort((a, b) => a.start - b.start || a.end - b.end);
+  x.events.sort((a, b) => a.start - b.start || a.end - b.end);
+  return { intervals: x.intervals, events: x.events, warnings: [...warnings] };
+}
+
+/** One expansion's inputs and outputs, shared by the steps below. */
+interface Expansion {
+  ctx: ZoneCtx;
+  /** Range of interest, UTC ms, half-open. */
+  rangeStart: number;
+  rangeEnd: number;
+  maxInstances: number;
+  budget: OccurrenceBudget | undefined;
+  /** Owner addresses, lower-cased, without `mailto:`. */
+  owners: Set<string>;
+  rules: BusyRules;
+  /** The busy rules' free keywords, lower-cased. */
+  keywords: readonly string[];
+  intervals: BusyInterval[];
+  events: EventInstance[];
+  /** Each expanded master's length, for overrides without their own DTEND/DURATION. */
+  masterLength: Map<ParsedEvent, Length>;
+}
+
+/**
+ * The zone of floating times from X-WR-TIMEZONE (an IANA name, or a Windows name mapped to one),
+ * or null (the owner's zone) when absent or unknown — the latter with a warning.
+ */
+function floatingZoneOf(cal: ParsedCalendar, warnings: Set<string>): TimeZone | null {
+  if (!cal.xWrTimezone) return null;
+  if (isValidIanaZone(cal.xWrTimezone)) return getIanaZone(cal.xWrTimezone);
+  const mapped = windowsZoneToIana(cal.xWrTimezone);
+  if (mapped) return getIanaZone(mapped);
+  warnings.add(`X-WR-TIMEZONE ${JSON.stringify(cal.xWrTimezone)} is not a known zone; floating times use the owner's zone`);
+  return null;
+}
+
+/** Instant (UTC ms) of a timed value, and whether the owner's zone was used for it. */
+function instantOf(ctx: ZoneCtx, t: IcsTime): [number, boolean] {
+  const [z, dep] = zoneFor(ctx, t);
+  return [t.form === 'utc' ? t.wall : wallToInstant(z, t.wall), dep];
+}
+
+/**
+ * Several overrides of one instance (stale copies left by some servers): the highest SEQUENCE
+ * wins; equal SEQUENCEs are all kept (busy time is a union anyway).
+ */
+function latestOverrides(x: Expansion, overrides: ParsedEvent[]): ParsedEvent[] {
+  const best = new Map<string, number>();
+  const keyOf = (o: ParsedEvent) => {
+    const r = o.recurrenceId!;
+    return `${o.uid}\u0000${r.form === 'date' ? `d${Math.floor(r.wall / DAY_MS)}` : instantOf(x.ctx, r)[0]}`;
+  };
+  for (const o of overrides) {
+    const k = keyOf(o);
+    best.set(k, Math.max(best.get(k) ?? -Infinity, o.sequence));
   }
+  return overrides.filter((o) => o.sequence === best.get(keyOf(o)));
+}
 
-  function lengthOf(e: ParsedEvent): Length | null {
-    const allDay = e.dtstart.form === 'date';
-    if (allDay) {
-      if (e.dtend) return { kind: 'days', days: Math.max(0, Math.floor(e.dtend.wall / DAY_MS) - Math.floor(e.dtstart.wall / DAY_MS)), ms: 0 };
-      if (e.duration) return { kind: 'days', days: e.duration.days, ms: e.duration.ms };
-      return null;
-    }
-    if (e.dtend) return { kind: 'exact', ms: instantOf(e.dtend)[0] - instantOf(e.dtstart)[0] };
-    if (e.duration) return { kind: 'nominal', days: e.duration.days, ms: e.duration.ms };
+/** Records an instance that overlaps the range (zero-length: starts in it) as an event, and as a busy interval when busy. */
+function emit(x: Expansion, e: ParsedEvent, inst: Instance, allDay: boolean, dependsOnOwnerZone: boolean, origin: EventInstance['origin']): void {
+  const zeroLen = inst.end <= inst.start;
+  const inRange = zeroLen
+    ? inst.start >= x.rangeStart && inst.start < x.rangeEnd
+    : inst.start < x.rangeEnd && inst.end > x.rangeStart;
+  if (!inRange) return;
+  if (x.budget && --x.budget.remaining < 0) throw new ExpansionLimitError(x.budget.limit, '', 'connection');
+  const busy = isBusy(e, x.owners, allDay, x.rules, x.keywords);
+  x.events.push({ uid: e.uid, title: e.title, start: inst.start, end: Math.max(inst.end, inst.start), allDay, isBusy: busy, origin });
+  if (busy && !zeroLen) x.intervals.push({ start: inst.start, end: inst.end, dependsOnOwnerZone });
+}
+
+/** Length of an event from DTEND or DURATION (detail 2), or null when it has neither. */
+function lengthOf(ctx: ZoneCtx, e: ParsedEvent): Length | null {
+  const allDay = e.dtstart.form === 'date';
+  if (allDay) {
+    if (e.dtend) return { kind: 'days', days: Math.max(0, Math.floor(e.dtend.wall / DAY_MS) - Math.floor(e.dtstart.wall / DAY_MS)), ms: 0 };
+    if (e.duration) return { kind: 'days', days: e.duration.days, ms: e.duration.ms };
     return null;
   }
+  if (e.dtend) return { kind: 'exact', ms: instantOf(ctx, e.dtend)[0] - instantOf(ctx, e.dtstart)[0] };
+  if (e.duration) return { kind: 'nominal', days: e.duration.days, ms: e.duration.ms };
+  return null;
+}
 
-  function endOf(startInstant: number, len: Length, zone: TimeZone, allDay: boolean, startDay?: number): number {
-    if (len.kind === 'exact') return startInstant + len.ms;
-    if (allDay) {
-      const day = startDay ?? Math.floor(instantToWall(zone, startInstant) / DAY_MS);
-      return wallToInstant(zone, (day + len.days) * DAY_MS + len.ms);
-    }
-    const wall = instantToWall(zone, startInstant);
-    return wallToInstant(zone, wall + len.days * DAY_MS) + len.ms;
+/** End instant (UTC ms) of an instance starting at `startInstant` with length `len` in `zone` (nominal days follow the wall clock). */
+function endOf(startInstant: number, len: Length, zone: TimeZone, allDay: boolean, startDay?: number): number {
+  if (len.kind === 'exact') return startInstant + len.ms;
+  if (allDay) {
+    const day = startDay ?? Math.floor(instantToWall(zone, startInstant) / DAY_MS);
+    return wallToInstant(zone, (day + len.days) * DAY_MS + len.ms);
   }
+  const wall = instantToWall(zone, startInstant);
+  return wallToInstant(zone, wall + len.days * DAY_MS) + len.ms;
+}
 
-  function expandMaster(m: ParsedEvent, ovs: ParsedEvent[]) {
-    const allDay = m.dtstart.form === 'date';
-    const [zone, depStart] = zoneFor(ctx, m.dtstart);
-    let depends = depStart;
-    const len: Length = lengthOf(m) ?? (allDay ? { kind: 'days', days: 1, ms: 0 } : { kind: 'exact', ms: 0 });
-    if (m.dtend) depends ||= zoneFor(ctx, m.dtend)[1];
-    masterLength.set(m, len);
-    const dtstartInstant = allDay ? wallToInstant(zone, m.dtstart.wall) : instantOf(m.dtstart)[0];
+/** A series' instance starts by key (instant for timed, day number for all-day): DTSTART, RRULE, RDATE. */
+type Starts = Map<number, { instant: number; wall: number; end?: number }>;
 
-    // Instance keys: instant (timed) or day number (all-day).
-    const keyOfInstance = (wall: number, instant: number) => (allDay ? Math.floor(wall / DAY_MS) : instant);
-    const starts = new Map<number, { instant: number; wall: number; end?: number }>();
-    const add = (wall: number, instant: number, end?: number) => {
-      const key = keyOfInstance(wall, instant);
-      if (!starts.has(key)) starts.set(key, { instant, wall, end });
-    };
-    add(m.dtstart.wall, dtstartInstant);
-
-    const maxLenMs = len.kind === 'exact' ? Math.max(0, len.ms) : (Math.max(0, len.days) + 1) * DAY_MS + Math.max(0, len.ms);
-    if (m.rrule) {
-      let rule = m.rrule;
-      if (rule.count !== undefined && rule.count > 0) {
-        // RFC 5545: DTSTART always counts as the first occurrence.
-        const first = expandRRuleWall({ ...rule, count: 1 }, m.dtstart.wall, {
-          fromWall: m.dtstart.wall,
-          toWall: m.dtstart.wall + 1,
-          maxInstances,
-        });
-        if (first.length === 0) rule = { ...rule, count: rule.count - 1 };
-      }
-      let withinUntil: ((w: number) => boolean) | undefined;
-      const u = rule.until;
-      if (u) {
-        if (u.form === 'date') withinUntil = (w) => w < u.wall + DAY_MS;
-        else if (allDay) withinUntil = (w) => w <= u.wall;
-        else {
-          const untilInstant = u.form === 'utc' ? u.wall : wallToInstant(zone, u.wall);
-          withinUntil = (w) => wallToInstant(zone, w) <= untilInstant;
-        }
-      }
-      const walls = expandRRuleWall(rule, m.dtstart.wall, {
-        fromWall: rangeStart - maxLenMs - 2 * DAY_MS,
-        toWall: rangeEnd + 2 * DAY_MS,
-        withinUntil,
-        maxInstances,
-      });
-      for (const w of walls) add(w, wallToInstant(zone, w));
-    }
-    for (const rd of m.rdates) {
-      let wall: number;
-      let instant: number;
-      if (allDay || rd.start.form === 'date') {
-        wall = rd.start.wall;
-        instant = wallToInstant(allDay ? zone : zoneFor(ctx, rd.start)[0], wall);
-        if (!allDay) {
-          // a DATE RDATE on a timed series: that date at DTSTART's time of day
-          wall = rd.start.wall + (((m.dtstart.wall % DAY_MS) + DAY_MS) % DAY_MS);
-          instant = wallToInstant(zone, wall);
-        }
-      } else {
-        const [rz, dep] = zoneFor(ctx, rd.start);
-        depends ||= dep;
-        instant = rd.start.form === 'utc' ? rd.start.wall : wallToInstant(rz, rd.start.wall);
-        wall = instantToWall(zone, instant);
-      }
-      let end: number | undefined;
-      if (rd.end) end = instantOf(rd.end)[0];
-      else if (rd.duration) end = endOf(instant, { kind: 'nominal', days: rd.duration.days, ms: rd.duration.ms }, zone, false);
-      add(wall, instant, end);
-    }
-
-    // EXDATE and overrides remove instances (detail 3).
-    const removedKeys = new Set<number>();
-    const removedDays = new Set<number>(); // DATE values on a timed series: by local date
-    const removeBy = (t: IcsTime) => {
-      if (allDay) removedKeys.add(Math.floor(t.wall / DAY_MS));
-      else if (t.form === 'date') removedDays.add(Math.floor(t.wall / DAY_MS));
-      else {
-        const [i, dep] = instantOf(t);
-        depends ||= dep;
-        removedKeys.add(i);
-      }
-    };
-    for (const x of m.exdates) removeBy(x);
-    for (const o of ovs) removeBy(o.recurrenceId!);
-
-    const origin = m.rrule || m.rdates.length ? 'recurring' : 'single';
-    for (const [key, s] of starts) {
-      if (removedKeys.has(key)) continue;
-      if (!allDay && removedDays.size && removedDays.has(Math.floor(s.wall / DAY_MS))) continue;
-      const day = allDay ? Math.floor(s.wall / DAY_MS) : undefined;
-      const start = allDay ? wallToInstant(zone, day! * DAY_MS) : s.instant;
-      const end = s.end ?? endOf(start, len, zone, allDay, day);
-      emit(m, { start, end, day }, allDay, depends, origin);
+/**
+ * The RRULE's instance starts near the range (RFC 5545 §3.3.10; DTSTART counts as the first of a
+ * COUNT; UNTIL compared as a date, a wall time or an instant as its form says).
+ */
+function ruleWalls(x: Expansion, m: ParsedEvent, rrule: RecurRule, zone: TimeZone, allDay: boolean, maxLenMs: number): number[] {
+  let rule = rrule;
+  if (rule.count !== undefined && rule.count > 0) {
+    // RFC 5545: DTSTART always counts as the first occurrence.
+    const first = expandRRuleWall({ ...rule, count: 1 }, m.dtstart.wall, {
+      fromWall: m.dtstart.wall,
+      toWall: m.dtstart.wall + 1,
+      maxInstances: x.maxInstances,
+    });
+    if (first.length === 0) rule = { ...rule, count: rule.count - 1 };
+  }
+  let withinUntil: ((w: number) => boolean) | undefined;
+  const u = rule.until;
+  if (u) {
+    if (u.form === 'date') withinUntil = (w) => w < u.wall + DAY_MS;
+    else if (allDay) withinUntil = (w) => w <= u.wall;
+    else {
+      const untilInstant = u.form === 'utc' ? u.wall : wallToInstant(zone, u.wall);
+      withinUntil = (w) => wallToInstant(zone, w) <= untilInstant;
     }
   }
+  return expandRRuleWall(rule, m.dtstart.wall, {
+    fromWall: x.rangeStart - maxLenMs - 2 * DAY_MS,
+    toWall: x.rangeEnd + 2 * DAY_MS,
+    withinUntil,
+    maxInstances: x.maxInstances,
+  });
+}
 
-  // overrides: events on their own times (detail 3, 12)
-  for (const o of overrides) {
-    const allDay = o.dtstart.form === 'date';
-    const [zone, depStart] = zoneFor(ctx, o.dtstart);
-    let depends = depStart;
-    const master = masters.get(o.uid)?.[0];
-    if (master) {
-      // the override removed an instance of a series placed in its zone
-      depends ||= zoneFor(ctx, master.dtstart)[1] || zoneFor(ctx, o.recurrenceId!)[1];
-    }
-    let len = lengthOf(o);
-    if (!len) {
-      const ml = master ? masterLength.get(master) : undefined;
-      if (ml && !(allDay && ml.kind === 'exact')) len = ml;
-      else len = allDay ? { kind: 'days', days: 1, ms: 0 } : { kind: 'exact', ms: 0 };
-    }
-    if (o.dtend) depends ||= zoneFor(ctx, o.dtend)[1];
-    if (allDay) {
-      const day = Math.floor(o.dtstart.wall / DAY_MS);
-      const start = wallToInstant(zone, day * DAY_MS);
-      emit(o, { start, end: endOf(start, len, zone, true, day), day }, true, depends, 'override');
+/** Adds the RDATEs of `m` (§3.8.5.2; a PERIOD keeps its own end) to `add`; returns whether the owner's zone was used. */
+function addRDates(x: Expansion, m: ParsedEvent, zone: TimeZone, allDay: boolean, add: (wall: number, instant: number, end?: number) => void): boolean {
+  let depends = false;
+  for (const rd of m.rdates) {
+    let wall: number;
+    let instant: number;
+    if (allDay || rd.start.form === 'date') {
+      wall = rd.start.wall;
+      instant = wallToInstant(allDay ? zone : zoneFor(x.ctx, rd.start)[0], wall);
+      if (!allDay) {
+        // a DATE RDATE on a timed series: that date at DTSTART's time of day
+        wall = rd.start.wall + (((m.dtstart.wall % DAY_MS) + DAY_MS) % DAY_MS);
+        instant = wallToInstant(zone, wall);
+      }
     } else {
-      const start = instantOf(o.dtstart)[0];
-      emit(o, { start, end: endOf(start, len, zone, false) }, false, depends, 'override');
+      const [rz, dep] = zoneFor(x.ctx, rd.start);
+      depends ||= dep;
+      instant = rd.start.form === 'utc' ? rd.start.wall : wallToInstant(rz, rd.start.wall);
+      wall = instantToWall(zone, instant);
     }
+    let end: number | undefined;
+    if (rd.end) end = instantOf(x.ctx, rd.end)[0];
+    else if (rd.duration) end = endOf(instant, { kind: 'nominal', days: rd.duration.days, ms: rd.duration.ms }, zone, false);
+    add(wall, instant, end);
   }
+  return depends;
+}
 
-  intervals.sort((a, b) => a.start - b.start || a.end - b.end);
-  events.sort((a, b) => a.start - b.start || a.end - b.end);
-  return { intervals, events, warnings: [...warnings] };
+/**
+ * Emits the instances of a master (a VEVENT without RECURRENCE-ID): DTSTART, RRULE and RDATE
+ * instances, less those removed by EXDATE or replaced by an override of `ovs` (detail 3).
+ */
+function expandMaster(x: Expansion, m: ParsedEvent, ovs: ParsedEvent[]): void {
+  const allDay = m.dtstart.form === 'date';
+  const [zone, depStart] = zoneFor(x.ctx, m.dtstart);
+  let depends = depStart;
+  const len: Length = lengthOf(x.ctx, m) ?? (allDay ? { kind: 'days', days: 1, ms: 0 } : { kind: 'exact', ms: 0 });
+  if (m.dtend) depends ||= zoneFor(x.ctx, m.dtend)[1];
+  x.masterLength.set(m, len);
+  const dtstartInstant = allDay ? wallToInstant(zone, m.dtstart.wall) : instantOf(x.ctx, m.dtstart)[0];
+
+  // Instance keys: instant (timed) or day number (all-day).
+  const starts: Starts = new Map();
+  const add = (wall: number, instant: number, end?: number) => {
+    const key = allDay ? Math.floor(wall / DAY_MS) : instant;
+    if (!starts.has(key)) starts.set(key, { instant, wall, end });
+  };
+  add(m.dtstart.wall, dtstartInstant);
+  const maxLenMs = len.kind === 'exact' ? Math.max(0, len.ms) : (Math.max(0, len.days) + 1) * DAY_MS + Math.max(0, len.ms);
+  if (m.rrule) for (const w of ruleWalls(x, m, m.rrule, zone, allDay, maxLenMs)) add(w, wallToInstant(zone, w));
+  depends = addRDates(x, m, zone, allDay, add) || depends;
+
+  // EXDATE and overrides remove instances (detail 3).
+  const removedKeys = new Set<number>();
+  const removedDays = new Set<number>(); // DATE values on a timed series: by local date
+  const removeBy = (t: IcsTime) => {
+    if (allDay) removedKeys.add(Math.floor(t.wall / DAY_MS));
+    else if (t.form === 'date') removedDays.add(Math.floor(t.wall / DAY_MS));
+    else {
+      const [i, dep] = instantOf(x.ctx, t);
+      depends ||= dep;
+      removedKeys.add(i);
+    }
+  };
+  for (const ex of m.exdates) removeBy(ex);
+  for (const o of ovs) removeBy(o.recurrenceId!);
+
+  const origin = m.rrule || m.rdates.length ? 'recurring' : 'single';
+  for (const [key, s] of starts) {
+    if (removedKeys.has(key)) continue;
+    if (!allDay && removedDays.size && removedDays.has(Math.floor(s.wall / DAY_MS))) continue;
+    const day = allDay ? Math.floor(s.wall / DAY_MS) : undefined;
+    const start = allDay ? wallToInstant(zone, day! * DAY_MS) : s.instant;
+    const end = s.end ?? endOf(start, len, zone, allDay, day);
+    emit(x, m, { start, end, day }, allDay, depends, origin);
+  }
+}
+
+/**
+ * Emits an override (a VEVENT with RECURRENCE-ID) on its own times (details 3, 12); without its
+ * own DTEND/DURATION it keeps `master`'s length. Runs after every master was expanded.
+ */
+function expandOverride(x: Expansion, o: ParsedEvent, master: ParsedEvent | undefined): void {
+  const allDay = o.dtstart.form === 'date';
+  const [zone, depStart] = zoneFor(x.ctx, o.dtstart);
+  let depends = depStart;
+  if (master) {
+    // the override removed an instance of a series placed in its zone
+    depends ||= zoneFor(x.ctx, master.dtstart)[1] || zoneFor(x.ctx, o.recurrenceId!)[1];
+  }
+  let len = lengthOf(x.ctx, o);
+  if (!len) {
+    const ml = master ? x.masterLength.get(master) : undefined;
+    if (ml && !(allDay && ml.kind === 'exact')) len = ml;
+    else len = allDay ? { kind: 'days', days: 1, ms: 0 } : { kind: 'exact', ms: 0 };
+  }
+  if (o.dtend) depends ||= zoneFor(x.ctx, o.dtend)[1];
+  if (allDay) {
+    const day = Math.floor(o.dtstart.wall / DAY_MS);
+    const start = wallToInstant(zone, day * DAY_MS);
+    emit(x, o, { start, end: endOf(start, len, zone, true, day), day }, true, depends, 'override');
+  } else {
+    const start = instantOf(x.ctx, o.dtstart)[0];
+    emit(x, o, { start, end: endOf(start, len, zone, false) }, false, depends, 'override');
+  }
 }
 
 /**
