@@ -1,4 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { extraCaCertsWithTestCa } from './server/test/fakes/tls/test-ca.ts';
+
+// The fakes serve some APIs over https with a test CA (server/test/fakes/tls/). Node reads
+// NODE_EXTRA_CA_CERTS only at process start, so it is set here, in the main process, before the
+// test workers (pool 'forks': child processes inheriting this environment) start.
+process.env.NODE_EXTRA_CA_CERTS = extraCaCertsWithTestCa(process.env.NODE_EXTRA_CA_CERTS);
 
 /** Unit, conformance and API tests of all workspaces (browser tests run through Playwright). */
 export default defineConfig({

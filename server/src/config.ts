@@ -67,7 +67,13 @@ const envSchema = z.object({
   MICROSOFT_CLIENT_SECRET: optionalText,
   MICROSOFT_TENANT: z.string().trim().min(1).default('common'),
   MICROSOFT_LOGIN_BASE_URL: z.string().trim().url().default('https://login.microsoftonline.com'),
-  MICROSOFT_GRAPH_BASE_URL: z.string().trim().url().default('https://graph.microsoft.com/v1.0'),
+  // https only: the Graph client (@microsoft/microsoft-graph-client) follows only https:// next/delta links.
+  MICROSOFT_GRAPH_BASE_URL: z
+    .string()
+    .trim()
+    .url()
+    .refine((v) => /^https:\/\//.test(v), 'must be an https:// URL (the Graph client follows only https links)')
+    .default('https://graph.microsoft.com/v1.0'),
   WEBHOOK_BASE_URL: z.string().trim().url().optional().or(z.literal('').transform(() => undefined)),
   DESKTOP_ORIGINS: z
     .string()
@@ -133,7 +139,7 @@ export interface Config {
   MICROSOFT_TENANT: string;
   /** Token/authorize at `${MICROSOFT_LOGIN_BASE_URL}/${MICROSOFT_TENANT}/oauth2/v2.0/...`. */
   MICROSOFT_LOGIN_BASE_URL: string;
-  /** Graph root incl. version, e.g. https://graph.microsoft.com/v1.0. */
+  /** Graph root incl. version, e.g. https://graph.microsoft.com/v1.0 (https only). */
   MICROSOFT_GRAPH_BASE_URL: string;
   /** Public HTTPS origin providers send webhooks to (default PUBLIC_BASE_URL), without a trailing slash. */
   WEBHOOK_BASE_URL: string;

@@ -2,7 +2,7 @@
  * Starts, for the whole run: an SMTP server capturing mail to files, a tiny HTTP server serving an
  * ICS feed with one busy event ('Secret Board Meeting', next week, 11:00–12:00 Europe/Brussels),
  * the local fakes of Google Calendar and Microsoft Graph (server/test/fakes) whose env the server
- * gets, and the real Avail server as `npm start` runs it (compiled: `node server/dist/main.js`) on a free port with a temp
+ * gets (with NODE_EXTRA_CA_CERTS naming the fakes' test CA: Graph is served over https), and the real Avail server as `npm start` runs it (compiled: `node server/dist/main.js`) on a free port with a temp
  * DATA_DIR and WEBHOOK_BASE_URL = its own URL behind the fakes' https relay (push-relay.ts).
  *
  * And the desktop renderer's stand-in: the same web build served from another origin with the
@@ -25,6 +25,7 @@ import { desktopCsp } from '../../shared/src/desktop/content-security-policy.ts'
 import { buildIcsFeed, nextWeekMonday, nextWeekWednesday, OWNER_ZONE } from './fixtures.ts';
 import { startFakes } from './fakes-control.ts';
 import { httpsRelayFor } from '../../server/test/fakes/push-relay.ts';
+import { extraCaCertsWithTestCa } from '../../server/test/fakes/tls/test-ca.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -129,6 +130,8 @@ export default async function globalSetup() {
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
       ...fakes.env,
+      // The Graph fake serves https with the test CA (server/test/fakes/tls/); Node reads this at start.
+      NODE_EXTRA_CA_CERTS: extraCaCertsWithTestCa(process.env.NODE_EXTRA_CA_CERTS),
       // Google delivers only to https: the fakes reach the server through their TLS relay.
       WEBHOOK_BASE_URL: httpsRelayFor(baseUrl),
       DESKTOP_ORIGINS: `app://avail,${desktop.url}`,

@@ -1,6 +1,11 @@
 /**
  * A stateful local fake of the Microsoft identity platform v2.0 and the Microsoft Graph endpoints
- * the Microsoft adapter calls, on http://127.0.0.1:<random port>. Formats follow Microsoft's docs:
+ * the Microsoft adapter calls. Two listeners, like Microsoft's two hosts (login.microsoftonline.com,
+ * graph.microsoft.com): the identity platform on http://127.0.0.1:<port> (`url`; a browser opens
+ * its consent page in the e2e tests), Graph on https://127.0.0.1:<other port> (`graphUrl`; the
+ * adapter's Graph client follows only https next/delta links) with the test certificate of
+ * ./tls/ — callers trust its CA through NODE_EXTRA_CA_CERTS (tls/test-ca.ts). Each listener
+ * answers only its own endpoints. Formats follow Microsoft's docs:
  *
  * - GET  /{tenant}/oauth2/v2.0/authorize — auth-code request with PKCE (v2-oauth2-auth-code-flow):
  *   checks client_id, redirect_uri, response_type=code, scope (offline_access + Calendars.Read),
@@ -30,9 +35,11 @@
  * (`2030-01-07T09:00:00Z`) or, for all-day events, dates (`2030-01-07`).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { deliveryUrl } from './push-relay.ts';
+import { TEST_TLS } from './tls/test-ca.ts';
 
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
@@ -300,15 +307,24 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
   // HTTP
   // ---------------------------------------------------------------------------------------------
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err) => {
+  const handler = (part: 'identity' | 'graph') => (req: IncomingMessage, res: ServerResponse) => {
+    handle(part, req, res).catch((err) => {
       if (!res.headersSent) graphError(res, 500, 'generalException', String((err as Error).message));
       else res.end();
     });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const graphBase = `${url}/v1.0`;
+  };
+  const listen = async (server: Server, scheme: 'http' | 'https') => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const identityServer = createServer(handler('identity'));
+  const graphServer = createHttpsServer(TEST_TLS, handler('graph'));
+  const servers: Server[] = [identityServer, graphServer];
+  /** The identity platform's origin (MICROSOFT_LOGIN_BASE_URL). */
+  const url = await listen(identityServer, 'http');
+  /** Graph's origin; MICROSOFT_GRAPH_BASE_URL is `${graphUrl}/v1.0`. */
+  const graphUrl = await listen(graphServer, 'https');
+  const graphBase = `${graphUrl}/v1.0`;
 
   function bearer(req: IncomingMessage): string | null {
     const h = req.headers.authorization ?? '';
@@ -322,14 +338,15 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
     return { pageSize: size ? Number(size[1]) : undefined, tz: tz?.[1] };
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse) {
-    const u = new URL(req.url ?? '/', url);
+  async function handle(part: 'identity' | 'graph', req: IncomingMessage, res: ServerResponse) {
+    const u = new URL(req.url ?? '/', part === 'identity' ? url : graphUrl);
     const path = u.pathname;
     log.push(`${req.method} ${path}`);
 
-    // ---- identity platform ----
+    // ---- identity platform (http listener only) ----
     const authz = /^\/([^/]+)\/oauth2\/v2\.0\/(authorize|token|consent)$/.exec(path);
-    if (authz) {
+    if (part === 'identity') {
+      if (!authz) return aadError(res, 404, 'invalid_request', 90002, 'Not an identity platform endpoint (Graph is served on the https listener).');
       if (authz[1] !== tenant) return aadError(res, 400, 'invalid_request', 90002, `Tenant '${authz[1]}' not found.`);
       if (authz[2] === 'authorize' && req.method === 'GET') return authorize(u, res);
       if (authz[2] === 'consent' && req.method === 'GET') return consent(u, res);
@@ -628,7 +645,10 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
   // ---------------------------------------------------------------------------------------------
 
   return {
+    /** The identity platform (http). */
     url,
+    /** Graph (https, test CA). */
+    graphUrl,
     env: {
       MICROSOFT_CLIENT_ID: clientId,
       MICROSOFT_CLIENT_SECRET: clientSecret,
@@ -768,8 +788,10 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
       return r.status;
     },
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const server of servers) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
     },
   };
 }
