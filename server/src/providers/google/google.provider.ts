@@ -3,28 +3,26 @@
  * like the Microsoft adapter: OAuth 2.0 web-server flow with PKCE and the read-only scope,
  * incremental sync with per-calendar sync tokens, push channels.
  *
- * The seams: google-session.ts signs in and makes every Calendar API call (google-auth-library's
- * OAuth2Client + `@googleapis/calendar`, their retries off, token refresh by the adapter);
- * google-sync.ts is the sync; this file is the adapter interface and the push channels.
- *
- * Push (https://developers.google.com/calendar/api/guides/push): one events.watch channel per
- * calendar (id = random UUID, token = 32 random bytes base64url, ttl 7 days); renewal = a new watch
- * then channels.stop of the old one.
+ * The seams (the same as the Microsoft adapter's):
+ * - google-session.ts — auth: sign-in, refresh and revoke (google-auth-library's OAuth2Client) and
+ *   every Calendar API call (`@googleapis/calendar`), their retries off, token refresh by the
+ *   adapter (60 s margin, once after a 401), the error mapping;
+ * - google-sync.ts — sync: calendar list, events.list with sync tokens, series state;
+ * - google-push.ts — push: events.watch channels and channels.stop;
+ * - this file — the factory composing them into the OAuthCalendarProvider.
  *
  * Never logs: this module has no logger; error messages carry no tokens, titles or e-mails.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { withSecret, type OAuthCalendarProvider, type OAuthSyncResult, type PushChannel } from '../oauth-provider.ts';
+import { stopChannel, watch } from './google-push.ts';
 import { ProviderError, type ProviderSyncInput } from '../provider.ts';
 import {
   GOOGLE_CALENDAR_SCOPE,
-  GoogleHttpError,
   GoogleSession,
   exchangeGoogleCode,
   googleConsentUrl,
   googleUnavailableReason,
   revokeGoogleGrant,
-  toProviderError,
   type Clock,
 } from './google-session.ts';
 import { syncGoogle } from './google-sync.ts';
@@ -32,58 +30,13 @@ import { syncGoogle } from './google-sync.ts';
 export { GOOGLE_CALENDAR_SCOPE, GOOGLE_REAUTH_MESSAGE, GOOGLE_UNAVAILABLE } from './google-session.ts';
 export { applyListing, type GoogleSyncState } from './google-sync.ts';
 
-/** Push channel lifetime requested from Google (seconds): 7 days. */
-export const GOOGLE_CHANNEL_TTL_SEC = 7 * 24 * 3600;
+export { GOOGLE_CHANNEL_TTL_SEC } from './google-push.ts';
 
 /** Options of {@link createGoogleProvider} (the same shape as the Microsoft adapter's). */
 export interface GoogleProviderOptions {
   /** Clock (UTC epoch ms) for token expiry, the sync horizon and channel expiry; default Date.now. */
   now?: Clock;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Push
-// ---------------------------------------------------------------------------------------------
-
-/** events.watch (https://developers.google.com/calendar/api/v3/reference/events/watch). */
-async function watch(session: GoogleSession, webhookUrl: string, calendarId: string, now: Clock): Promise<PushChannel> {
-  const id = randomUUID();
-  const token = randomBytes(32).toString('base64url');
-  let body: { id?: string | null; resourceId?: string | null; expiration?: string | null } | null;
-  try {
-    body = await session.call((api) =>
-      api.events.watch({
-        calendarId,
-        requestBody: { id, type: 'web_hook', address: webhookUrl, token, params: { ttl: String(GOOGLE_CHANNEL_TTL_SEC) } },
-      }),
-    );
-  } catch (err) {
-    if (err instanceof GoogleHttpError && err.status === 400) {
-      throw new ProviderError('Google Calendar refused the webhook address (it must be a public HTTPS URL of a verified domain).');
-    }
-    toProviderError(err, 'open a push channel');
-  }
-  const expiration = Number(body?.expiration);
-  if (!body?.resourceId) throw new ProviderError('Google Calendar answered the watch request without a resource id.');
-  return {
-    channel_id: body.id ?? id,
-    resource_id: body.resourceId,
-    calendar_id: calendarId,
-    token,
-    expires_at: Number.isFinite(expiration) && expiration > 0 ? expiration : now() + GOOGLE_CHANNEL_TTL_SEC * 1000,
-  };
-}
-
-/** channels.stop (https://developers.google.com/calendar/api/v3/reference/channels/stop); 404 = already gone. */
-async function stopChannel(session: GoogleSession, channel: PushChannel): Promise<void> {
-  try {
-    await session.call((api) => api.channels.stop({ requestBody: { id: channel.channel_id, resourceId: channel.resource_id } }));
-  } catch (err) {
-    if (err instanceof GoogleHttpError && err.status === 404) return;
-    toProviderError(err, 'stop a push channel');
-  }
-}
-
 
 // ---------------------------------------------------------------------------------------------
 // The adapter
