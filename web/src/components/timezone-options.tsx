@@ -1,16 +1,22 @@
 /**
  * The <option>s of a time-zone <select>: the spec's zones grouped by region (TIMEZONE_GROUPS), plus
- * `current` first when it is a zone outside that list (so a stored zone is never silently changed).
+ * `extra` and `current` first when they are zones outside that list (so a stored or detected zone
+ * is never silently changed). `detected`: the browser's zone, marked " (detected)" (public page).
  */
 import { TIMEZONE_GROUPS } from '@avail/shared/constants.ts';
 
 const KNOWN = new Set(TIMEZONE_GROUPS.flatMap((g) => g.zones));
-const label = (zone: string) => zone.replace(/_/g, ' ');
 
-export function TimezoneOptions({ current }: { current?: string | null }) {
+export function TimezoneOptions({ current, extra = [], detected }: { current?: string | null; extra?: readonly string[]; detected?: string | null }) {
+  const label = (zone: string) => `${zone.replace(/_/g, ' ')}${detected && zone === detected ? ' (detected)' : ''}`;
+  const outside = [...extra, ...(current ? [current] : [])].filter((z, i, all) => !KNOWN.has(z) && all.indexOf(z) === i);
   return (
     <>
-      {current && !KNOWN.has(current) && <option value={current}>{label(current)}</option>}
+      {outside.map((z) => (
+        <option key={z} value={z}>
+          {label(z)}
+        </option>
+      ))}
       {TIMEZONE_GROUPS.map((g) => (
         <optgroup key={g.group} label={g.group}>
           {g.zones.map((z) => (

@@ -1,11 +1,11 @@
 /** The public page's toolbar: week/month paging and the visitor's time-zone picker (spec §2). */
+import { TimezoneOptions } from '../../components/timezone-options.tsx';
 import { formatMonthLabel, formatWeekRange } from '../../lib/time.ts';
 import type { PublicAvailabilityState } from './use-public-availability.ts';
 
 /** Previous/next, "Go to current week/month", and "Times shown in" with the detected zone marked. */
 export function PublicToolbar({ state }: { state: PublicAvailabilityState }) {
-  const { view, dates, offset, tz, detected, zones } = state;
-  const zoneLabel = (z: string) => `${z.replace(/_/g, ' ')}${z === detected ? ' (detected)' : ''}`;
+  const { view, dates, offset, tz, detected } = state;
   return (
     <div className="pub-toolbar">
       <div className="pub-nav">
@@ -25,20 +25,7 @@ export function PublicToolbar({ state }: { state: PublicAvailabilityState }) {
       <div className="pub-tz">
         <label htmlFor="pub-tz">Times shown in</label>
         <select id="pub-tz" value={tz} onChange={(e) => state.setTz(e.target.value)} aria-describedby="pub-tz-hint">
-          {zones.extra.map((z) => (
-            <option key={z} value={z}>
-              {zoneLabel(z)}
-            </option>
-          ))}
-          {zones.groups.map((g) => (
-            <optgroup key={g.group} label={g.group}>
-              {g.zones.map((z) => (
-                <option key={z} value={z}>
-                  {zoneLabel(z)}
-                </option>
-              ))}
-            </optgroup>
-          ))}
+          <TimezoneOptions current={tz} extra={[detected ?? tz]} detected={detected} />
         </select>
         <span id="pub-tz-hint" className="sr-only">
           Your time zone. Change it to see the free times in another zone.

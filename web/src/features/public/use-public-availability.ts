@@ -12,7 +12,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError, type PublicAvailability } from '@avail/shared/api/api-client.ts';
-import { PUBLIC_CLOCK_TICK_MS, TIMEZONE_GROUPS } from '@avail/shared/constants.ts';
+import { PUBLIC_CLOCK_TICK_MS } from '@avail/shared/constants.ts';
 import { addDays, browserTimeZone, dateInZone, daysInMonth, monthStart, splitByDay, weekDates, zonedToUtc, type DaySegment } from '../../lib/time.ts';
 import type { PublicBoot } from './public-boot.ts';
 
@@ -40,8 +40,6 @@ export interface PublicAvailabilityState {
   dates: string[];
   /** The answer's free windows cut into per-day segments of `dates` (UTC epoch ms). */
   segments: DaySegment[];
-  /** The zone picker's choices: the grouped list, plus the detected/current zone when not in it. */
-  zones: { groups: typeof TIMEZONE_GROUPS; extra: string[] };
   /** The month view's selected day, or null. */
   selectedDay: string | null;
   setTz(zone: string): void;
@@ -159,11 +157,6 @@ export function usePublicAvailability(slug: string, linkKey: string | undefined,
     return out;
   }, [data, dates, tz]);
 
-  const zones = useMemo(() => {
-    const all = TIMEZONE_GROUPS.flatMap((g) => g.zones);
-    return { groups: TIMEZONE_GROUPS, extra: [detected ?? tz, tz].filter((z, i, a) => !all.includes(z) && a.indexOf(z) === i) };
-  }, [tz, detected]);
-
   return {
     status,
     data,
@@ -175,7 +168,6 @@ export function usePublicAvailability(slug: string, linkKey: string | undefined,
     today,
     dates,
     segments,
-    zones,
     selectedDay,
     setTz,
     switchView(v) {
