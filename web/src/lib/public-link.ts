@@ -27,14 +27,27 @@ export function displayLink(link: string): string {
 
 /**
  * The owner's calendar feeds (GET /api/public/{slug}/free-busy.ics on the public origin `base`):
- * `freeBusy` (VFREEBUSY) and `events` (the free windows as "Free" events, `?format=events`).
+ * `freeBusy` (VFREEBUSY) and `events` (the free windows as "Free" events, `format=events`). `key`:
+ * a personal link's token (issue 14), needed when the plain link is off.
  */
-export function freeBusyFeedsOf(base: string, slug: string): { freeBusy: string; events: string } {
-  const freeBusy = `${base}/api/public/${encodeURIComponent(slug)}/free-busy.ics`;
-  return { freeBusy, events: `${freeBusy}?format=events` };
+export function freeBusyFeedsOf(base: string, slug: string, key?: string | null): { freeBusy: string; events: string } {
+  const path = `${base}/api/public/${encodeURIComponent(slug)}/free-busy.ics`;
+  const k = key ? `key=${encodeURIComponent(key)}` : '';
+  return { freeBusy: k ? `${path}?${k}` : path, events: `${path}?${k ? `${k}&` : ''}format=events` };
 }
 
-/** The snippet that embeds `slug`'s free times on another site (issue 14 item 7; web/public/embed.js). */
-export function embedSnippetOf(base: string, slug: string): string {
-  return `<script src="${base}/embed.js" data-avail="${slug.replace(/[&"<>]/g, '')}"></script>`;
+/** The snippet that embeds `slug`'s free times on another site (issue 14 item 7; web/public/embed.js), with a personal link's `key` as `data-key`. */
+export function embedSnippetOf(base: string, slug: string, key?: string | null): string {
+  const clean = (v: string) => v.replace(/[&"<>]/g, '');
+  return `<script src="${base}/embed.js" data-avail="${clean(slug)}"${key ? ` data-key="${clean(key)}"` : ''}></script>`;
+}
+
+/** The token of a personal link's address (`…/{username}?key=…`), or null. */
+export function keyOfShareUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).searchParams.get('key');
+  } catch {
+    return null;
+  }
 }

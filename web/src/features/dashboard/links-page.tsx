@@ -14,6 +14,7 @@ import { browserTimeZone } from '../../lib/time.ts';
 import { useCopy } from './use-copy.ts';
 import { useStore } from './use-store.ts';
 import { PersonalLinksCard, useShareLinks } from './personal-links-card.tsx';
+import { ShareViaField, useShareVia } from './share-via-field.tsx';
 import { displayLink, embedSnippetOf, freeBusyFeedsOf, publicLinkBase, publicLinkOf } from '../../lib/public-link.ts';
 
 /** spec §8: the failure message of 'Generate New Text'. */
@@ -36,7 +37,9 @@ export default function LinksPage() {
   const link = links.data?.links?.[0]?.url ?? publicLinkOf(user, current || 'username');
   const linkCopy = useCopy();
   const shareLinks = useShareLinks();
-  const feeds = current ? freeBusyFeedsOf(publicLinkBase(user), current) : null;
+  const feedVia = useShareVia(shareLinks.data);
+  const embedVia = useShareVia(shareLinks.data);
+  const feeds = current ? freeBusyFeedsOf(publicLinkBase(user), current, feedVia.key) : null;
   const textCopy = useCopy();
   const alert = useAlert();
   const textAlert = useAlert();
@@ -134,6 +137,7 @@ export default function LinksPage() {
           <p className="muted small">
             The next 8 weeks of your free times as a calendar feed, refreshed every 15 minutes. Only times are shared — never what your events are.
           </p>
+          <ShareViaField id="feed-via" via={feedVia} />
           <FeedRow label="Free/busy (Outlook, Thunderbird and other calendar apps)" url={feeds.freeBusy} testId="feed-freebusy" copyName="Copy free/busy feed" />
           <FeedRow label="Free times as events (Google Calendar, Apple Calendar: add by URL)" url={feeds.events} testId="feed-events" copyName="Copy events feed" />
         </section>
@@ -144,7 +148,8 @@ export default function LinksPage() {
             Embed on your website
           </h2>
           <p className="muted small">Paste this where your free times should appear. Visitors can propose a time right there; the frame fits its content.</p>
-          <FeedRow label="HTML snippet" url={embedSnippetOf(publicLinkBase(user), current)} testId="embed-snippet" copyName="Copy embed snippet" />
+          <ShareViaField id="embed-via" via={embedVia} />
+          <FeedRow label="HTML snippet" url={embedSnippetOf(publicLinkBase(user), current, embedVia.key)} testId="embed-snippet" copyName="Copy embed snippet" />
         </section>
       )}
       <section className="card">
