@@ -95,6 +95,24 @@ describe('PUT /api/me/calendar/connections/:id/busy-rules', () => {
     expect((await windows(o.username)).at(-1)).toEqual({ start: '2030-01-08T08:00:00Z', end: '2030-01-08T16:00:00Z' });
   });
 
+  it('rules saved while a sync is fetching win: the sync does not write the old rules\' result over them', async () => {
+    const o = await ownerWithFeed();
+    const path = `/rules-${o.user.id}.ics`;
+    // The feed changes (a new 08:00–08:30 stand-up) and answers slowly, so the sync derives after the save.
+    const ics = ctx.srv.routes.get(path)!.ics!.replace('END:VCALENDAR', `${event('standup@test', '20300107T080000Z', '20300107T083000Z', 'Stand-up')}\r\nEND:VCALENDAR`);
+    ctx.srv.set(path, { ics, delayMs: 700 });
+    const before = ctx.srv.requests.filter((r) => r.path === path).length;
+    const syncing = Promise.resolve(request(ctx.t.app).post('/api/me/calendar/sync').set(o.auth));
+    await expect.poll(() => ctx.srv.requests.filter((r) => r.path === path).length, { timeout: 10_000, interval: 10 }).toBeGreaterThan(before);
+    expect((await put(o, o.connectionId, { ...ALL_BUSY, tentative: 'free' })).status).toBe(200);
+    expect((await syncing).status).toBe(200);
+    // Both: the stand-up from the sync, and the tentative demo free from the rules.
+    expect((await windows(o.username)).slice(0, 2)).toEqual([
+      { start: '2030-01-07T08:30:00Z', end: '2030-01-07T11:00:00Z' },
+      { start: '2030-01-07T12:00:00Z', end: '2030-01-07T13:00:00Z' },
+    ]);
+  });
+
   it('refuses a bad body with field errors and changes nothing; 404 for a connection that is not yours', async () => {
     const o = await ownerWithFeed();
     const bad = await put(o, o.connectionId, { all_day: 'maybe', tentative: 'free', unanswered: 'busy', free_keywords: ['x'.repeat(51)] });

@@ -311,6 +311,7 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
         ...(result.newSecret ? { secret_enc: encryptSecret(result.newSecret, deps.config.AVAIL_SECRET_KEY) } : {}),
       }, stamp);
     });
+    if (derived) await rederiveIfInputsChanged(deps, conn, owner.timezone);
     deps.logger.info(
       {
         connectionId: conn.id,
@@ -340,6 +341,21 @@ export async function markConnectionExpired(deps: SyncDeps, conn: Pick<CalendarC
     repo.updateConnection(trx, conn, { status: 'expired', last_error: message, failure_count: Number(conn.failure_count ?? 0) + 1, next_sync_at: null }, stamp),
   );
   deps.logger.warn({ connectionId: conn.id, status: 'expired' }, 'calendar authorization refused; the owner must reconnect');
+}
+
+/**
+ * After a sync wrote what it derived: when the owner saved other busy rules or another zone while
+ * the sync ran (it derived with the values it read at its start), re-derives the connection from
+ * the sources just stored with the current values, so the last write follows the owner's last
+ * change (a save that lands after this check re-derives by itself).
+ */
+async function rederiveIfInputsChanged(deps: SyncDeps, conn: CalendarConnectionRow, usedZone: string): Promise<void> {
+  const fresh = await repo.findConnectionById(deps.db, conn.id);
+  if (!fresh) return;
+  const owner = await ownerOf(deps, conn.user_id);
+  if (fresh.busy_rules_json === conn.busy_rules_json && owner.timezone === usedZone) return;
+  deps.logger.info({ connectionId: conn.id }, 'busy rules or zone changed during the sync: re-deriving');
+  await rederiveConnection(deps, fresh);
 }
 
 /** Re-derives one connection from its stored sources (no network). */
