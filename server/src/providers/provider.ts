@@ -37,6 +37,12 @@ export interface ProviderSyncResult {
   ownerEmails: string[];
   /** Suggested connection name on first connect (feed's X-WR-CALNAME, server host …). */
   suggestedName?: string;
+  /**
+   * The listed calendars' own display names by calendarUrl (CalDAV displayname, Google summary,
+   * Graph name), for the owner's "why is this time blocked?" dialog; stored sealed, never public.
+   * Absent: the names last stored are kept.
+   */
+  calendarNames?: Record<string, string>;
 }
 
 export interface ProviderSyncInput<Config> {

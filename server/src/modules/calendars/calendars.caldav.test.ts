@@ -156,6 +156,16 @@ describe('CalDAV connection against a real Radicale (API)', () => {
     expect(lines.join('')).not.toMatch(/Secret|alice|radicale-pw|127\.0\.0\.1/);
   });
 
+  it("names the calendar by its own display name in \"why is this time blocked?\", stored sealed", async () => {
+    const events = await request(t.app).get('/api/me/calendar/events').query({ start_date: '2030-01-07', end_date: '2030-01-13' }).set(owner.auth);
+    const weekly = events.body.events.find((e: { title: string }) => e.title === 'Secret weekly sync');
+    const source = await request(t.app).get(`/api/me/calendar/events/${weekly.id}/source`).set(owner.auth);
+    expect(source.status).toBe(200);
+    expect(source.body.calendar).toBe('Work'); // Radicale's displayname, not the path segment "work"
+    const stored = await t.db.selectFrom('calendar_connections').select('sync_state_json').where('user_id', '=', owner.user.id).executeTakeFirstOrThrow();
+    expect(stored.sync_state_json).not.toContain('"Work"');
+  });
+
   it('refuses a wrong password with 400 and stores nothing', async () => {
     const other = await buildUser(t);
     const res = await request(t.app)

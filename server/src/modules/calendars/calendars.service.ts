@@ -15,6 +15,7 @@ import { deriveOffThread } from '../sync/derive-pool.ts';
 import {
   DeriveError,
   calendarFetchFor,
+  calendarNamesOf,
   ownerEmailsFor,
   rederiveConnection,
   syncUser,
@@ -357,12 +358,21 @@ export async function listEventViews(deps: SyncDeps, user: UserRow, query: { sta
 }
 
 /**
- * A readable name of a source's calendar: the feed's own name for an ICS feed (one calendar), "Primary
- * calendar" or the calendar id for Google, the collection's last path segment for CalDAV and iCloud,
- * "Outlook calendar …<last 6 characters of its id>" for Microsoft. Never a feed URL (it may hold a token).
+ * A readable name of a source's calendar: the calendar's own display name when the last sync
+ * stored one (`names`: CalDAV displayname, Google summary, Graph name; by calendarUrl), else the
+ * feed's own name for an ICS feed (one calendar), "Primary calendar" or the calendar id for Google,
+ * the collection's last path segment for CalDAV and iCloud, "Outlook calendar …<last 6 characters
+ * of its id>" for Microsoft. Never a feed URL (it may hold a token).
  */
-export function calendarLabel(provider: CalendarConnectionRow['provider'], calendarUrl: string | null, connectionName: string): string | null {
+export function calendarLabel(
+  provider: CalendarConnectionRow['provider'],
+  calendarUrl: string | null,
+  connectionName: string,
+  names: Readonly<Record<string, string>> = {},
+): string | null {
   if (!calendarUrl) return null;
+  const own = Object.hasOwn(names, calendarUrl) ? names[calendarUrl] : undefined;
+  if (typeof own === 'string' && own.trim()) return own.trim();
   switch (provider) {
     case 'ics':
       return connectionName;
@@ -405,7 +415,7 @@ export async function eventSource(deps: SyncDeps, userId: string, id: string): P
       is_busy: Number(ev.is_busy) === 1,
       origin,
     },
-    calendar: calendarLabel(conn.provider, ev.source_calendar, conn.name),
+    calendar: calendarLabel(conn.provider, ev.source_calendar, conn.name, calendarNamesOf(conn, deps.config.AVAIL_SECRET_KEY)),
     connection: {
       id: view.id,
       name: view.name,

@@ -27,7 +27,7 @@
 import { readBusyRules } from '@avail/shared/ical/busy-rules.ts';
 import type { CalendarConnectionRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
-import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
+import { decryptSecret, encryptSecret, openContent, sealContent } from '../../lib/crypto.ts';
 import { createSafeFetch, type SafeFetch } from '../../lib/safe-fetch.ts';
 import { isPullProvider, pullProviders } from '../../providers/index.ts';
 import { ProviderRateLimitError, secretOfError, type OAuthSyncResult } from '../../providers/oauth-provider.ts';
@@ -54,6 +54,8 @@ export interface StoredSyncState {
   derivedAt: number;
   /** OAuth connections: calendars to watch with push channels. */
   calendarIds?: string[];
+  /** The calendars' display names (`Record<calendarUrl, name>` as JSON), sealed (lib/crypto.ts sealContent): owner-only. */
+  calendarNamesSealed?: string;
 }
 
 export interface SyncOutcome {
@@ -94,6 +96,21 @@ export function calendarFetchFor(deps: SyncDeps): SafeFetch {
 }
 
 /** The connection's stored sync state, or null (never synced, unreadable). */
+/**
+ * The calendars' display names kept by the last sync (`Record<calendarUrl, name>`), or an empty
+ * record (none stored, or unreadable: labels then fall back to derived ones).
+ */
+export function calendarNamesOf(conn: Pick<CalendarConnectionRow, 'sync_state_json'>, key: Uint8Array): Record<string, string> {
+  const sealed = readState(conn)?.calendarNamesSealed;
+  if (!sealed) return {};
+  try {
+    const names = JSON.parse(openContent(sealed, key)) as unknown;
+    return names && typeof names === 'object' ? (names as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
 export function readState(conn: Pick<CalendarConnectionRow, 'sync_state_json'>): StoredSyncState | null {
   if (!conn.sync_state_json) return null;
   try {
@@ -294,6 +311,11 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
       ownerEmails: providerEmails,
       derivedAt: derived ? now : stored!.derivedAt,
       ...(isOAuthProvider(conn.provider) ? { calendarIds: calendarIdsOf(result, sources) } : {}),
+      ...(result.calendarNames
+        ? { calendarNamesSealed: sealContent(JSON.stringify(result.calendarNames), deps.config.AVAIL_SECRET_KEY) }
+        : stored?.calendarNamesSealed
+          ? { calendarNamesSealed: stored.calendarNamesSealed }
+          : {}),
     };
     await replicatedWrite(deps, conn.user_id, async (trx, stamp) => {
       if (!result.notModified) await repo.applySourceChanges(trx, conn, result, now, deps.config.AVAIL_SECRET_KEY);

@@ -31,7 +31,6 @@ export interface CaldavConfig {
 interface CalendarState {
   ctag?: string;
   syncToken?: string;
-  name?: string;
 }
 
 interface CaldavState {
@@ -303,7 +302,7 @@ export function createCaldavProvider(options: CaldavProviderOptions): CalendarPr
             upserts.push({ calendarUrl: cal.url, href: url, etag: asString(r.props?.getetag) ?? null, icsText: data });
           }
         }
-        nextCalendars[cal.url] = { ctag: cal.ctag, syncToken: newToken, name: cal.name };
+        nextCalendars[cal.url] = { ctag: cal.ctag, syncToken: newToken }; // the display name goes to calendarNames (stored sealed)
       }
 
       const liveUrls = new Set(calendars.map((c) => c.url));
@@ -323,6 +322,7 @@ export function createCaldavProvider(options: CaldavProviderOptions): CalendarPr
         newState: { ...current, calendars: nextCalendars } satisfies CaldavState,
         ownerEmails: [...new Set(ownerEmails)],
         suggestedName: options.id === 'apple' ? 'iCloud' : new URL(config.serverUrl).host,
+        calendarNames: Object.fromEntries(calendars.filter((c) => c.name).map((c) => [c.url, c.name!])),
       };
     },
   };

@@ -80,6 +80,8 @@ function readState(state: unknown): GoogleSyncState | null {
 interface CalendarListEntry {
   id: string;
   primary?: boolean;
+  /** The owner's name for it (summaryOverride), else the calendar's summary. */
+  name?: string;
 }
 
 /** calendarList.list, all pages (https://developers.google.com/calendar/api/v3/reference/calendarList/list). */
@@ -91,8 +93,9 @@ async function listCalendars(session: GoogleSession): Promise<CalendarListEntry[
       .call((api) => api.calendarList.list({ maxResults: CALENDARS_PAGE_SIZE, ...(pageToken ? { pageToken } : {}) }))
       .catch((err: unknown) => toProviderError(err, 'list your calendars'));
     for (const item of body?.items ?? []) {
-      const c = item as { id?: unknown; primary?: unknown; deleted?: unknown };
-      if (typeof c.id === 'string' && c.deleted !== true) out.push({ id: c.id, primary: c.primary === true });
+      const c = item as { id?: unknown; primary?: unknown; deleted?: unknown; summary?: unknown; summaryOverride?: unknown };
+      const name = [c.summaryOverride, c.summary].find((v): v is string => typeof v === 'string' && v.trim() !== '');
+      if (typeof c.id === 'string' && c.deleted !== true) out.push({ id: c.id, primary: c.primary === true, ...(name ? { name: name.trim() } : {}) });
     }
     pageToken = body?.nextPageToken ?? undefined;
     if (!pageToken) return out;
@@ -327,6 +330,7 @@ export async function syncGoogle(
     calendarsCount: calendars.length,
     newState,
     ownerEmails: [...ownerEmails],
+    calendarNames: Object.fromEntries(calendars.filter((c) => c.name).map((c) => [c.id, c.name!])),
   };
   // `calendarIds` on the result (newer interface) and in newState (the server's fallback).
   (result as OAuthSyncResult & { calendarIds?: string[] }).calendarIds = calendarIds;

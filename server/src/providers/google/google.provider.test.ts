@@ -251,6 +251,11 @@ describe('Google provider: sync', () => {
   });
   afterAll(() => fake.close());
 
+  it("names each calendar by its summary (for the owner's why-blocked dialog)", async () => {
+    const r = await googleProvider.sync(config, { config: {}, secret, state: null, known: [] });
+    expect(r.calendarNames).toMatchObject({ [TEAM]: 'Team' });
+  });
+
   it('first sync: pages through every calendar, one object per series, busy time as the engine derives it', async () => {
     const mark = fake.requests.length;
     const r = await run();

@@ -69,17 +69,22 @@ interface GraphPage<T> {
   '@odata.deltaLink'?: string;
 }
 
-/** GET /me/calendars, all pages: the calendar ids. */
-async function listCalendars(s: MicrosoftSession): Promise<string[]> {
+/** GET /me/calendars, all pages: the calendar ids, and their display names (`name`) by id. */
+async function listCalendars(s: MicrosoftSession): Promise<{ ids: string[]; names: Record<string, string> }> {
   const ids: string[] = [];
-  let url: string | undefined = s.graphUrl('/me/calendars?$select=id');
+  const names: Record<string, string> = {};
+  let url: string | undefined = s.graphUrl('/me/calendars?$select=id,name');
   for (let pages = 0; url; pages++) {
     if (pages > 100) throw new ProviderError('Microsoft Graph returned too many calendar pages.');
-    const page: GraphPage<{ id?: unknown }> = await s.getJson(url);
-    for (const c of page.value ?? []) if (typeof c.id === 'string' && c.id) ids.push(c.id);
+    const page: GraphPage<{ id?: unknown; name?: unknown }> = await s.getJson(url);
+    for (const c of page.value ?? []) {
+      if (typeof c.id !== 'string' || !c.id) continue;
+      ids.push(c.id);
+      if (typeof c.name === 'string' && c.name.trim()) names[c.id] = c.name.trim();
+    }
     url = page['@odata.nextLink'];
   }
-  return [...new Set(ids)];
+  return { ids: [...new Set(ids)], names };
 }
 
 /**
@@ -128,7 +133,7 @@ export async function syncMicrosoft(s: MicrosoftSession, input: ProviderSyncInpu
   const prev = readState(input.state);
   const now = s.now();
   const account = (s.tokens.account ?? prev?.account ?? null) || null;
-  const calendarIds = await listCalendars(s);
+  const { ids: calendarIds, names: calendarNames } = await listCalendars(s);
   const ownerAddress = () => s.tokens.account ?? account ?? MICROSOFT_SELF_ADDRESS;
 
   const knownByCalendar = new Map<string, Set<string>>();
@@ -208,6 +213,7 @@ export async function syncMicrosoft(s: MicrosoftSession, input: ProviderSyncInpu
     calendarIds: [...listed],
     newState,
     ownerEmails: finalAccount ? [finalAccount, MICROSOFT_SELF_ADDRESS] : [MICROSOFT_SELF_ADDRESS],
+    calendarNames,
     ...(s.newSecret() ? { newSecret: s.newSecret() } : {}),
   };
 }

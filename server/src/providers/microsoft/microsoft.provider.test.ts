@@ -175,6 +175,11 @@ describe('Microsoft provider against the Graph fake', () => {
       secret = (await connect()).secret;
     });
 
+    it("names each calendar by its Graph name (for the owner's why-blocked dialog)", async () => {
+      const r = await provider.sync(config, { config: {}, secret, state: null, known: [] });
+      expect(r.calendarNames).toMatchObject({ [work]: 'Work', [home]: 'Home' });
+    });
+
     it('full sync: every instance is one object; the shared engine derives exactly the busy time', async () => {
       const held = new Map<string, SourceUpsert>();
       const before = fake.log.length;
