@@ -10,6 +10,7 @@ import { api, serverMessage } from '@avail/shared/api/api-client.ts';
 import { GENERIC_ERROR_MESSAGE, MIN_PASSWORD_LENGTH, VERIFICATION_CODE_LENGTH } from '@avail/shared/constants.ts';
 import { EMAIL_PATTERN } from '@avail/shared/schemas/auth.schema.ts';
 import { Alert } from '../../components/ui/alert.tsx';
+import { CodeInput } from '../../components/ui/code-input.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';
 import { PasswordToggle } from '../../components/ui/password-toggle.tsx';
 
@@ -168,14 +169,8 @@ export function ResetStep({
       {serverError && <Alert kind="error">{serverError}</Alert>}
       <div className="field">
         <label htmlFor="reset-code">Reset code</label>
-        <input
+        <CodeInput
           {...fieldProps('code')}
-          className="code-input"
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          placeholder="000000"
-          maxLength={VERIFICATION_CODE_LENGTH}
           value={code}
           autoFocus={!fromLink}
           onChange={(e) => edit('code', e.target.value)}

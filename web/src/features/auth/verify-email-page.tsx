@@ -6,6 +6,7 @@ import { RESEND_NOTICE_MS, VERIFICATION_CODE_LENGTH, VERIFIED_REDIRECT_DELAY_MS 
 import { useSession } from '../../data/session.tsx';
 import { Alert, useAutoDismiss } from '../../components/ui/alert.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { CodeInput } from '../../components/ui/code-input.tsx';
 import { AuthLayout } from './auth-layout.tsx';
 
 export default function VerifyEmailPage() {
@@ -120,14 +121,8 @@ export default function VerifyEmailPage() {
         )}
         <div className="field">
           <label htmlFor="verify-code">Verification code</label>
-          <input
+          <CodeInput
             id="verify-code"
-            className="code-input"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            placeholder="000000"
-            maxLength={VERIFICATION_CODE_LENGTH}
             value={code}
             autoFocus
             onKeyDown={(e) => {
