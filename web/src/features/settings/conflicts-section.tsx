@@ -13,6 +13,9 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { WEEKDAYS } from '../../components/slot-editor.tsx';
 import { to12h } from '../../lib/time.ts';
 
+/** How long a restore waits for the device to catch up with the server first (ms). */
+const RESTORE_SYNC_WAIT_MS = 5_000;
+
 /** What a version said, in words ("Tuesday 9:00 AM – 12:00 PM", "2030-02-01: unavailable all day", …). */
 export function describeVersion(v: ReplacedVersion): string {
   const r = v.replaced;
@@ -62,6 +65,17 @@ export function ConflictsSection() {
     setBusy(v.id);
     setNotice(null);
     try {
+      // Compare with what the server holds now, not with a device that has not pulled the winning
+      // version yet (just reloaded, or back online): otherwise "already in place" could be said of
+      // a version the server no longer has. Offline, the wait ends after RESTORE_SYNC_WAIT_MS and
+      // the restore is a local edit that replicates later.
+      const replication = local.data.replication;
+      if (replication) {
+        replication.reconnect();
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([replication.awaitInSync(), new Promise<void>((resolve) => (timer = setTimeout(resolve, RESTORE_SYNC_WAIT_MS)))]);
+        clearTimeout(timer);
+      }
       const outcome = await restoreVersion(local.data.db, local.data.deviceId, v);
       setNotice(
         outcome === 'restored'
