@@ -7,12 +7,27 @@ import { expect, test, type Page } from '@playwright/test';
 import { OWNER_ZONE, uniqueAccount } from './fixtures.ts';
 import { onboardedOwner } from './helpers.ts';
 
+/**
+ * Clicks `button` ("Month", "Next month"), then waits for the shown month's own answer: until it
+ * arrives the page may still show the previous answer (and its notices) under the new month's name.
+ */
+async function showMonth(pub: Page, button: 'Month' | 'Next month'): Promise<void> {
+  // A month's answer (a range of 28–31 days), not a week's still in flight from the page's start.
+  const isMonth = (url: string) => {
+    const [from, to] = (new URL(url).searchParams.get('range') ?? '').split('..');
+    return Date.parse(to ?? '') - Date.parse(from ?? '') > 20 * 86_400_000;
+  };
+  const answered = pub.waitForResponse((r) => r.url().includes('/availability?') && isMonth(r.url()) && r.ok(), { timeout: 15_000 });
+  await pub.getByRole('button', { name: button }).click();
+  await answered;
+  await expect(pub.locator('.pub-loading')).toHaveCount(0, { timeout: 15_000 });
+}
+
 /** Month view, then "Next month" until a clock-change notice shows (at most 12 months ahead). */
 async function monthWithNotices(pub: Page): Promise<string> {
-  await pub.getByRole('button', { name: 'Month' }).click();
+  await showMonth(pub, 'Month');
   for (let i = 0; i < 12; i++) {
-    await pub.getByRole('button', { name: 'Next month' }).click();
-    await expect(pub.locator('.pub-loading')).toHaveCount(0, { timeout: 15_000 });
+    await showMonth(pub, 'Next month');
     if ((await pub.getByTestId('pub-zone-change').count()) > 0) break;
   }
   return (await pub.getByTestId('pub-range').textContent())!.trim();
@@ -42,9 +57,8 @@ test('a visitor in another zone is told when clocks change and which way the hou
   const local = await browser.newContext({ timezoneId: OWNER_ZONE, baseURL });
   const same = await local.newPage();
   await same.goto(`/${acct.username}`);
-  await same.getByRole('button', { name: 'Month' }).click();
-  for (let i = 0; i < 5; i++) await same.getByRole('button', { name: 'Next month' }).click();
-  await expect(same.locator('.pub-loading')).toHaveCount(0, { timeout: 15_000 });
+  await showMonth(same, 'Month');
+  for (let i = 0; i < 5; i++) await showMonth(same, 'Next month');
   await expect(same.getByTestId('pub-range')).toHaveText(/\d{4}$/);
   await expect(same.getByTestId('pub-zone-change')).toHaveCount(0);
   await local.close();
