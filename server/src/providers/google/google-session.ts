@@ -26,7 +26,7 @@
  * Never logs: this module has no logger.
  */
 import { calendar, type calendar_v3 } from '@googleapis/calendar';
-import { OAuth2Client, type Credentials } from 'google-auth-library';
+import { CodeChallengeMethod, OAuth2Client, type Credentials } from 'google-auth-library';
 import type { Config } from '../../config.ts';
 import { ProviderRateLimitError, parseTokenSecret, retryAfterMs, type OAuthTokens } from '../oauth-provider.ts';
 import { ProviderAuthError, ProviderError } from '../provider.ts';
@@ -160,7 +160,7 @@ export function googleConsentUrl(config: Config, p: { state: string; codeChallen
     include_granted_scopes: true,
     state: p.state,
     code_challenge: p.codeChallenge,
-    code_challenge_method: 'S256' as never, // CodeChallengeMethod.S256 (the enum is not exported by name)
+    code_challenge_method: CodeChallengeMethod.S256,
   });
 }
 
