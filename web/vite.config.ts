@@ -41,6 +41,9 @@ const preactAliases = [
 
 export default defineConfig(({ mode, isSsrBuild }) => {
   const publicPage = mode === 'public';
+  // AVAIL_WEB_OUT_DIR (default 'dist'): another folder, so builds under test side by side (each
+  // served through WEB_DIST_DIR) never overwrite each other.
+  const out = process.env.AVAIL_WEB_OUT_DIR || 'dist';
   return {
     plugins: [react(), ...(publicPage ? [] : [serviceWorker()])],
     resolve: publicPage ? { alias: preactAliases } : {},
@@ -50,9 +53,9 @@ export default defineConfig(({ mode, isSsrBuild }) => {
     },
     ssr: { noExternal: true },
     build: isSsrBuild
-      ? { outDir: 'dist/ssr', emptyOutDir: true, sourcemap: false, rolldownOptions: { input: 'src/public-ssr.tsx' } }
+      ? { outDir: `${out}/ssr`, emptyOutDir: true, sourcemap: false, rolldownOptions: { input: 'src/public-ssr.tsx' } }
       : {
-          outDir: 'dist',
+          outDir: out,
           emptyOutDir: !publicPage,
           sourcemap: false,
           chunkSizeWarningLimit: 400,
