@@ -121,7 +121,8 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   });
 
   app.use('/api', authRouter(deps, limits));
-  app.use('/api', profileRouter(deps));
+  // The profile, and the host's public picture (/api/public/:slug/avatar.webp, limited per IP): modules/profile.
+  app.use('/api', profileRouter(deps, limits));
   app.use('/api', availabilityRouter(deps));
   // The owner's manual busy blocks: modules/blocks.
   app.use('/api', blocksRouter(deps));

@@ -63,6 +63,8 @@ export async function buildUser(
     updated_at: now,
     repl_clock: now,
     plain_link_off: 0,
+    intro: null,
+    avatar_version: null,
   };
   await ctx.db.insertInto('users').values(row).execute();
   const token = await issueToken({ db: ctx.db, now: () => now }, row.id);

@@ -13,6 +13,7 @@ import * as m0007 from './migrations/0007_claims.ts';
 import * as m0008 from './migrations/0008_share_links.ts';
 import * as m0009 from './migrations/0009_busy_rules.ts';
 import * as m0010 from './migrations/0010_event_origin.ts';
+import * as m0011 from './migrations/0011_host_profile.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
   '0008_share_links': m0008,
   '0009_busy_rules': m0009,
   '0010_event_origin': m0010,
+  '0011_host_profile': m0011,
 };
 
 const provider: MigrationProvider = {

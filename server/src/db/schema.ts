@@ -26,6 +26,21 @@ export interface UsersTable {
   repl_clock: Generated<number>;
   /** 1 = the plain `/{username}` link is off: only personal links (share_links) open the page. */
   plain_link_off: Generated<number>;
+  /** One-line introduction on the public page (≤ 160 characters, trimmed); null = none. */
+  intro: Generated<string | null>;
+  /** Version of the owner's picture (`user_avatars.version`), the `v` of its public URL; null = no picture. */
+  avatar_version: Generated<string | null>;
+}
+
+/** The owner's picture (issue 22): the server's 256×256 WebP re-encoding, one row per owner. */
+export interface UserAvatarsTable {
+  user_id: string;
+  /** First 16 hex digits of the sha256 of `image`. */
+  version: string;
+  /** WebP bytes, 256×256 px, no metadata. */
+  image: Buffer;
+  /** Last upload (UTC ms). */
+  updated_at: number;
 }
 
 export interface AuthTokensTable {
@@ -328,6 +343,7 @@ export interface Database {
   login_throttle: LoginThrottleTable;
   share_links: ShareLinksTable;
   share_link_views: ShareLinkViewsTable;
+  user_avatars: UserAvatarsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,5 +1,6 @@
 /**
- * Profile payloads: username (spec §5 "Username") and time zone (spec §5 "Timezone").
+ * Profile payloads: username (spec §5 "Username"), time zone (spec §5 "Timezone") and the host's
+ * introduction on the public page (issue 22).
  */
 import './zod-setup.ts';
 import { z } from 'zod';
@@ -37,8 +38,31 @@ export const timezoneSchema = z
   .min(1, 'Please select a timezone')
   .refine(isKnownTimeZone, 'Unknown timezone');
 
-/** PUT /api/me/profile — `{ timezone }`. */
-export const profileUpdateSchema = z.object({ timezone: timezoneSchema });
+/** Longest introduction under the host's name on the public page, in characters (after trimming). */
+export const INTRO_MAX_LENGTH = 160;
+
+/**
+ * The owner's one-line introduction (issue 22): trimmed, ≤ 160 characters; blank or null → null (none).
+ * Messages: 'Introduction must be text', 'Introduction must be at most 160 characters'.
+ */
+export const introSchema = z
+  .string({ error: 'Introduction must be text' })
+  .trim()
+  .max(INTRO_MAX_LENGTH, `Introduction must be at most ${INTRO_MAX_LENGTH} characters`)
+  .nullable()
+  .transform((v) => v || null);
+
+/**
+ * PUT /api/me/profile — `{ timezone?, intro? }`, at least one of them. `timezone`: IANA name;
+ * `intro`: see introSchema (null or '' clears it). Neither given → 'Please select a timezone' (the
+ * route's original contract: a timezone update).
+ */
+export const profileUpdateSchema = z
+  .object({ timezone: timezoneSchema.optional(), intro: introSchema.optional() })
+  .superRefine((body, ctx) => {
+    if (body.timezone === undefined && body.intro === undefined) ctx.addIssue({ code: 'custom', path: ['timezone'], message: 'Please select a timezone' });
+  });
+export type ProfileUpdateBody = z.output<typeof profileUpdateSchema>;
 
 /** Longest context accepted by POST /api/me/profile/generate-email-text, in characters (after trimming). */
 export const EMAIL_CONTEXT_MAX_LENGTH = 200;

@@ -21,6 +21,8 @@ export const USER_TABLES = [
   'proposals',
   // Its share_link_views go with it (foreign key, on delete cascade, on both databases).
   'share_links',
+  // The owner's picture (issue 22; also on delete cascade).
+  'user_avatars',
   'page_views',
   'replication_tombstones',
   'replication_conflicts',

@@ -178,6 +178,8 @@ async function registerNew(deps: Deps, input: RegisterInput, now: number): Promi
     // The replication clock starts at the profile's first stamp (later stamps sort after it).
     repl_clock: now,
     plain_link_off: 0,
+    intro: null,
+    avatar_version: null,
   };
   try {
     await usersRepo.insertUser(deps.db, user);

@@ -1,15 +1,35 @@
 /** /api/me, /api/user/profile, /api/me/profile* — the signed-in user's account and profile. */
-import { Router } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { generateEmailTextSchema, profileUpdateSchema, usernameBodySchema, usernameSchema } from '@avail/shared/schemas/profile.schema.ts';
 import { authenticate, currentUser, requireVerified } from '../../http/authenticate.ts';
 import type { Deps } from '../../http/deps.ts';
+import { defaultRateLimits, ipWindowLimiter, type RateLimits } from '../../http/rate-limit.ts';
 import { parse, validate } from '../../http/validate.ts';
 import { presentProfile, presentUser } from '../auth/user.presenter.ts';
 import { generateEmailText } from './email-text.service.ts';
+import * as host from './host.service.ts';
 import * as profile from './profile.service.ts';
 
-/** Router for /api/me, /api/user/profile and /api/me/profile* (product spec §3, §5 "Username"/"Timezone", §7). */
-export function profileRouter(deps: Deps) {
+/**
+ * The raw image body of PUT /api/me/avatar as a Buffer (any Content-Type the JSON parser left alone),
+ * at most AVATAR_MAX_BYTES; a larger body → 413 'The picture must be at most 2 MB' (read off, not kept).
+ */
+function avatarBody() {
+  const raw = express.raw({ type: () => true, limit: host.AVATAR_MAX_BYTES });
+  return (req: Request, res: Response, next: NextFunction) => {
+    raw(req, res, (err?: unknown) => {
+      if (err && (err as { type?: unknown }).type === 'entity.too.large') return next(host.avatarTooLarge());
+      next(err);
+    });
+  };
+}
+
+/**
+ * Router for /api/me, /api/user/profile, /api/me/profile*, /api/me/avatar and the host's public picture
+ * /api/public/:slug/avatar.webp (product spec §3, §5 "Username"/"Timezone", §7; issue 22).
+ * `limits.publicPerIp` limits the public picture per IP (its own counts, apart from the availability answers).
+ */
+export function profileRouter(deps: Deps, limits: RateLimits = defaultRateLimits) {
   const r = Router();
   const auth = authenticate(deps);
 
@@ -29,18 +49,79 @@ export function profileRouter(deps: Deps) {
     res.json({ data: { timezone: u.timezone, name: u.name, email: u.email } });
   });
 
-  /** GET /api/me/profile — 200 `{ profile: { username, can_change_username, days_until_change, timezone } }`. 401; 403. */
+  /**
+   * GET /api/me/profile — 200 `{ profile: { username, can_change_username, days_until_change, timezone, intro,
+   * avatar_url, avatar_version } }` (intro: string or null; avatar_url: the public versioned path, null without a
+   * picture or a username; avatar_version: null without a picture). 401; 403.
+   */
   r.get('/me/profile', auth, requireVerified, (req, res) => {
-    res.json({ profile: presentProfile(currentUser(req), deps.now()) });
+    const u = currentUser(req);
+    res.json({ profile: { ...presentProfile(u, deps.now()), ...host.presentOwnHost(u) } });
   });
 
   /**
-   * PUT /api/me/profile — `{ timezone }` (IANA name). 200 `{ success: true, message: 'Timezone updated to {tz}!', profile }`.
+   * PUT /api/me/profile — `{ timezone?, intro? }`, at least one. `timezone`: IANA name; `intro`: the one-line
+   * introduction on the public page (trimmed, ≤ 160 characters; '' or null removes it).
+   * 200 `{ success: true, message, profile }` (profile as GET /api/me/profile): message 'Timezone updated to {tz}!'
+   * when a timezone was given, else 'Introduction updated!'.
    * When the zone changes, floating and all-day busy time is re-derived in the new zone before the answer.
-   * 422 `Please select a timezone` / `Unknown timezone`. 401; 403.
+   * 422 `Please select a timezone` (neither given) / `Unknown timezone` / `Introduction must be text` /
+   * `Introduction must be at most 160 characters` — nothing is saved then. 401; 403.
    */
   r.put('/me/profile', auth, requireVerified, validate(profileUpdateSchema), async (req, res) => {
-    res.json(await profile.updateTimezone(deps, currentUser(req), req.body.timezone));
+    const body = req.body as { timezone?: string; intro?: string | null };
+    let user = currentUser(req);
+    let answer: { success: true; message: string; profile: object } = { success: true, message: 'Introduction updated!', profile: {} };
+    if (body.intro !== undefined) user = { ...user, intro: await host.updateIntro(deps, user, body.intro) };
+    if (body.timezone !== undefined) answer = await profile.updateTimezone(deps, user, body.timezone);
+    else answer.profile = presentProfile(user, deps.now());
+    res.json({ ...answer, profile: { ...answer.profile, ...host.presentOwnHost(user) } });
+  });
+
+  /**
+   * PUT /api/me/avatar — the owner's picture as the raw request body, `Content-Type: image/png | image/jpeg |
+   * image/webp`, ≤ 2 MB. Stored re-encoded: 256×256 px WebP, cover-cropped, no metadata.
+   * 200 `{ avatar_url, avatar_version }` (avatar_url: `/api/public/{username}/avatar.webp?v={version}`, null until
+   * a username is set). Refused with nothing stored: 422 `{ error, code: 'validation_failed', errors: { avatar } }`
+   * with 'The picture must be a PNG, JPEG or WebP image' (another type, none, empty body), 'The file is not a valid
+   * PNG image' (JPEG/WebP: undecodable, truncated, or bytes of another format than declared), 'The picture is too
+   * large: at most 40 megapixels'; 413 `{ error: 'The picture must be at most 2 MB', code: 'payload_too_large',
+   * errors: { avatar } }`. 401; 403.
+   */
+  r.put('/me/avatar', auth, requireVerified, avatarBody(), async (req, res) => {
+    res.json(await host.uploadAvatar(deps, currentUser(req), req.get('content-type'), req.body));
+  });
+
+  /** DELETE /api/me/avatar — removes the picture (the public page shows initials). 204, also when there was none. 401; 403. */
+  r.delete('/me/avatar', auth, requireVerified, async (req, res) => {
+    await host.removeAvatar(deps, currentUser(req));
+    res.status(204).end();
+  });
+
+  /** GET /api/me/avatar — the owner's own picture, 200 `image/webp` (256×256), `Cache-Control: no-store`. 404 `No picture`. 401; 403. */
+  r.get('/me/avatar', auth, requireVerified, async (req, res) => {
+    const image = await host.ownAvatar(deps, currentUser(req));
+    res.setHeader('Content-Type', 'image/webp');
+    res.setHeader('Content-Length', image.length);
+    res.end(image);
+  });
+
+  /**
+   * GET /api/public/:slug/avatar.webp?v={version}[&key={personal link key}] — a host's picture for visitors
+   * (no token). 200 `image/webp`, 256×256, `Cache-Control: public, max-age=31536000, immutable` (the URL is
+   * versioned; `private, …` when opened with a personal link's key), X-Robots-Tag: noindex,
+   * Referrer-Policy: no-referrer. 404 `{ error: 'This availability link could not be found.', code: 'not_found' }`
+   * exactly when the availability answer would be (unknown username, plain link off without a live key, bad key);
+   * 404 `{ error: 'No picture', code: 'not_found' }` without a picture or for another version. 429 per IP.
+   */
+  r.get('/public/:slug/avatar.webp', ipWindowLimiter(limits.publicPerIp), async (req, res) => {
+    const { image, viaKey } = await host.publicAvatar(deps, String(req.params.slug), req.query.v, req.query.key);
+    res.setHeader('Cache-Control', `${viaKey ? 'private' : 'public'}, max-age=31536000, immutable`);
+    res.setHeader('X-Robots-Tag', 'noindex');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Content-Type', 'image/webp');
+    res.setHeader('Content-Length', image.length);
+    res.end(image);
   });
 
   /**

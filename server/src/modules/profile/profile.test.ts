@@ -43,7 +43,9 @@ describe('GET /api/me and profile reads', () => {
     const a = await request(t.app).get('/api/user/profile').set(auth);
     expect(a.body).toEqual({ data: { timezone: 'Asia/Tokyo', name: user.name, email: user.email } });
     const b = await request(t.app).get('/api/me/profile').set(auth);
-    expect(b.body).toEqual({ profile: { username: null, can_change_username: true, days_until_change: 0, timezone: 'Asia/Tokyo' } });
+    expect(b.body).toEqual({
+      profile: { username: null, can_change_username: true, days_until_change: 0, timezone: 'Asia/Tokyo', intro: null, avatar_url: null, avatar_version: null },
+    });
   });
 });
 

@@ -38,6 +38,10 @@ export interface PublicOwner {
   timezone: string;
   /** 1 = the plain `/{username}` link is off: only a personal link's key opens the page. */
   plain_link_off: number;
+  /** The host's one-line introduction (issue 22), null = none. */
+  intro: string | null;
+  /** The host's picture version (the `v` of its URL), null = no picture. */
+  avatar_version: string | null;
 }
 
 /** A cached 200 answer. Instants are UTC epoch ms. */

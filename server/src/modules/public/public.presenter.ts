@@ -1,6 +1,7 @@
 /**
  * The only code that serialises availability for visitors. It receives plain instants and the
- * owner's display name and zone — never events, titles, calendars or rules — so nothing else can leak.
+ * owner's display name, zone, introduction and picture version — never events, titles, calendars or
+ * rules — so nothing else can leak.
  */
 import { formatInstant, formatWindows } from '@avail/shared/domain/free-windows.ts';
 
@@ -15,6 +16,17 @@ export interface PublicAvailabilityView {
   freshness: { asOf: number | null; stale: boolean };
   /** UTC offset changes of the owner's zone and the visitor's inside the range (offsets in minutes east of UTC). */
   zoneChanges: ReadonlyArray<{ instant: number; zone: string; offsetBefore: number; offsetAfter: number }>;
+  /** The host shown once on the page (issue 22): the public slug (lower-cased), intro and picture version. */
+  host: { slug: string; intro: string | null; avatarVersion: string | null };
+}
+
+/**
+ * Root-relative URL of a host's picture: `/api/public/{slug}/avatar.webp?v={version}` (a versioned,
+ * immutable URL: a new picture gets a new `v`). A visitor who came through a personal link adds
+ * `&key=…` (the answer itself never carries a key).
+ */
+export function publicAvatarPath(slug: string, version: string): string {
+  return `/api/public/${encodeURIComponent(slug.toLowerCase())}/avatar.webp?v=${encodeURIComponent(version)}`;
 }
 
 /**
@@ -33,14 +45,16 @@ export function toWholeSeconds(windows: ReadonlyArray<{ start: number; end: numb
 }
 
 /**
- * `{ user_name, user_timezone, as_of, stale, zone_changes: [{ at, zone, offset_before, offset_after }],
+ * `{ user_name, user_timezone, host: { intro, avatar_url }, as_of, stale, zone_changes: [{ at, zone, offset_before, offset_after }],
  * availability: { windows: [{ start, end }], range: { start, end } } }`, ISO `Z` instants; `as_of`
- * null when the owner has no calendar connected; offsets in minutes east of UTC.
+ * null when the owner has no calendar connected; offsets in minutes east of UTC. `host.intro`: the
+ * owner's one-line introduction or null; `host.avatar_url`: publicAvatarPath or null without a picture.
  */
 export function presentPublicAvailability(view: PublicAvailabilityView) {
   return {
     user_name: view.userName,
     user_timezone: view.userTimezone,
+    host: { intro: view.host.intro, avatar_url: view.host.avatarVersion ? publicAvatarPath(view.host.slug, view.host.avatarVersion) : null },
     as_of: view.freshness.asOf == null ? null : formatInstant(view.freshness.asOf),
     stale: view.freshness.stale,
     zone_changes: view.zoneChanges.map((c) => ({ at: formatInstant(c.instant), zone: c.zone, offset_before: c.offsetBefore, offset_after: c.offsetAfter })),

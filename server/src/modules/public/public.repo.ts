@@ -4,11 +4,11 @@
  */
 import type { Db } from '../../db/kysely.ts';
 
-/** The owner behind a public slug (case-insensitive), with only the fields the public answer needs. */
+/** The owner behind a public slug (case-insensitive), with only the fields the public answer needs (the host: name, intro, picture version). */
 export function findPublicOwner(db: Db, slug: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'name', 'timezone', 'plain_link_off'])
+    .select(['id', 'name', 'timezone', 'plain_link_off', 'intro', 'avatar_version'])
     .where('username_lower', '=', slug.toLowerCase())
     .executeTakeFirst();
 }

@@ -110,7 +110,15 @@ export async function publicAvailabilityBody(deps: Deps, slug: string, query: Pu
       .sort((a, b) => a.instant - b.instant || a.zone.localeCompare(b.zone));
     body = Buffer.from(
       JSON.stringify(
-        presentPublicAvailability({ userName: owner.name, userTimezone: owner.timezone, windows, range: { start: resolved.start, end: resolved.end }, freshness, zoneChanges: changes }),
+        presentPublicAvailability({
+          userName: owner.name,
+          userTimezone: owner.timezone,
+          windows,
+          range: { start: resolved.start, end: resolved.end },
+          freshness,
+          zoneChanges: changes,
+          host: { slug: slug.toLowerCase(), intro: owner.intro, avatarVersion: owner.avatar_version },
+        }),
       ),
     );
     cache.storeAnswer(key, owner.id, gen, {
@@ -172,7 +180,7 @@ async function countView(deps: Deps, owner: PublicOwner, now: number, visitor: V
 /**
  * Resolves the range, computes free windows from the owner's rules, exceptions and busy intervals
  * overlapping it, and counts the view. 404 for an unknown slug; 400 for a bad range or zone.
- * Returns `{ user_name, user_timezone, as_of, stale, zone_changes, availability: { windows: [{ start, end }], range: { start, end } } }`
+ * Returns `{ user_name, user_timezone, host: { intro, avatar_url }, as_of, stale, zone_changes, availability: { windows: [{ start, end }], range: { start, end } } }`
  * (ISO `Z` instants to the second) — a fresh object each call (parsed from the cached bytes).
  */
 export async function publicAvailability(deps: Deps, slug: string, query: PublicQuery, visitor: Visitor) {

@@ -44,6 +44,8 @@ describe('GET /api/public/:slug/availability', () => {
     expect(res.body).toEqual({
       user_name: 'Olivia Owner',
       user_timezone: 'Europe/Brussels',
+      // The host (issue 22): no introduction, no picture yet.
+      host: { intro: null, avatar_url: null },
       // The busy time comes from a calendar that never synced (inserted by hand): not up to date.
       as_of: null,
       stale: true,
@@ -119,7 +121,8 @@ describe('GET /api/public/:slug/availability', () => {
     for (const leak of ['TOPSECRET', 'Dentist', 'Private calendar', 'olivia@acme.example', 'evt-uid-123', o.user.email, o.user.id, 'start_time_local', '09:00', 'ics']) {
       expect(everything, leak).not.toContain(leak);
     }
-    expect(Object.keys(res.body).sort()).toEqual(['as_of', 'availability', 'stale', 'user_name', 'user_timezone', 'zone_changes']);
+    expect(Object.keys(res.body).sort()).toEqual(['as_of', 'availability', 'host', 'stale', 'user_name', 'user_timezone', 'zone_changes']);
+    expect(res.body.host).toEqual({ intro: null, avatar_url: null });
     expect(Object.keys(res.body.availability).sort()).toEqual(['range', 'windows']);
   });
 
