@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -16,6 +20,48 @@ function serviceWorker(): Plugin {
     generateBundle(_options, bundle) {
       const id = createHash('sha256').update(Object.keys(bundle).sort().join('\n')).digest('hex').slice(0, 12);
       this.emitFile({ type: 'asset', fileName: 'sw.js', source: readFileSync(source, 'utf8').replaceAll('__BUILD_ID__', id) });
+    },
+  };
+}
+
+/**
+ * Writes `file.br` (brotli, RFC 7932, quality 11) and `file.gz` (gzip, level 9) next to every
+ * compressible file (HTML, JS, CSS, JSON, SVG, ICS, text; ≥ 1 KB) of the build's output folder
+ * (AVAIL_WEB_OUT_DIR too; not ssr/, which is never served), so the server sends them as they are
+ * (server/src/http/static-files.ts). A copy is kept only when smaller than its file; files whose
+ * copies are already newer (an earlier build into the same folder) are skipped.
+ */
+function precompress(): Plugin {
+  const brotli = promisify(brotliCompress);
+  const gz = promisify(gzip);
+  let outDir = '';
+  async function* files(dir: string): AsyncGenerator<string> {
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!(dir === outDir && e.name === 'ssr')) yield* files(p);
+      } else if (/\.(html|js|mjs|css|json|svg|ics|txt|webmanifest)$/.test(e.name)) yield p;
+    }
+  }
+  const newer = async (copy: string, than: number) => ((await stat(copy).catch(() => null))?.mtimeMs ?? -1) >= than;
+  return {
+    name: 'avail-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      for await (const file of files(outDir)) {
+        const s = await stat(file);
+        if (s.size < 1024 || ((await newer(`${file}.br`, s.mtimeMs)) && (await newer(`${file}.gz`, s.mtimeMs)))) continue;
+        const data = await readFile(file);
+        const [br, gzipped] = await Promise.all([
+          brotli(data, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+          gz(data, { level: 9 }),
+        ]);
+        if (br.length < data.length) await writeFile(`${file}.br`, br);
+        if (gzipped.length < data.length) await writeFile(`${file}.gz`, gzipped);
+      }
     },
   };
 }
@@ -45,7 +91,7 @@ export default defineConfig(({ mode, isSsrBuild }) => {
   // served through WEB_DIST_DIR) never overwrite each other.
   const out = process.env.AVAIL_WEB_OUT_DIR || 'dist';
   return {
-    plugins: [react(), ...(publicPage ? [] : [serviceWorker()])],
+    plugins: [react(), ...(publicPage ? [] : [serviceWorker()]), ...(isSsrBuild ? [] : [precompress()])],
     resolve: publicPage ? { alias: preactAliases } : {},
     server: {
       port: 5173,

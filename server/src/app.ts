@@ -1,16 +1,20 @@
 /**
  * createApp(deps) → the Express app, without listen() (tests import this).
- * Order: security headers (helmet), request log, health/ready, JSON body, /api routers, /api 404,
- * static web build, server-rendered public pages (/{username}, /u/{username}), 404 for asset-like
- * paths, SPA fallback, error renderer.
+ * Order: security headers (helmet), on-the-fly compression (br/gzip above 1 KB; not SSE, not what is
+ * sent precompressed), request log, health/ready, JSON body, /api routers, /api 404, static web build
+ * (precompressed .br/.gz, immutable /assets/, http/static-files.ts), server-rendered public pages
+ * (/{username}, /u/{username}), 404 for asset-like paths, SPA fallback (no-cache + ETag), error renderer.
  */
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { isReservedUsername } from '@avail/shared/constants.ts';
 import type { AppDeps, Deps } from './http/deps.ts';
 import { desktopCors } from './http/desktop-cors.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
+import { compressResponses } from './http/compression.middleware.ts';
+import { sendStaticFile, staticFiles } from './http/static-files.ts';
 import { defaultRateLimits, withSharedStores, type RateLimits, type SharedLimitStore } from './http/rate-limit.ts';
 import { pgConnectionInfo } from './db/kysely.ts';
 import { requestLogger } from './http/request-logger.ts';
@@ -102,6 +106,8 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
 
   // helmet: CSP, frame-ancestors 'none', X-Frame-Options, nosniff, HSTS on https (http/security-headers.ts).
   app.use(securityHeaders(deps.config.PUBLIC_BASE_URL));
+  // br/gzip on the fly for HTML, JSON, JS, CSS, ICS ≥ 1 KB, Vary: Accept-Encoding (http/compression.middleware.ts).
+  app.use(compressResponses());
   app.use(requestLogger(deps.logger));
   // The change bus logs a lost LISTEN connection (PostgreSQL) through the app's logger from the start.
   changeBusFor(deps.db).setLogger(deps.logger);
@@ -146,17 +152,16 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   const dist = deps.config.WEB_DIST_DIR;
   const indexHtml = path.join(dist, 'index.html');
   if (existsSync(indexHtml)) {
-    const statics = express.static(dist, {
-      index: false,
-      maxAge: '1h',
-      // /embed.js is loaded by other sites' pages (`<script src>`, a no-cors load): CORP must allow it.
-      setHeaders: (res, file) => {
-        if (path.basename(file) === 'embed.js' && path.dirname(file) === path.resolve(dist)) res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-      },
-    });
+    // Precompressed br/gzip copies of the build, /assets/* immutable, HTML no-cache (http/static-files.ts).
     // The server's renderer (dist/ssr) and the bare public-page template are build inputs, not pages.
-    app.use((req: Request, res: Response, next: NextFunction) =>
-      req.path.startsWith('/ssr/') || req.path === '/public.html' ? next() : statics(req, res, next),
+    app.use(
+      staticFiles(dist, {
+        skip: (p) => p.startsWith('/ssr/') || p === '/public.html',
+        // /embed.js is loaded by other sites' pages (`<script src>`, a no-cors load): CORP must allow it.
+        setHeaders: (res, file) => {
+          if (path.basename(file) === 'embed.js' && path.dirname(file) === path.resolve(dist)) res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+        },
+      }),
     );
     // Public pages: server-rendered from the build's public.html (modules/public/public-page.service.ts);
     // `/embed/:slug`, the same page in the compact layout other sites may frame (through /embed.js).
@@ -177,8 +182,10 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
         res.setHeader('X-Robots-Tag', 'noindex');
         res.setHeader('Referrer-Policy', 'no-referrer');
       }
-      res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(indexHtml);
+      // Revalidated on every load: no-cache with an ETag, 304 when unchanged; precompressed when accepted.
+      stat(indexHtml)
+        .then((s) => sendStaticFile(req, res, next, indexHtml, s, '/index.html', 'no-cache'))
+        .catch(next);
     });
   }
 

@@ -5,7 +5,9 @@
  * Holds:
  *  - owners by slug: `slug.toLowerCase()` → `{ id, name, timezone }` (unknown slugs are not cached);
  *  - answers: (owner id, raw `range`, raw `tz`) → the serialised 200 body (a Buffer of the JSON
- *    string) with the instants it was computed for;
+ *    string) with the instants it was computed for, and its brotli / gzip codings and ETags
+ *    (`encoded`, http/encoded-body.ts: each coding computed once, on the first request accepting
+ *    it, so a cached answer costs no compression per request);
  *  - per owner, the longest busy interval (ms), the lower bound of the busy query (public.repo).
  *
  * Invalidation (never by time alone):
@@ -29,6 +31,7 @@
  *    still starts at or after `now`), so the answer is unchanged. After that it is recomputed.
  */
 import type { Db } from '../../db/kysely.ts';
+import { EncodedBody } from '../../http/encoded-body.ts';
 import { changeBusFor } from '../../store/change-bus.ts';
 
 /** The owner fields the public answer needs (`timezone`: IANA zone). */
@@ -58,7 +61,12 @@ export interface CachedAnswer {
   validUntil?: number;
 }
 
-interface AnswerEntry extends CachedAnswer {
+/** A cached answer as stored: with its codings (computed lazily, once each). */
+export interface StoredAnswer extends CachedAnswer {
+  encoded: EncodedBody;
+}
+
+interface AnswerEntry extends StoredAnswer {
   gen: number;
 }
 
@@ -154,7 +162,8 @@ export class PublicCache {
     this.slugs.set(slugLower, { owner, gen: this.gen(owner.id) });
   }
 
-  answer(key: string, userId: string, now: number): CachedAnswer | undefined {
+  /** The answer stored under `key` if still valid at `now` (clock rule) for the owner's current generation. */
+  answer(key: string, userId: string, now: number): StoredAnswer | undefined {
     const e = this.answers.get(key);
     if (!e || !this.usable) return undefined;
     if (e.gen !== this.gen(userId) || !answerStillValid(e, now)) {
@@ -164,11 +173,16 @@ export class PublicCache {
     return e;
   }
 
-  /** Stores an answer computed from reads made at owner generation `genBefore`. */
-  storeAnswer(key: string, userId: string, genBefore: number, answer: CachedAnswer): void {
-    if (genBefore !== this.gen(userId) || !this.usable) return;
+  /**
+   * Stores an answer computed from reads made at owner generation `genBefore`. Returns its
+   * `EncodedBody` (the one later hits share; a new one, not stored, when the answer was dropped).
+   */
+  storeAnswer(key: string, userId: string, genBefore: number, answer: CachedAnswer): EncodedBody {
+    const encoded = new EncodedBody(answer.body);
+    if (genBefore !== this.gen(userId) || !this.usable) return encoded;
     if (this.answers.size >= MAX_ANSWERS) this.answers.delete(this.answers.keys().next().value!);
-    this.answers.set(key, { ...answer, gen: genBefore });
+    this.answers.set(key, { ...answer, encoded, gen: genBefore });
+    return encoded;
   }
 
   /** The owner's longest busy interval (ms) if known for the current generation. */

@@ -5,11 +5,12 @@
  * zone — the visitor's zone is unknown on the first request; the page switches to the browser's
  * detected zone right after hydrating. Only the presenter's windows reach the markup: no title,
  * event or rule. An unknown link (or a failure) gets the empty shell, which asks the API in the
- * browser and shows the same "could not be found" state as before. Headers: no-store, noindex,
+ * browser and shows the same "could not be found" state as before. Headers: no-cache + ETag, noindex,
  * no-referrer, and `X-Avail-Page: public` so the service worker never keeps it as the app shell.
  */
 import type { NextFunction, Request, Response } from 'express';
 import type { Deps } from '../../http/deps.ts';
+import { etagOnSend } from '../../http/encoded-body.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { LimitOptions } from '../../http/rate-limit.ts';
 import { allowFraming } from '../../http/security-headers.ts';
@@ -54,7 +55,9 @@ export function publicPageHandler(deps: Deps, dist: string, limit: LimitOptions,
   return async (req: Request, res: Response, next: NextFunction) => {
     const template = publicTemplate(dist);
     if (!template) return next();
-    res.setHeader('Cache-Control', 'no-store');
+    // Revalidated on every visit (RFC 9111 §5.2.2.4 no-cache): a weak ETag of the page, 304 when unchanged.
+    res.setHeader('Cache-Control', 'no-cache');
+    etagOnSend(res);
     res.setHeader('X-Robots-Tag', 'noindex');
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('X-Avail-Page', 'public');

@@ -4,6 +4,7 @@ import { privateHeaders } from '../../http/private-headers.ts';
 import type { Deps } from '../../http/deps.ts';
 import { ipWindowLimiter, type RateLimits } from '../../http/rate-limit.ts';
 import { badRequest } from '../../http/errors.ts';
+import { sendEncodedBody } from '../../http/encoded-body.ts';
 import { freeBusyFeed, publicAvailabilityBody } from './public.service.ts';
 
 /** Router for the public availability API (availability-semantics.md "The public API"). */
@@ -23,22 +24,22 @@ export function publicRouter(deps: Deps, limits: RateLimits) {
    * UTC) of the owner's zone and of `tz` between now and the range's end.
    * 400 `{ error, code: 'invalid_range' }` (bad range, unknown zone, too long, end before start, beyond the horizon);
    * 404 `{ error: 'This availability link could not be found.', code: 'not_found' }` for any unknown slug; 429.
-   * Headers: Cache-Control: no-store, X-Robots-Tag: noindex, Referrer-Policy: no-referrer.
+   * Headers: Cache-Control: no-store, X-Robots-Tag: noindex, Referrer-Policy: no-referrer;
+   * Content-Encoding br or gzip as accepted (RFC 9110 §12.5.3; br preferred; identity under 1 KB),
+   * Vary: Accept-Encoding, a strong ETag per coding (RFC 9110 §8.8.3) and 304 on a matching If-None-Match.
    * Counts one page view per visitor per day (hashed, no IP stored; batched).
-   * The body comes serialised from the public cache (public-cache.ts) and is sent as is (`res.end`).
+   * The body comes serialised from the public cache (public-cache.ts) with its codings, each
+   * compressed once per cached answer (http/encoded-body.ts), and is sent as is (`res.end`).
    */
   r.get('/public/:slug/availability', privateHeaders, ipWindowLimiter(limits.publicPerIp), async (req: Request, res: Response) => {
-    const { body } = await publicAvailabilityBody(
+    const { encoded } = await publicAvailabilityBody(
       deps,
       String(req.params.slug),
       { range: req.query.range, tz: req.query.tz, key: req.query.key },
       { ip: (res.locals.clientIp as string | undefined) ?? req.ip ?? '', userAgent: req.get('user-agent') ?? '' },
     );
-    // The bytes as cached, straight to Node (no re-encoding, no ETag, no freshness check: the
-    // answer is never cacheable); HEAD gets the headers only (Node drops the body).
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', body.length);
-    res.end(body);
+    // The cached bytes in the accepted coding, straight to Node (no re-encoding); HEAD: headers only.
+    sendEncodedBody(req, res, encoded, 'application/json; charset=utf-8');
   });
 
   /**
@@ -46,7 +47,7 @@ export function publicRouter(deps: Deps, limits: RateLimits) {
    * next 8 weeks as one VFREEBUSY (RFC 5545 §3.6.4; FBTYPE=FREE per free window,
    * FBTYPE=BUSY-UNAVAILABLE for the rest), or with `format=events` the free windows as "Free"
    * VEVENTs (TRANSP:TRANSPARENT) for Google/Apple subscriptions; REFRESH-INTERVAL and
-   * X-PUBLISHED-TTL PT15M. ETag; If-None-Match → 304. The same per-IP limit and 404 as the page
+   * X-PUBLISHED-TTL PT15M. ETag (per coding: br, gzip as accepted, Vary: Accept-Encoding); If-None-Match → 304. The same per-IP limit and 404 as the page
    * (`{ error, code: 'not_found' }`; `key` as for the page); 400 `invalid_format` for another `format`. Times only: no
    * title, guest, location or description of any event. Never stored by shared caches
    * (`Cache-Control: private, no-cache`), not indexed, no referrer.
@@ -58,16 +59,9 @@ export function publicRouter(deps: Deps, limits: RateLimits) {
     res.setHeader('Cache-Control', 'private, no-cache');
     res.setHeader('X-Robots-Tag', 'noindex');
     res.setHeader('Referrer-Policy', 'no-referrer');
-    res.setHeader('ETag', feed.etag);
-    const inm = req.get('if-none-match');
-    if (inm && inm.split(',').some((t) => t.trim() === feed.etag || t.trim() === '*')) {
-      res.status(304).end();
-      return;
-    }
-    res.setHeader('Content-Type', 'text/calendar; charset=utf-8');
     res.setHeader('Content-Disposition', 'inline; filename="free-busy.ics"');
-    res.setHeader('Content-Length', feed.body.length);
-    res.end(feed.body);
+    // br / gzip as accepted (Vary: Accept-Encoding), coded once per cached feed; identity keeps the feed's ETag, codings their own.
+    sendEncodedBody(req, res, feed.encoded, 'text/calendar; charset=utf-8');
   });
 
   return r;

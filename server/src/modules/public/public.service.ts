@@ -4,6 +4,7 @@ import { resolvePublicRange } from '@avail/shared/domain/public-range.ts';
 import { DAY_MS, formatIsoDate, getIanaZone, instantToWall, zoneChanges } from '@avail/shared/domain/zone-time.ts';
 import { formatFreeBusy } from '@avail/shared/ical/free-busy.ts';
 import type { Deps } from '../../http/deps.ts';
+import type { EncodedBody } from '../../http/encoded-body.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { ownerFreeWindows } from './owner-windows.service.ts';
 import { pageViewsFor } from '../../store/page-views.ts';
@@ -43,6 +44,8 @@ export interface PublicAnswer {
   ownerId: string;
   /** The JSON body (UTF-8), exactly what `publicAvailability` returns, serialised once. */
   body: Buffer;
+  /** The same body with its br / gzip codings and ETags, shared by every hit of the cached answer. */
+  encoded: EncodedBody;
 }
 
 /** The owner a visitor reached and, through a personal link, which one. */
@@ -93,8 +96,8 @@ export async function publicAvailabilityBody(deps: Deps, slug: string, query: Pu
   const cache = publicCacheFor(deps.db);
   // Raw query strings: equal strings resolve equally for one owner state and time (the clock rule).
   const key = `${owner.id}\u0000${range === undefined ? '\u0001' : range}\u0000${tz === undefined ? '\u0001' : tz}`;
-  let body = cache.answer(key, owner.id, now)?.body;
-  if (!body) {
+  let encoded = cache.answer(key, owner.id, now)?.encoded;
+  if (!encoded) {
     const gen = cache.gen(owner.id);
     const resolved = resolvePublicRange({ range, tz }, owner.timezone, now);
     if (!resolved.ok) throw badRequest(resolved.error, 'invalid_range');
@@ -108,7 +111,7 @@ export async function publicAvailabilityBody(deps: Deps, slug: string, query: Pu
     const changes = zones
       .flatMap((z) => zoneChanges(getIanaZone(z), Math.max(resolved.start, now), resolved.end))
       .sort((a, b) => a.instant - b.instant || a.zone.localeCompare(b.zone));
-    body = Buffer.from(
+    const body = Buffer.from(
       JSON.stringify(
         presentPublicAvailability({
           userName: owner.name,
@@ -121,7 +124,7 @@ export async function publicAvailabilityBody(deps: Deps, slug: string, query: Pu
         }),
       ),
     );
-    cache.storeAnswer(key, owner.id, gen, {
+    encoded = cache.storeAnswer(key, owner.id, gen, {
       body,
       computedAt: now,
       firstWindowStart: windows.length > 0 ? windows[0].start : Infinity,
@@ -130,7 +133,7 @@ export async function publicAvailabilityBody(deps: Deps, slug: string, query: Pu
     });
   }
   await countView(deps, owner, now, visitor, shareLinkId);
-  return { ownerId: owner.id, body };
+  return { ownerId: owner.id, body: encoded.body, encoded };
 }
 
 /** Weeks a free/busy feed covers (issue 14: the next 8 weeks). */
@@ -141,6 +144,8 @@ export interface FreeBusyFeed {
   body: Buffer;
   /** Strong ETag (quoted sha256 prefix of the body). */
   etag: string;
+  /** The body with its br / gzip codings (each computed once per cached feed) and their ETags. */
+  encoded: EncodedBody;
 }
 
 /**
@@ -157,15 +162,15 @@ export async function freeBusyFeed(deps: Deps, slug: string, format: 'freebusy' 
   const now = Math.floor(deps.now() / 60_000) * 60_000;
   const cache = publicCacheFor(deps.db);
   const key = `${owner.id}\u0000free-busy:${format}\u0000${now}`;
-  let body = cache.answer(key, owner.id, now)?.body;
-  if (!body) {
+  let encoded = cache.answer(key, owner.id, now)?.encoded;
+  if (!encoded) {
     const gen = cache.gen(owner.id);
     const end = now + FREE_BUSY_WEEKS * 7 * DAY_MS;
     const windows = await ownerFreeWindows({ ...deps, now: () => now }, owner, now, end);
-    body = Buffer.from(formatFreeBusy({ windows, rangeStart: now, rangeEnd: end, now, feedId: slug.toLowerCase(), name: owner.name, format }), 'utf8');
-    cache.storeAnswer(key, owner.id, gen, { body, computedAt: now, firstWindowStart: windows.length > 0 ? windows[0].start : Infinity, fixedRange: true });
+    const body = Buffer.from(formatFreeBusy({ windows, rangeStart: now, rangeEnd: end, now, feedId: slug.toLowerCase(), name: owner.name, format }), 'utf8');
+    encoded = cache.storeAnswer(key, owner.id, gen, { body, computedAt: now, firstWindowStart: windows.length > 0 ? windows[0].start : Infinity, fixedRange: true });
   }
-  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  return { body: encoded.body, etag: encoded.etag('identity'), encoded };
 }
 
 /** Counts one view per visitor per owner-zone day (batched; never throws), and one for the personal link it came through. */
