@@ -100,6 +100,8 @@ export function clearToken(): void {
 export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /** Bytes sent as they are (instead of JSON `body`), with the Blob's type as Content-Type (an uploaded picture). */
+  rawBody?: Blob;
   /** Public calls send no Authorization header even when a token exists. */
   auth?: boolean;
   signal?: AbortSignal;
@@ -128,13 +130,14 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
     if (s) url += (url.includes('?') ? '&' : '?') + s;
   }
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (opts.rawBody !== undefined) headers['Content-Type'] = opts.rawBody.type || 'application/octet-stream';
+  else if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   const token = opts.auth === false ? null : getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   const res = await fetch(url, {
     method,
     headers,
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    body: opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
     // Spec §6: credentials included on the page's own origin. A desktop app's server is another
     // origin: bearer token only, no cookies (its CORS allows no credentials).
     credentials: serverOrigin ? 'omit' : 'include',
@@ -156,6 +159,30 @@ export const get = <T>(path: string, opts?: RequestOptions) => request<T>('GET',
 export const post = <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, { ...opts, body });
 export const put = <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('PUT', path, { ...opts, body });
 export const del = <T>(path: string, opts?: RequestOptions) => request<T>('DELETE', path, opts);
+
+/**
+ * GET of a binary answer with the signed-in token (an `<img>` cannot send it): the body as a Blob,
+ * null on 404; other failures throw ApiError like `request`.
+ */
+export async function getBytes(path: string): Promise<Blob | null> {
+  const token = getToken();
+  const res = await fetch(serverOrigin + API_BASE_PATH + path, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    credentials: serverOrigin ? 'omit' : 'include',
+  });
+  if (res.status === 404) return null;
+  if (!res.ok) {
+    const text = await res.text();
+    let body: unknown = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      body = { message: text };
+    }
+    return checkAnswer<never>(res.status, false, body);
+  }
+  return res.blob();
+}
 
 // ---- shapes --------------------------------------------------------------------------------
 
@@ -190,6 +217,28 @@ export interface Profile {
   can_change_username: boolean;
   days_until_change: number;
   timezone?: string | null;
+  /** One-line introduction on the public page (≤ 160 characters), null = none (issue 22). Absent from older servers. */
+  intro?: string | null;
+  /** The picture's public, versioned path (`/api/public/{username}/avatar.webp?v=…`), null without a picture or username. */
+  avatar_url?: string | null;
+  /** The picture's version, null without a picture (the owner's own copy: `api.ownAvatar()`). */
+  avatar_version?: string | null;
+}
+/** PUT /me/avatar answer. */
+export interface AvatarUpload {
+  /** Public, versioned path of the new picture; null until the owner has a username. */
+  avatar_url: string | null;
+  avatar_version: string;
+}
+/** The host shown once on the public page (issue 22). */
+export interface PublicHost {
+  /** One-line introduction, null = none. */
+  intro: string | null;
+  /**
+   * Root-relative, versioned path of the picture (`/api/public/{username}/avatar.webp?v=…`, on the API's
+   * origin), null = none (show initials). A visitor who came through a personal link adds `&key=…`.
+   */
+  avatar_url: string | null;
 }
 export interface AvailabilityRule {
   id?: string | number;
@@ -245,6 +294,8 @@ export interface PublicAvailability {
   stale?: boolean;
   /** Clock changes of the owner's zone and the visitor's inside the range (offsets in minutes east of UTC). */
   zone_changes?: Array<{ at: string; zone: string; offset_before: number; offset_after: number }>;
+  /** The host: introduction and picture (issue 22). Absent from older servers. */
+  host?: PublicHost;
   availability: { windows: FreeWindow[]; range?: { start: string; end: string } };
 }
 
@@ -344,6 +395,13 @@ export const api = {
   me: (bust = false) => get<{ user: User }>('/me', bust ? { query: { t: Date.now() } } : undefined),
   profile: () => get<{ profile: Profile }>('/me/profile'),
   updateTimezone: (timezone: string) => put<unknown>('/me/profile', { timezone }),
+  /** The one-line introduction (trimmed by the server, ≤ 160; '' or null removes it). 422 with `errors.intro`. */
+  updateIntro: (intro: string | null) => put<{ success: true; message: string; profile: Profile }>('/me/profile', { intro }),
+  /** A new picture (PNG, JPEG or WebP ≤ 2 MB; the Blob's type is sent as Content-Type). 422/413 with `errors.avatar`. */
+  uploadAvatar: (file: Blob) => put<AvatarUpload>('/me/avatar', undefined, { rawBody: file }),
+  removeAvatar: () => del<null>('/me/avatar'),
+  /** The owner's own stored picture (256×256 WebP), null when there is none. */
+  ownAvatar: () => getBytes('/me/avatar'),
   updateUsername: (username: string) => put<{ profile?: Profile }>('/me/profile/username', { username }),
   checkUsername: (username: string) => post<{ available: boolean }>('/me/profile/check-username', { username }),
 
