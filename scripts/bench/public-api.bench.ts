@@ -1,6 +1,9 @@
 /**
  * P2: the public availability API against a bare Express 5 app, each in its own process, driven
- * by the same load tool (autocannon, in the bench process), interleaved A/B, 3 rounds, medians.
+ * by the same load tool in a third process (wrk, from Debian: `apt-get install -y wrk`; without it
+ * the step is skipped and says so), interleaved A/B, 3 rounds, medians. Compression on: every
+ * request sends `Accept-Encoding: br, gzip` (Avail answers br from the public cache's coded bytes;
+ * the bare app, default Express, answers identity).
  *
  * Avail runs as `node --import tsx server/src/main.ts` (the real entry: its config defaults,
  * request log at `info` to a file, per-IP limiter on, batched page views) on a SQLite file in a
@@ -10,13 +13,15 @@
  * The bare app answers `res.json(body)` with the very body Avail returned for that owner.
  *
  * Requests: `?range=TODAY..TODAY+92` (93 dates, the longest allowed), 32 connections, each
- * request with its own `X-Forwarded-For` from a pool of 20,000 addresses (Avail trusts the
- * loopback proxy), so the limiter (120/min per IP) counts every request and never answers 429.
+ * request from a new visitor: its own `X-Forwarded-For` (10.a.b.c, never repeated in the bench;
+ * Avail trusts the loopback proxy), so the limiter (120/min per IP) counts every request and never
+ * answers 429, and every request is a new page view.
  * Also measured: server CPU per request (ms, /proc/<pid>/stat), RSS after the runs, page views
  * written after a normal stop (SIGTERM flushes the batch).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -27,23 +32,69 @@ import { migrateToLatest } from '../../server/src/db/migrate.ts';
 import { buildUser } from '../../server/test/factories.ts';
 import { freePort, median, prng, round, stopChild, waitForOk, type Log } from './util.ts';
 
-// autocannon ships no types; the part used here.
-interface AcResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-type Autocannon = (opts: Record<string, unknown>) => Promise<AcResult> & { stop?: () => void };
 
 const DAY = 86_400_000;
 const ROUNDS = 3;
 const DURATION_S = Number(process.env.BENCH_P2_SECONDS ?? 5);
 const WARMUP_S = 2;
 const CONNECTIONS = 32;
-const IP_POOL = 20_000;
+/** Each wrk run starts its visitor addresses here × run number (2^20 apart): no address repeats across the bench's runs. */
+const ADDRESSES_PER_RUN = 1 << 20;
 
+
+/** wrk's Lua script: a new visitor address per request (X-Forwarded-For 10.a.b.c from a counter starting at the run's offset, argument 1), compression on, and one JSON line of results. */
+const WRK_SCRIPT = `
+local n = 0
+local offset = 0
+function init(args) offset = tonumber(args[1] or "0") end
+function request()
+  local k = (offset + n) % 16777216
+  n = n + 1
+  local ip = "10." .. math.floor(k / 65536) % 256 .. "." .. math.floor(k / 256) % 256 .. "." .. k % 256
+  return wrk.format(nil, nil, { ["X-Forwarded-For"] = ip, ["Accept-Encoding"] = "br, gzip" })
+end
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('WRK_JSON {"requests":%d,"duration_us":%d,"p50_us":%d,"p99_us":%d,"non2xx":%d,"errors":%d,"bytes":%d}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), e.status, e.connect + e.read + e.write + e.timeout, summary.bytes))
+end
+`;
+
+interface WrkResult {
+  requests: number;
+  duration_us: number;
+  p50_us: number;
+  p99_us: number;
+  non2xx: number;
+  errors: number;
+  bytes: number;
+}
+
+/** The load generator: Debian's `wrk` package (a system binary, not an npm dependency; on PATH). */
+const WRK_BIN = process.env.BENCH_WRK ?? 'wrk';
+
+/** `wrk --version`'s first line, or null when wrk is not installed. */
+function wrkVersion(): string | null {
+  const r = spawnSync(WRK_BIN, ['--version'], { encoding: 'utf8' });
+  if (r.error) return null;
+  return (r.stdout + r.stderr).split('\n')[0].trim();
+}
+
+/** Runs wrk (its own process) against `url` with the script; resolves with its JSON line. */
+function runWrk(url: string, seconds: number, script: string, offset: number): Promise<WrkResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(WRK_BIN, ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, url, '--', String(offset)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const m = /WRK_JSON (\{.*\})/.exec(out);
+      if (code !== 0 || !m) return reject(new Error(`wrk exited ${code}: ${out.slice(-500)}`));
+      resolve(JSON.parse(m[1]) as WrkResult);
+    });
+  });
+}
 
 /** user + system CPU time of a process so far, ms (Linux /proc; 0 elsewhere). */
 function cpuMs(pid: number): number {
@@ -107,8 +158,18 @@ function spawnNode(args: string[], env: Record<string, string>, logFile: string)
 
 
 
+/**
+ * Runs P2 (see the file comment). Returns `{ tool, query, …, '5_calendars': { bare, avail,
+ * throughput_ratio, p99_ratio, cpu_ratio, avail_non2xx }, '20_calendars': … }` (rps: requests/s,
+ * latencies ms), or `{ skipped }` when wrk is not installed.
+ */
 export async function runPublicApiBench(root: string, log: Log): Promise<Record<string, unknown>> {
-  const autocannon = ((await import('autocannon')) as unknown as { default: Autocannon }).default;
+  const wrk = wrkVersion();
+  if (!wrk) {
+    const skipped = 'wrk is not installed: P2 needs it as its load generator (apt-get install -y wrk)';
+    log(`P2: ${skipped}`);
+    return { skipped };
+  }
   const dir = mkdtempSync(path.join(tmpdir(), 'avail-bench-'));
   const children: ChildProcess[] = [];
   try {
@@ -148,13 +209,22 @@ export async function runPublicApiBench(root: string, log: Log): Promise<Record<
     const availBase = `http://127.0.0.1:${availPort}`;
     const bodies: Record<string, unknown> = {};
     const bodyBytes: Record<string, number> = {};
+    const sentBytes: Record<string, { encoding: string; bytes: number }> = {};
     for (const slug of Object.keys(owners)) {
       const r = await waitForOk(`${availBase}/api/public/${slug}/availability${query}`);
       const text = await r.text();
       bodies[slug] = JSON.parse(text);
       bodyBytes[slug] = Buffer.byteLength(text);
+      // What the load's requests get: the raw bytes for Accept-Encoding: br, gzip (http.get does not decode).
+      sentBytes[slug] = await new Promise((resolve, reject) => {
+        get(`${availBase}/api/public/${slug}/availability${query}`, { headers: { 'Accept-Encoding': 'br, gzip' } }, (res) => {
+          let n = 0;
+          res.on('data', (c: Buffer) => (n += c.length));
+          res.on('end', () => resolve({ encoding: String(res.headers['content-encoding'] ?? 'identity'), bytes: n }));
+        }).on('error', reject);
+      });
     }
-    log(`P2: Avail up on :${availPort} (pid ${avail.pid}); bodies ${JSON.stringify(bodyBytes)} bytes`);
+    log(`P2: Avail up on :${availPort} (pid ${avail.pid}); bodies ${JSON.stringify(bodyBytes)} bytes, sent for br/gzip ${JSON.stringify(sentBytes)}`);
 
     const bodiesFile = path.join(dir, 'bodies.json');
     writeFileSync(bodiesFile, JSON.stringify(bodies));
@@ -178,49 +248,40 @@ export async function runPublicApiBench(root: string, log: Log): Promise<Record<
     }
     log(`P2: bare Express up on :${barePort} (pid ${bare.pid}), same bodies`);
 
-    let ipSeq = 0;
-    const nextIp = () => {
-      const n = ipSeq++ % IP_POOL;
-      return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
-    };
+    const script = path.join(dir, 'p2.lua');
+    writeFileSync(script, WRK_SCRIPT);
+    let run = 0;
+    let visitors = 0;
     const load = async (base: string, slug: string, seconds: number, pid: number) => {
       const cpu0 = cpuMs(pid);
-      const r = await autocannon({
-        url: base,
-        connections: CONNECTIONS,
-        duration: seconds,
-        requests: [
-          {
-            method: 'GET',
-            path: `/api/public/${slug}/availability${query}`,
-            setupRequest: (req: { headers?: Record<string, string> }) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': nextIp() } }),
-          },
-        ],
-      });
+      const r = await runWrk(`${base}/api/public/${slug}/availability${query}`, seconds, script, run++ * ADDRESSES_PER_RUN);
       const cpu = cpuMs(pid) - cpu0;
+      if (base === availBase) visitors += r.requests;
       return {
-        rps: round(r.requests.average, 1),
-        p50_ms: r.latency.p50,
-        p99_ms: r.latency.p99,
-        total: r.requests.total,
+        rps: round(r.requests / (r.duration_us / 1e6), 1),
+        p50_ms: round(r.p50_us / 1000, 2),
+        p99_ms: round(r.p99_us / 1000, 2),
+        total: r.requests,
         non2xx: r.non2xx,
-        errors: r.errors + r.timeouts,
-        cpu_ms_per_req: r.requests.total > 0 ? round(cpu / r.requests.total, 4) : null,
+        errors: r.errors,
+        bytes_per_req: r.requests > 0 ? Math.round(r.bytes / r.requests) : null,
+        cpu_ms_per_req: r.requests > 0 ? round(cpu / r.requests, 4) : null,
       };
     };
 
     const out: Record<string, unknown> = {
-      tool: `autocannon ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds interleaved A/B, medians`,
+      tool: `${wrk}: its own process, 1 thread, ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds interleaved A/B, medians; Accept-Encoding: br, gzip; a new X-Forwarded-For address per request`,
       query,
       busy_intervals_in_range: inRange,
       body_bytes: bodyBytes,
+      avail_sent_for_br_gzip: sentBytes,
     };
     for (const slug of Object.keys(owners)) {
       const label = `${owners[slug].calendars}_calendars`;
       await load(bareBase, slug, WARMUP_S, bare.pid!);
       await load(availBase, slug, WARMUP_S, avail.pid!);
-      const bareRuns = [];
-      const availRuns = [];
+      const bareRuns: Array<Awaited<ReturnType<typeof load>>> = [];
+      const availRuns: Array<Awaited<ReturnType<typeof load>>> = [];
       for (let round_ = 0; round_ < ROUNDS; round_++) {
         // A/B, then B/A: neither side always runs on a machine warmed by the other.
         if (round_ % 2 === 0) {
@@ -252,8 +313,8 @@ export async function runPublicApiBench(root: string, log: Log): Promise<Record<
     const views = await db2.selectFrom('page_views').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     await db2.destroy();
     out.page_views_after_stop = Number(views.n);
-    out.visitor_address_pool = IP_POOL;
-    log(`P2: Avail stopped; page_views ${out.page_views_after_stop} (one per owner and visitor address; ${IP_POOL} addresses, 2 owners)`);
+    out.avail_visitor_addresses = visitors;
+    log(`P2: Avail stopped; page_views ${out.page_views_after_stop} (one per owner and visitor address: ${visitors} requests to Avail, each from a new address)`);
     return out;
   } finally {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
