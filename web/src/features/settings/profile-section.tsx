@@ -196,6 +196,7 @@ export function ProfileSection() {
               className="sr-only"
               type="file"
               accept={PICTURE_TYPES.join(',')}
+              aria-labelledby="profile-picture-label"
               aria-describedby="profile-picture-help profile-picture-error"
               aria-invalid={pictureError ? true : undefined}
               tabIndex={-1}
