@@ -296,6 +296,12 @@ export interface PublicAvailability {
   zone_changes?: Array<{ at: string; zone: string; offset_before: number; offset_after: number }>;
   /** The host: introduction and picture (issue 22). Absent from older servers. */
   host?: PublicHost;
+  /**
+   * When the range holds no free time from now on: the start (ISO `Z`) of the first free window
+   * after it within the public horizon, or null when there is none (issue 22: free time first).
+   * Absent when the range has free time.
+   */
+  next_free?: string | null;
   availability: { windows: FreeWindow[]; range?: { start: string; end: string } };
 }
 

@@ -30,6 +30,11 @@ export interface FreeBusyInput {
   feedId: string;
   /** Calendar name (X-WR-CALNAME); the owner's display name. */
   name: string;
+  /**
+   * The feed's human-readable texts in the reader's language: the calendar's name from the owner's
+   * `name`, and the SUMMARY of a free event. Default: English ('{name} — free times', 'Free').
+   */
+  texts?: { calendarName(name: string): string; free: string };
   format?: 'freebusy' | 'events';
 }
 
@@ -85,7 +90,7 @@ export function formatFreeBusy(input: FreeBusyInput): string {
     'PRODID:-//Avail//Free-busy 1.0//EN',
     'CALSCALE:GREGORIAN',
     'METHOD:PUBLISH',
-    `X-WR-CALNAME:${escapeText(`${name} — free times`)}`,
+    `X-WR-CALNAME:${escapeText(input.texts ? input.texts.calendarName(name) : `${name} — free times`)}`,
     'REFRESH-INTERVAL;VALUE=DURATION:PT15M',
     'X-PUBLISHED-TTL:PT15M',
   ];
@@ -97,7 +102,7 @@ export function formatFreeBusy(input: FreeBusyInput): string {
         `DTSTAMP:${icsUtc(now)}`,
         `DTSTART:${icsUtc(w.start)}`,
         `DTEND:${icsUtc(w.end)}`,
-        'SUMMARY:Free',
+        `SUMMARY:${escapeText(input.texts?.free ?? 'Free')}`,
         'TRANSP:TRANSPARENT',
         'END:VEVENT',
       );

@@ -17,7 +17,10 @@ const EMBED_JS = path.resolve(import.meta.dirname, '../../../../web/public/embed
 const TEMPLATE = '<!doctype html><html><head><title>Availability · Avail</title></head><body><div id="root"><!--ssr-outlet--></div><!--ssr-data--></body></html>';
 const STUB_SSR = `export const PUBLIC_BOOT_ID = 'avail-public-data';
 export function renderPublicPage(boot) {
-  return { html: '<h1>' + (boot.embed ? 'embed' : 'page') + '</h1>', json: JSON.stringify({ embed: boot.embed === true, key: boot.key ?? null }), title: 'x' };
+  return { html: '<h1>' + (boot.embed ? 'embed' : 'page') + '</h1>', json: JSON.stringify({ embed: boot.embed === true, key: boot.key ?? null }), title: 'x', lang: 'en' };
+}
+export function renderNotFound(reading, messages, embed) {
+  return { html: '<p data-embed="' + embed + '">' + messages.states.notFound + '</p>', json: '', title: 'x', lang: reading.language };
 }`;
 
 let t: TestApp;
@@ -65,21 +68,24 @@ describe('GET /embed/:username', () => {
     expect(frameAncestors(res.get('content-security-policy'))).toBe('*');
     expect(res.get('x-frame-options')).toBeUndefined();
     expect(res.get('x-robots-tag')).toBe('noindex');
-    expect(res.get('cache-control')).toBe('no-store');
+    expect(res.get('cache-control')).toBe('no-cache');
   });
 
-  it('passes a personal link key on, and refuses what the page refuses (the empty shell, still frameable)', async () => {
+  it('passes a personal link key on, and refuses what the page refuses (the 404 page, still frameable)', async () => {
     const link = await request(app).post('/api/me/share-links').set(auth).send({ label: 'Website' });
     const key = new URL(link.body.url).searchParams.get('key')!;
     const withKey = await request(app).get(`/embed/${username}`).query({ key });
     expect(withKey.text).toContain(`"key":"${key}"`);
     await request(app).put('/api/me/share-links/plain-link').set(auth).send({ enabled: false });
-    expect((await request(app).get(`/embed/${username}`)).text).not.toContain('<h1>');
+    const off = await request(app).get(`/embed/${username}`);
+    expect(off.status).toBe(404);
+    expect(off.text).toContain('<p data-embed="true">This availability link could not be found.</p>');
     expect((await request(app).get(`/embed/${username}`).query({ key })).text).toContain('<h1>embed</h1>');
     await request(app).put('/api/me/share-links/plain-link').set(auth).send({ enabled: true });
     const res = await request(app).get('/embed/nobody-here-xyz');
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(404);
     expect(res.text).not.toContain('<h1>');
+    expect(res.text).toContain('<p data-embed="true">');
     expect(frameAncestors(res.get('content-security-policy'))).toBe('*');
   });
 

@@ -122,4 +122,23 @@ describe('GET /api/public/:slug/free-busy.ics', () => {
     expect(unknown.body).toEqual({ error: 'This availability link could not be found.', code: 'not_found' });
     expect((await request(t.app).get(`/api/public/${o.username}/free-busy.ics?format=json`).expect(400)).body.code).toBe('invalid_format');
   });
+
+  it("says its calendar name and 'Free' in ?lang= or Accept-Language (issue 22), English otherwise", async () => {
+    const o = await owner();
+    const text = async (q: string, headers: Record<string, string> = {}) => {
+      const res = await request(t.app).get(`/api/public/${o.username}/free-busy.ics${q}`).set(headers).expect(200);
+      expect(res.headers.vary).toMatch(/Accept-Language/);
+      const cal = new ICAL.Component(ICAL.parse(res.text));
+      return { name: cal.getFirstPropertyValue('x-wr-calname'), summaries: cal.getAllSubcomponents('vevent').map((v) => v.getFirstPropertyValue('summary')) };
+    };
+    expect(await text('?format=events')).toMatchObject({ name: 'Olivia Owner — free times' });
+    expect((await text('?format=events')).summaries[0]).toBe('Free');
+    const de = await text('?format=events&lang=de');
+    expect(de.name).toBe('Olivia Owner – freie Zeiten');
+    expect(new Set(de.summaries)).toEqual(new Set(['Frei']));
+    const fr = await text('?format=events', { 'Accept-Language': 'fr-CA,fr;q=0.8' });
+    expect(fr.name).toBe('Olivia Owner — créneaux libres');
+    expect(fr.summaries[0]).toBe('Libre');
+    expect((await text('', { 'Accept-Language': 'pt-BR' })).name).toBe('Olivia Owner — horários livres');
+  });
 });

@@ -57,3 +57,23 @@ export async function ownerFreeWindows(deps: Deps, owner: WindowOwner, start: nu
     now,
   });
 }
+
+/** Days looked at per step when searching for the next free time (one query set per step). */
+const NEXT_FREE_STEP_DAYS = 31;
+
+/**
+ * The start (UTC ms) of the first free window of `owner` at or after `from`, up to the public
+ * horizon (`now` + `horizonDays` days, the API's own limit), or null when there is none (issue 22:
+ * "an empty week says when the next free time is"). Searches forward in 31-day steps through
+ * `ownerFreeWindows`, so it costs at most 12 steps, and only when asked (an empty range).
+ */
+export async function nextFreeStart(deps: Deps, owner: WindowOwner, from: number, horizonDays: number): Promise<number | null> {
+  const limit = deps.now() + horizonDays * DAY_MS;
+  for (let start = from; start < limit; start += NEXT_FREE_STEP_DAYS * DAY_MS) {
+    const windows = await ownerFreeWindows(deps, owner, start, Math.min(limit, start + NEXT_FREE_STEP_DAYS * DAY_MS));
+    // Whole seconds, as the answer shows instants (public.presenter.ts toWholeSeconds).
+    const first = windows.find((w) => Math.floor(w.end / 1000) * 1000 > Math.ceil(w.start / 1000) * 1000);
+    if (first) return Math.ceil(first.start / 1000) * 1000;
+  }
+  return null;
+}

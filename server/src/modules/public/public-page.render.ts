@@ -9,23 +9,55 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+import type { Messages } from '@avail/shared/i18n/messages/en.ts';
+import type { Reading } from '@avail/shared/i18n/languages.ts';
+
+/** The period the address names (`?view=&date=`; web/src/features/public/public-view.ts). */
+export interface PublicPlace {
+  view: 'week' | 'month';
+  /** A plain date YYYY-MM-DD, or null. */
+  date: string | null;
+}
+
+/** The visitor's reading: language of the texts, locale of the dates, and the 12/24 h choice if any. */
+export interface PublicReadingBoot extends Reading {
+  hour12?: boolean;
+}
+
 /** What the public page hydrates from: the public API's answer, rendered in the owner's zone at `now`. */
 export interface PublicBoot {
   slug: string;
   tz: string;
   now: number;
-  data: { user_name: string; user_timezone: string; availability: { windows: Array<{ start: string; end: string }>; range?: { start: string; end: string } } };
+  data: {
+    user_name: string;
+    user_timezone: string;
+    next_free?: string | null;
+    availability: { windows: Array<{ start: string; end: string }>; range?: { start: string; end: string } };
+  };
   /** A personal link's token the page was opened with. */
   key?: string;
   /** The compact layout of `/embed/:slug`. */
   embed?: boolean;
+  place: PublicPlace;
+  reading: PublicReadingBoot;
+}
+
+/** A rendered page: markup, the boot JSON (already safe inside <script>: `<`, `>`, `&`, U+2028/9 escaped), title and language. */
+export interface RenderedPage {
+  html: string;
+  json: string;
+  title: string;
+  lang: string;
 }
 
 /** The web build's SSR module (web/src/public-ssr.tsx). */
 export interface PublicSsrModule {
   PUBLIC_BOOT_ID: string;
-  /** `json` is already safe inside <script> (`<`, `>`, `&`, U+2028/9 escaped). */
-  renderPublicPage(boot: PublicBoot): { html: string; json: string; title: string };
+  /** The page of `boot` with `messages` (the texts of `boot.reading.language`). */
+  renderPublicPage(boot: PublicBoot, messages: Messages): RenderedPage;
+  /** The "link not found" page (`json` empty: nothing to hydrate). */
+  renderNotFound(reading: PublicReadingBoot, messages: Messages, embed: boolean): RenderedPage;
 }
 
 const OUTLET = '<!--ssr-outlet-->';
@@ -38,15 +70,17 @@ export function escapeHtml(s: string): string {
 
 /**
  * The template with `rendered` in: markup in the root, the data as `<script type="application/json">`
- * (not executable; a strict CSP can forbid inline scripts), the owner's name in <title>.
+ * (not executable; a strict CSP can forbid inline scripts; none when `json` is empty), the owner's
+ * name in <title>, the visitor's language in `<html lang>`.
  * Without `rendered`: the empty shell (the page renders in the browser and asks the API).
  */
-export function fillPublicTemplate(template: string, rendered?: { html: string; json: string; title: string; bootId: string }): string {
+export function fillPublicTemplate(template: string, rendered?: RenderedPage & { bootId: string }): string {
   if (!rendered) return template.replace(OUTLET, '').replace(DATA, '');
   return template
+    .replace(/<html lang="[^"]*"/, () => `<html lang="${escapeHtml(rendered.lang)}"`)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(rendered.title)}</title>`)
     .replace(OUTLET, () => rendered.html)
-    .replace(DATA, () => `<script type="application/json" id="${rendered.bootId}">${rendered.json}</script>`);
+    .replace(DATA, () => (rendered.json ? `<script type="application/json" id="${rendered.bootId}">${rendered.json}</script>` : ''));
 }
 
 interface Loaded {

@@ -4,8 +4,11 @@
  * range, now → now + 28 days, covers the current week) and renders the week view in the owner's
  * zone — the visitor's zone is unknown on the first request; the page switches to the browser's
  * detected zone right after hydrating. Only the presenter's windows reach the markup: no title,
- * event or rule. An unknown link (or a failure) gets the empty shell, which asks the API in the
- * browser and shows the same "could not be found" state as before. Headers: no-cache + ETag, noindex,
+ * event or rule. The address's `?view=&date=` picks the period shown; without a date the page opens
+ * on the first week with free time (issue 22). Texts are in the visitor's language (the language
+ * menu's cookie, else Accept-Language; `Vary: Accept-Language, Cookie`). An unknown link answers
+ * 404 with the "could not be found" page rendered; a failure gets the empty shell, which asks the
+ * API in the browser. Headers: no-cache + ETag, noindex,
  * no-referrer, and `X-Avail-Page: public` so the service worker never keeps it as the app shell.
  */
 import type { NextFunction, Request, Response } from 'express';
@@ -14,7 +17,11 @@ import { etagOnSend } from '../../http/encoded-body.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { LimitOptions } from '../../http/rate-limit.ts';
 import { allowFraming } from '../../http/security-headers.ts';
-import { fillPublicTemplate, publicSsrModule, publicTemplate, type PublicBoot } from './public-page.render.ts';
+import { CLOCK_COOKIE, LANGUAGE_COOKIE, cookieValue, parseAcceptLanguage, pickReading } from '@avail/shared/i18n/languages.ts';
+import { plainDateIn } from '@avail/shared/i18n/formats.ts';
+import { ALL_MESSAGES } from '@avail/shared/i18n/messages/all-messages.ts';
+import { addDays, parseIsoDate } from '@avail/shared/domain/zone-time.ts';
+import { fillPublicTemplate, publicSsrModule, publicTemplate, type PublicBoot, type PublicPlace, type PublicReadingBoot } from './public-page.render.ts';
 import { publicAvailability } from './public.service.ts';
 
 /** The slug of `/u/:slug`, `/embed/:slug` or `/:slug` (percent-decoded), or null. */
@@ -26,6 +33,32 @@ export function publicSlug(p: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The visitor's reading (issue 22 item 3): the language menu's choice (cookie `avail_lang`) over
+ * `Accept-Language` (RFC 9110 §12.5.4), English when neither names a language with texts; the
+ * date locale from the header's first tag; the 12/24 h choice (cookie `avail_clock`).
+ */
+export function visitorReading(acceptLanguage: string | undefined, cookie: string | undefined): PublicReadingBoot {
+  const clock = cookieValue(cookie, CLOCK_COOKIE);
+  return { ...pickReading(parseAcceptLanguage(acceptLanguage), cookieValue(cookie, LANGUAGE_COOKIE)), ...(clock === '12' || clock === '24' ? { hour12: clock === '12' } : {}) };
+}
+
+/** The place of the address's `view` and `date` (issue 22 item 2; anything else: the week, no date). */
+export function placeOf(view: unknown, date: unknown): PublicPlace {
+  const ok = typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) && parseIsoDate(date) !== null;
+  return { view: view === 'month' ? 'month' : 'week', date: ok ? (date as string) : null };
+}
+
+/**
+ * The public range (`YYYY-MM-DD..YYYY-MM-DD`, dates in the owner's zone) an answer for `place`
+ * needs: a week of any first day around the date (date ± 6 days), or the date's month.
+ */
+export function rangeAround(place: PublicPlace & { date: string }): string {
+  if (place.view === 'week') return `${addDays(place.date, -6)}..${addDays(place.date, 6)}`;
+  const first = `${place.date.slice(0, 7)}-01`;
+  return `${first}..${addDays(`${addDays(first, 31).slice(0, 7)}-01`, -1)}`;
 }
 
 /** Per-IP budget of server-rendered answers (over it, the empty shell: the API's own limit applies). */
@@ -63,20 +96,45 @@ export function publicPageHandler(deps: Deps, dist: string, limit: LimitOptions,
     res.setHeader('X-Avail-Page', 'public');
     if (embed) allowFraming(res);
     res.type('html');
+    // The page is in the visitor's language (issue 22): the language menu's cookie, else Accept-Language.
+    res.vary('Accept-Language');
+    res.vary('Cookie');
     const slug = publicSlug(req.path);
     const ip = req.ip ?? '';
     if (!slug || req.method !== 'GET' || !allowed(ip)) return res.send(fillPublicTemplate(template));
     try {
       const ssr = await publicSsrModule(dist);
       if (!ssr) return res.send(fillPublicTemplate(template));
+      const reading = visitorReading(req.get('accept-language'), req.get('cookie'));
+      const messages = ALL_MESSAGES[reading.language];
       const now = deps.now();
       const key = typeof req.query.key === 'string' && req.query.key !== '' ? req.query.key : undefined;
-      const data = await publicAvailability(deps, slug, { key }, { ip, userAgent: req.get('user-agent') ?? '' });
-      const boot: PublicBoot = { slug, tz: data.user_timezone, now, data, ...(key ? { key } : {}), ...(embed ? { embed } : {}) };
-      const rendered = ssr.renderPublicPage(boot);
+      const place = placeOf(req.query.view, req.query.date);
+      const visitor = { ip, userAgent: req.get('user-agent') ?? '' };
+      let data: PublicBoot['data'];
+      try {
+        data = await publicAvailability(deps, slug, { key, range: place.date ? rangeAround({ ...place, date: place.date }) : undefined }, visitor);
+      } catch (err) {
+        // A date outside the public horizon: the page as if none was asked for (the browser then says the same).
+        if (err instanceof HttpError && err.status === 400 && place.date) data = await publicAvailability(deps, slug, { key }, visitor);
+        else if (!(err instanceof HttpError && err.status === 404)) throw err;
+        else {
+          // An unknown link: a real 404 with the page saying so (readable without JavaScript).
+          const rendered = ssr.renderNotFound(reading, messages, embed);
+          return res.status(404).send(fillPublicTemplate(template, { ...rendered, json: '', bootId: ssr.PUBLIC_BOOT_ID }));
+        }
+      }
+      // Free time first: with no date asked for and nothing free in the default range, render the
+      // week of the first free time (the page opens there).
+      if (!place.date && data.next_free && !data.availability.windows.length) {
+        const day = plainDateIn(Date.parse(data.next_free), data.user_timezone);
+        data = await publicAvailability(deps, slug, { key, range: rangeAround({ view: 'week', date: day }) }, visitor);
+      }
+      const boot: PublicBoot = { slug, tz: data.user_timezone, now, data, place, reading, ...(key ? { key } : {}), ...(embed ? { embed } : {}) };
+      const rendered = ssr.renderPublicPage(boot, messages);
       res.send(fillPublicTemplate(template, { ...rendered, bootId: ssr.PUBLIC_BOOT_ID }));
     } catch (err) {
-      if (!(err instanceof HttpError && err.status === 404)) deps.logger.warn({ err }, 'public page: server rendering failed, sent the shell');
+      deps.logger.warn({ err }, 'public page: server rendering failed, sent the shell');
       res.send(fillPublicTemplate(template));
     }
   };

@@ -16,14 +16,19 @@ import { publicSlug } from './public-page.service.ts';
 
 const NOW = Date.UTC(2026, 2, 17, 8); // Tuesday 2026-03-17 09:00 Brussels
 const TITLE = 'Secret board meeting with ACME';
-const TEMPLATE = '<!doctype html><html><head><title>Availability · Avail</title></head><body><div id="root"><!--ssr-outlet--></div><!--ssr-data--><script type="module" src="/assets/public.js"></script></body></html>';
-// A stand-in for web/dist/ssr/public-ssr.js: the windows as text, the boot as escaped JSON.
+const TEMPLATE = '<!doctype html><html lang="en"><head><title>Availability · Avail</title></head><body><div id="root"><!--ssr-outlet--></div><!--ssr-data--><script type="module" src="/assets/public.js"></script></body></html>';
+// A stand-in for web/dist/ssr/public-ssr.js: the title in the messages' language, the windows as
+// text, the boot as escaped JSON; the not-found page's sentence.
 const STUB_SSR = `export const PUBLIC_BOOT_ID = 'avail-public-data';
-export function renderPublicPage(boot) {
-  const esc = (s) => s.replace(/[&<>"']/g, (c) => '&#' + c.charCodeAt(0) + ';');
-  const html = '<h1>' + esc(boot.data.user_name + "'s Availability") + '</h1><ul>' + boot.data.availability.windows.map((w) => '<li>' + w.start + '</li>').join('') + '</ul>';
+const esc = (s) => s.replace(/[&<>"']/g, (c) => '&#' + c.charCodeAt(0) + ';');
+export function renderPublicPage(boot, messages) {
+  const title = messages.page.title.replace('{{name}}', boot.data.user_name);
+  const html = '<h1>' + esc(title) + '</h1><ul>' + boot.data.availability.windows.map((w) => '<li>' + w.start + '</li>').join('') + '</ul>';
   const json = JSON.stringify(boot).replace(/[<>&\\u2028\\u2029]/g, (c) => '\\\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
-  return { html, json, title: boot.data.user_name + "'s Availability · Avail" };
+  return { html, json, title: title + ' · Avail', lang: boot.reading.language };
+}
+export function renderNotFound(reading, messages, embed) {
+  return { html: '<main data-embed="' + embed + '"><p>' + esc(messages.states.notFound) + '</p><a href="/login">' + esc(messages.states.signIn) + '</a></main>', json: '', title: messages.states.notFoundTitle + ' · Avail', lang: reading.language };
 }`;
 
 let t: TestApp;
@@ -60,7 +65,16 @@ async function owner(name: string) {
 /** The JSON of the hydration script. */
 function bootOf(html: string) {
   const m = /<script type="application\/json" id="avail-public-data">([^<]*)<\/script>/.exec(html);
-  return m ? (JSON.parse(m[1]) as { slug: string; tz: string; now: number; data: { user_name: string; availability: { windows: Array<{ start: string }> } } }) : null;
+  return m
+    ? (JSON.parse(m[1]) as {
+        slug: string;
+        tz: string;
+        now: number;
+        place: { view: string; date: string | null };
+        reading: { language: string; locale: string; hour12?: boolean };
+        data: { user_name: string; next_free?: string | null; availability: { windows: Array<{ start: string }>; range: { start: string; end: string } } };
+      })
+    : null;
 }
 
 describe('GET /{username} server-rendered', () => {
@@ -70,7 +84,8 @@ describe('GET /{username} server-rendered', () => {
       const res = await request(app).get(p);
       expect(res.status, p).toBe(200);
       expect(res.headers['content-type']).toMatch(/text\/html/);
-      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers.vary).toMatch(/Accept-Language/);
       expect(res.headers['x-robots-tag']).toBe('noindex');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
       expect(res.text).toContain('<h1>Olivia Owner&#39;s Availability</h1>');
@@ -94,12 +109,65 @@ describe('GET /{username} server-rendered', () => {
     expect(bootOf(res.text)!.data.user_name).toBe('</script><script>alert(1)</script> & Co');
   });
 
-  it('answers an unknown link with the empty shell (the browser shows "could not be found"), as before', async () => {
-    const res = await request(app).get('/nobody-here-at-all');
-    expect(res.status).toBe(200);
+  it("is in the visitor's language: the language menu's cookie over Accept-Language, English otherwise (issue 22)", async () => {
+    const o = await owner('Olivia Owner');
+    const de = await request(app).get(`/${o.username}`).set('Accept-Language', 'de-DE,de;q=0.9,en;q=0.5');
+    expect(de.text).toContain('<html lang="de">');
+    expect(de.text).toContain('<h1>Verfügbarkeit von Olivia Owner</h1>');
+    expect(de.text).toContain('<title>Verfügbarkeit von Olivia Owner · Avail</title>');
+    expect(bootOf(de.text)!.reading).toEqual({ language: 'de', locale: 'de-DE' });
+    // Japanese: English texts, Japanese dates; a chosen language and clock win over the header.
+    expect(bootOf((await request(app).get(`/${o.username}`).set('Accept-Language', 'ja-JP,ja')).text)!.reading).toEqual({ language: 'en', locale: 'ja-JP' });
+    const chosen = await request(app).get(`/${o.username}`).set('Accept-Language', 'de-DE').set('Cookie', 'other=1; avail_lang=fr; avail_clock=12');
+    expect(chosen.text).toContain('<h1>Disponibilités de Olivia Owner</h1>');
+    expect(bootOf(chosen.text)!.reading).toEqual({ language: 'fr', locale: 'fr-DE', hour12: true });
+    // Nonsense stays English.
+    expect((await request(app).get(`/${o.username}`).set('Accept-Language', ';;q=x,*').set('Cookie', 'avail_lang=xx')).text).toContain('<html lang="en">');
+  });
+
+  it('renders the period the address names (?view=&date=), and a date past the horizon as none', async () => {
+    const o = await owner('Olivia Owner');
+    const month = bootOf((await request(app).get(`/${o.username}?view=month&date=2026-05-20`)).text)!;
+    expect(month.place).toEqual({ view: 'month', date: '2026-05-20' });
+    // The answer covers that month (dates in the owner's zone): its first and last windows are in May.
+    expect(month.data.availability.windows[0].start).toBe('2026-05-01T08:00:00Z');
+    expect(month.data.availability.windows.at(-1)!.start).toBe('2026-05-31T08:00:00Z');
+    const week = bootOf((await request(app).get(`/${o.username}?date=2026-04-08`)).text)!;
+    expect(week.place).toEqual({ view: 'week', date: '2026-04-08' });
+    expect(week.data.availability.windows.map((w) => w.start.slice(0, 10))).toContain('2026-04-08');
+    for (const bad of ['?date=2026-02-30', '?date=tomorrow', '?view=year&date=x']) {
+      expect(bootOf((await request(app).get(`/${o.username}${bad}`)).text)!.place, bad).toEqual({ view: 'week', date: null });
+    }
+    const far = await request(app).get(`/${o.username}?date=2031-01-01`);
+    expect(far.status).toBe(200);
+    expect(bootOf(far.text)!.data.availability.windows.length).toBeGreaterThan(0);
+  });
+
+  it('opens on the first week with free time: an owner busy for the next 40 days gets that week rendered, and the API says next_free', async () => {
+    const o = await owner('Busy Bea');
+    const user = await t.db.selectFrom('users').select('id').where('username', '=', o.username).executeTakeFirstOrThrow();
+    const connection = await t.db.selectFrom('calendar_connections').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    const until = NOW + 40 * 86_400_000;
+    await t.db.insertInto('busy_intervals').values({ id: crypto.randomUUID(), user_id: user.id, connection_id: connection.id, start_ms: NOW - 3_600_000, end_ms: until, depends_on_owner_zone: 0 }).execute();
+    await t.db.updateTable('users').set({ updated_at: NOW }).where('id', '=', user.id).execute();
+    const api = await request(app).get(`/api/public/${o.username}/availability`);
+    expect(api.body.availability.windows).toEqual([]);
+    // 2026-04-26 (40 days on, 08:00Z) is inside Sunday's 10:00–12:00 Brussels (08:00–10:00Z): free from then.
+    expect(api.body.next_free).toBe(new Date(until).toISOString().replace('.000Z', 'Z'));
+    const boot = bootOf((await request(app).get(`/${o.username}`)).text)!;
+    expect(boot.data.availability.windows[0].start).toBe(api.body.next_free);
+    // A range with free time says nothing of next_free.
+    expect((await request(app).get(`/api/public/${o.username}/availability?range=2026-05-04..2026-05-10`)).body).not.toHaveProperty('next_free');
+  });
+
+  it('answers an unknown link 404 with the "could not be found" page, in the visitor\'s language', async () => {
+    const res = await request(app).get('/nobody-here-at-all').set('Accept-Language', 'nl-NL');
+    expect(res.status).toBe(404);
     expect(res.headers['x-robots-tag']).toBe('noindex');
-    expect(res.text).toContain('<div id="root"></div>');
+    expect(res.text).toContain('<p>Deze beschikbaarheidslink is niet gevonden.</p>');
+    expect(res.text).toContain('<html lang="nl">');
     expect(res.text).not.toContain('application/json');
+    expect((await request(app).get('/nobody-here-at-all')).text).toContain('<p>This availability link could not be found.</p>');
     // Reserved names and app routes stay the SPA's.
     const login = await request(app).get('/login');
     expect(login.text).toContain('<title>Avail</title>');

@@ -18,6 +18,11 @@ export interface PublicAvailabilityView {
   zoneChanges: ReadonlyArray<{ instant: number; zone: string; offsetBefore: number; offsetAfter: number }>;
   /** The host shown once on the page (issue 22): the public slug (lower-cased), intro and picture version. */
   host: { slug: string; intro: string | null; avatarVersion: string | null };
+  /**
+   * Only when the range has nothing free from now on: the first free time after it (UTC ms, whole
+   * seconds) within the public horizon, or null when there is none (issue 22: free time first).
+   */
+  nextFree?: number | null;
 }
 
 /**
@@ -48,7 +53,8 @@ export function toWholeSeconds(windows: ReadonlyArray<{ start: number; end: numb
  * `{ user_name, user_timezone, host: { intro, avatar_url }, as_of, stale, zone_changes: [{ at, zone, offset_before, offset_after }],
  * availability: { windows: [{ start, end }], range: { start, end } } }`, ISO `Z` instants; `as_of`
  * null when the owner has no calendar connected; offsets in minutes east of UTC. `host.intro`: the
- * owner's one-line introduction or null; `host.avatar_url`: publicAvatarPath or null without a picture.
+ * owner's one-line introduction or null; `host.avatar_url`: publicAvatarPath or null without a picture;
+ * `next_free` (ISO `Z` or null) only when the range holds nothing free from now on.
  */
 export function presentPublicAvailability(view: PublicAvailabilityView) {
   return {
@@ -58,6 +64,7 @@ export function presentPublicAvailability(view: PublicAvailabilityView) {
     as_of: view.freshness.asOf == null ? null : formatInstant(view.freshness.asOf),
     stale: view.freshness.stale,
     zone_changes: view.zoneChanges.map((c) => ({ at: formatInstant(c.instant), zone: c.zone, offset_before: c.offsetBefore, offset_after: c.offsetAfter })),
+    ...(view.nextFree === undefined ? {} : { next_free: view.nextFree === null ? null : formatInstant(view.nextFree) }),
     availability: {
       windows: formatWindows(toWholeSeconds(view.windows)),
       range: { start: formatInstant(view.range.start), end: formatInstant(view.range.end) },

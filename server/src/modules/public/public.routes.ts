@@ -5,6 +5,7 @@ import type { Deps } from '../../http/deps.ts';
 import { ipWindowLimiter, type RateLimits } from '../../http/rate-limit.ts';
 import { badRequest } from '../../http/errors.ts';
 import { sendEncodedBody } from '../../http/encoded-body.ts';
+import { parseAcceptLanguage, pickReading } from '@avail/shared/i18n/languages.ts';
 import { freeBusyFeed, publicAvailabilityBody } from './public.service.ts';
 
 /** Router for the public availability API (availability-semantics.md "The public API"). */
@@ -47,7 +48,8 @@ export function publicRouter(deps: Deps, limits: RateLimits) {
    * next 8 weeks as one VFREEBUSY (RFC 5545 §3.6.4; FBTYPE=FREE per free window,
    * FBTYPE=BUSY-UNAVAILABLE for the rest), or with `format=events` the free windows as "Free"
    * VEVENTs (TRANSP:TRANSPARENT) for Google/Apple subscriptions; REFRESH-INTERVAL and
-   * X-PUBLISHED-TTL PT15M. ETag (per coding: br, gzip as accepted, Vary: Accept-Encoding); If-None-Match → 304. The same per-IP limit and 404 as the page
+   * X-PUBLISHED-TTL PT15M. The calendar's name and the events' "Free" are in `?lang=` (en, de, fr, es,
+   * nl, pt) or the request's Accept-Language, else English (Vary: Accept-Language). ETag (per coding: br, gzip as accepted, Vary: Accept-Encoding); If-None-Match → 304. The same per-IP limit and 404 as the page
    * (`{ error, code: 'not_found' }`; `key` as for the page); 400 `invalid_format` for another `format`. Times only: no
    * title, guest, location or description of any event. Never stored by shared caches
    * (`Cache-Control: private, no-cache`), not indexed, no referrer.
@@ -55,7 +57,11 @@ export function publicRouter(deps: Deps, limits: RateLimits) {
   r.get('/public/:slug/free-busy.ics', ipWindowLimiter(limits.publicPerIp), async (req: Request, res: Response) => {
     const raw = req.query.format;
     if (raw !== undefined && raw !== 'events' && raw !== 'freebusy') throw badRequest('format must be "events" or left out', 'invalid_format');
-    const feed = await freeBusyFeed(deps, String(req.params.slug), raw === 'events' ? 'events' : 'freebusy', req.query.key);
+    // Its texts (calendar name, "Free") in `?lang=` or the Accept-Language of the calendar app, else English.
+    const lang = typeof req.query.lang === 'string' ? [req.query.lang] : [];
+    const { language } = pickReading([...lang, ...parseAcceptLanguage(req.get('accept-language'))]);
+    res.vary('Accept-Language');
+    const feed = await freeBusyFeed(deps, String(req.params.slug), raw === 'events' ? 'events' : 'freebusy', req.query.key, language);
     res.setHeader('Cache-Control', 'private, no-cache');
     res.setHeader('X-Robots-Tag', 'noindex');
     res.setHeader('Referrer-Policy', 'no-referrer');

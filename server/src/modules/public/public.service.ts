@@ -6,7 +6,10 @@ import { formatFreeBusy } from '@avail/shared/ical/free-busy.ts';
 import type { Deps } from '../../http/deps.ts';
 import type { EncodedBody } from '../../http/encoded-body.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { ownerFreeWindows } from './owner-windows.service.ts';
+import { BUSY_HORIZON_DAYS } from '@avail/shared/constants.ts';
+import type { Language } from '@avail/shared/i18n/languages.ts';
+import { serverT } from '@avail/shared/i18n/messages/all-messages.ts';
+import { nextFreeStart, ownerFreeWindows } from './owner-windows.service.ts';
 import { pageViewsFor } from '../../store/page-views.ts';
 import { publicCacheFor, type PublicOwner } from './public-cache.ts';
 import { freshnessOf } from './public-freshness.ts';
@@ -106,6 +109,8 @@ export async function publicAvailabilityBody(deps: Deps, slug: string, query: Pu
       repo.connectionFreshness(deps.db, owner.id),
     ]);
     const freshness = freshnessOf(conns, now);
+    // Free time first (issue 22): a range with nothing free from now on names the next free time after it.
+    const nextFree = windows.some((w) => w.end > now) ? undefined : await nextFreeStart({ ...deps, now: () => now }, owner, Math.max(resolved.end, now), BUSY_HORIZON_DAYS);
     // Clock changes inside the range in the owner's zone and the visitor's (`tz`, else the owner's).
     const zones = [...new Set([owner.timezone, tz || owner.timezone])];
     const changes = zones
@@ -121,19 +126,27 @@ export async function publicAvailabilityBody(deps: Deps, slug: string, query: Pu
           freshness,
           zoneChanges: changes,
           host: { slug: slug.toLowerCase(), intro: owner.intro, avatarVersion: owner.avatar_version },
+          nextFree,
         }),
       ),
     );
     encoded = cache.storeAnswer(key, owner.id, gen, {
       body,
       computedAt: now,
-      firstWindowStart: windows.length > 0 ? windows[0].start : Infinity,
+      // The answer changes once a window starts being cut at now: its first window's, or the next free time's.
+      firstWindowStart: windows.length > 0 ? windows[0].start : (nextFree ?? Infinity),
       fixedRange: range !== undefined,
       validUntil: freshness.validUntil,
     });
   }
   await countView(deps, owner, now, visitor, shareLinkId);
   return { ownerId: owner.id, body: encoded.body, encoded };
+}
+
+/** The feed's human-readable texts in `language` (issue 22 item 3): calendar name and "Free". */
+function feedTexts(language: Language) {
+  const t = serverT(language);
+  return { calendarName: (name: string) => t('feed.name', { name }), free: t('feed.free') };
 }
 
 /** Weeks a free/busy feed covers (issue 14: the next 8 weeks). */
@@ -157,17 +170,17 @@ export interface FreeBusyFeed {
  * any change of the owner). 404 for an unknown slug or a link the visitor may not open (`linkKey`:
  * a personal link's token), exactly like the page.
  */
-export async function freeBusyFeed(deps: Deps, slug: string, format: 'freebusy' | 'events', linkKey?: unknown): Promise<FreeBusyFeed> {
+export async function freeBusyFeed(deps: Deps, slug: string, format: 'freebusy' | 'events', linkKey?: unknown, language: Language = 'en'): Promise<FreeBusyFeed> {
   const { owner } = await openPublicLink(deps, slug, linkKey, deps.now());
   const now = Math.floor(deps.now() / 60_000) * 60_000;
   const cache = publicCacheFor(deps.db);
-  const key = `${owner.id}\u0000free-busy:${format}\u0000${now}`;
+  const key = `${owner.id}\u0000free-busy:${format}:${language}\u0000${now}`;
   let encoded = cache.answer(key, owner.id, now)?.encoded;
   if (!encoded) {
     const gen = cache.gen(owner.id);
     const end = now + FREE_BUSY_WEEKS * 7 * DAY_MS;
     const windows = await ownerFreeWindows({ ...deps, now: () => now }, owner, now, end);
-    const body = Buffer.from(formatFreeBusy({ windows, rangeStart: now, rangeEnd: end, now, feedId: slug.toLowerCase(), name: owner.name, format }), 'utf8');
+    const body = Buffer.from(formatFreeBusy({ windows, rangeStart: now, rangeEnd: end, now, feedId: slug.toLowerCase(), name: owner.name, format, texts: feedTexts(language) }), 'utf8');
     encoded = cache.storeAnswer(key, owner.id, gen, { body, computedAt: now, firstWindowStart: windows.length > 0 ? windows[0].start : Infinity, fixedRange: true });
   }
   return { body: encoded.body, etag: encoded.etag('identity'), encoded };

@@ -47,7 +47,7 @@ export const de: Messages = {
   },
   free: {
     tooltip: 'Hier habe ich Zeit',
-    slot: 'Frei {{range}}, {{day}} – Zeit vorschlagen',
+    slot: 'Frei am {{day}}, {{range}} – Zeit vorschlagen',
     weekGroup: 'Woche mit freien Zeiten',
     monthGroup: 'Monat mit freien Zeiten',
     dayGroup: 'Freie Zeiten am {{day}}',

@@ -54,7 +54,7 @@ export const en = {
   },
   free: {
     tooltip: "Hey, I'm free here",
-    slot: 'Free {{range}}, {{day}} — propose a time',
+    slot: 'Free {{day}}, {{range}} — propose a time',
     weekGroup: 'Week of free times',
     monthGroup: 'Month of free times',
     dayGroup: 'Free times on {{day}}',

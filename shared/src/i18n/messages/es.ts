@@ -47,7 +47,7 @@ export const es: Messages = {
   },
   free: {
     tooltip: 'Aquí estoy libre',
-    slot: 'Libre {{range}}, {{day}} — proponer una hora',
+    slot: 'Libre el {{day}}, {{range}} — proponer una hora',
     weekGroup: 'Semana de horas libres',
     monthGroup: 'Mes de horas libres',
     dayGroup: 'Horas libres el {{day}}',

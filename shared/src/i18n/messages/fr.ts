@@ -47,7 +47,7 @@ export const fr: Messages = {
   },
   free: {
     tooltip: 'Je suis libre ici',
-    slot: 'Libre {{range}}, {{day}} — proposer un créneau',
+    slot: 'Libre le {{day}}, {{range}} — proposer un créneau',
     weekGroup: 'Semaine de créneaux libres',
     monthGroup: 'Mois de créneaux libres',
     dayGroup: 'Créneaux libres le {{day}}',

@@ -47,7 +47,7 @@ export const nl: Messages = {
   },
   free: {
     tooltip: 'Hier ben ik vrij',
-    slot: 'Vrij {{range}}, {{day}} — tijd voorstellen',
+    slot: 'Vrij op {{day}}, {{range}} — tijd voorstellen',
     weekGroup: 'Week met vrije tijden',
     monthGroup: 'Maand met vrije tijden',
     dayGroup: 'Vrije tijden op {{day}}',

@@ -47,7 +47,7 @@ export const pt: Messages = {
   },
   free: {
     tooltip: 'Estou livre aqui',
-    slot: 'Livre {{range}}, {{day}} — propor um horário',
+    slot: 'Livre em {{day}}, {{range}} — propor um horário',
     weekGroup: 'Semana de horários livres',
     monthGroup: 'Mês de horários livres',
     dayGroup: 'Horários livres em {{day}}',
