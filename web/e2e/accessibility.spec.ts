@@ -1,11 +1,14 @@
 /**
- * Every screen, at 1280 px and at 375 px wide: no serious or critical WCAG 2 A/AA violation found
- * by axe-core, no horizontal page overflow at 375 px, and a full-page screenshot saved to
- * test-results/screenshots/<screen>-<width>.png for a person to look at.
+ * Every screen, at 1280 px and at 375 px wide, in the light and in the dark colour scheme
+ * (prefers-color-scheme, emulated): no WCAG 2 A/AA violation of any impact found by axe-core
+ * (color-contrast included), the scheme's palette really applied (a dark page under dark, a light
+ * one under light), no horizontal page overflow at 375 px, and a full-page screenshot saved to
+ * test-results/screenshots/<screen>-<width>-<scheme>.png for a person to look at.
  *
- * Screens: the anonymous ones (landing, legal, support, 404, login, register, verify-email,
- * forgot-password), the five onboarding steps, the owner's app (overview, availability, links,
- * analytics, settings) and the visitor's public page (week and month).
+ * Screens: the anonymous ones (landing, legal, support, 404, login and its error alert, register,
+ * verify-email, forgot-password), the five onboarding steps, the owner's app (overview,
+ * availability and its Edit Schedule dialog, links, analytics, settings) and the visitor's public
+ * page (week, a free time's tooltip, month with a day's times, the propose dialog with its errors).
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
@@ -17,12 +20,15 @@ const WIDTHS = [
   { name: '375', width: 375, height: 812 },
 ] as const;
 
-/** axe on the current page; returns the serious/critical violations as readable lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
+const SCHEMES = ['light', 'dark'] as const;
+type Scheme = (typeof SCHEMES)[number];
+
+/** axe on the current page; every WCAG 2 A/AA violation, whatever its impact, as readable lines. */
+async function violations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+  return result.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` [${n.failureSummary.split('\n').slice(1).join(' ').trim()}]` : ''}`).slice(0, 3).join(' | ')}`,
+  );
 }
 
 /** Pixels the page is wider than the viewport (0 when nothing overflows sideways). */
@@ -30,13 +36,53 @@ async function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
 
-/** Checks the screen currently shown at the current viewport and saves its screenshot. */
+/** Relative luminance (WCAG) of the body's background and text colours as the browser computes them. */
+async function bodyLuminance(page: Page): Promise<{ background: number; text: number }> {
+  return page.evaluate(() => {
+    const lum = (css: string) => {
+      const [r, g, b] = (css.match(/[\d.]+/g) ?? ['0', '0', '0']).slice(0, 3).map((c) => {
+        const v = Number(c) / 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const style = getComputedStyle(document.body);
+    return { background: lum(style.backgroundColor), text: lum(style.color) };
+  });
+}
+
+let axeChecks = 0;
+test.beforeEach(() => {
+  axeChecks = 0;
+});
+test.afterEach(() => {
+  test.info().annotations.push({ type: 'axe checks', description: String(axeChecks) });
+});
+
+/** Checks the screen currently shown, in both schemes, at the current viewport, and saves its screenshots. */
 async function checkScreen(page: Page, screen: string, width: (typeof WIDTHS)[number]) {
-  // Let entrance transitions settle before measuring colours.
+  for (const scheme of SCHEMES) await checkScheme(page, screen, width, scheme);
+  // Leave the page as a user with the default (light) scheme sees it.
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+async function checkScheme(page: Page, screen: string, width: (typeof WIDTHS)[number], scheme: Scheme) {
+  await page.emulateMedia({ colorScheme: scheme });
+  // Let entrance and colour transitions settle before measuring colours.
   await page.waitForTimeout(350);
-  expect.soft(await seriousViolations(page), `${screen} at ${width.name} px`).toEqual([]);
-  if (width.width === 375) expect.soft(await horizontalOverflow(page), `${screen} overflows at 375 px`).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: `test-results/screenshots/${screen}-${width.name}.png`, fullPage: true });
+  const where = `${screen} at ${width.name} px, ${scheme}`;
+  const lum = await bodyLuminance(page);
+  if (scheme === 'dark') {
+    expect.soft(lum.background, `${where}: dark page background`).toBeLessThan(0.05);
+    expect.soft(lum.text, `${where}: light text`).toBeGreaterThan(0.6);
+  } else {
+    expect.soft(lum.background, `${where}: light page background`).toBeGreaterThan(0.85);
+    expect.soft(lum.text, `${where}: dark text`).toBeLessThan(0.05);
+  }
+  expect.soft(await violations(page), where).toEqual([]);
+  axeChecks += 1;
+  if (width.width === 375) expect.soft(await horizontalOverflow(page), `${where}: overflows at 375 px`).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: `test-results/screenshots/${screen}-${width.name}-${scheme}.png`, fullPage: true });
 }
 
 const anonymousScreens: { screen: string; path: string; ready: (page: Page) => Promise<void> }[] = [
@@ -46,6 +92,16 @@ const anonymousScreens: { screen: string; path: string; ready: (page: Page) => P
   { screen: 'support', path: '/support', ready: (p) => expect(p.getByRole('heading', { level: 1 })).toBeVisible() },
   { screen: 'not-found', path: '/no/such/page', ready: (p) => expect(p.getByRole('heading', { level: 1 })).toBeVisible() },
   { screen: 'login', path: '/login', ready: (p) => expect(p.getByLabel('Email')).toBeVisible() },
+  {
+    screen: 'login-error-alert',
+    path: '/login',
+    ready: async (p) => {
+      await p.getByLabel('Email').fill('nobody-a11y@example.com');
+      await p.getByLabel('Password', { exact: true }).fill('wrong-password-1');
+      await p.getByRole('button', { name: 'Sign in' }).click();
+      await expect(p.locator('.alert-error')).toBeVisible();
+    },
+  },
   { screen: 'register', path: '/register', ready: (p) => expect(p.getByLabel('Full name')).toBeVisible() },
   { screen: 'verify-email', path: '/verify-email?email=someone%40example.com', ready: (p) => expect(p.getByLabel('Verification code')).toBeVisible() },
   { screen: 'forgot-password', path: '/forgot-password', ready: (p) => expect(p.getByLabel('Email')).toBeVisible() },
@@ -56,15 +112,18 @@ for (const width of WIDTHS) {
   test.describe(`at ${width.name} px`, () => {
     test.use({ viewport: { width: width.width, height: width.height } });
 
-    test('anonymous screens are accessible and fit', async ({ page }) => {
+    test('anonymous screens are accessible and fit, light and dark', async ({ page }) => {
+      test.setTimeout(180_000);
       for (const s of anonymousScreens) {
         await page.goto(s.path);
         await s.ready(page);
         await checkScreen(page, s.screen, width);
       }
+      expect(axeChecks).toBe(anonymousScreens.length * SCHEMES.length);
     });
 
-    test("onboarding, the owner's screens and the public page are accessible and fit", async ({ page, browser }) => {
+    test("onboarding, the owner's screens and the public page are accessible and fit, light and dark", async ({ page, browser }) => {
+      test.setTimeout(300_000);
       const acct = uniqueAccount(`a11y${width.name}`);
       await registerVerified(page, acct);
 
@@ -101,14 +160,51 @@ for (const width of WIDTHS) {
         await checkScreen(page, s.screen, width);
       }
 
+      // A dialog of the owner's app: Edit Schedule on the availability screen.
+      await page.goto('/app/availability');
+      await page.getByRole('button', { name: 'Edit Schedule' }).click();
+      await expect(page.getByRole('dialog', { name: 'Edit Schedule' })).toBeVisible();
+      await checkScreen(page, 'dashboard-availability-dialog', width);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+
       // The visitor's page: a fresh context with no token.
-      const visitor = await browser.newContext({ viewport: { width: width.width, height: width.height }, timezoneId: 'Europe/Brussels', locale: 'en-US' });
+      const visitor = await browser.newContext({ locale: 'en-GB', viewport: { width: width.width, height: width.height }, timezoneId: 'Europe/Brussels' });
       const v = await visitor.newPage();
       await v.goto(`/${acct.username}`);
       await expect(v.getByRole('heading', { name: `${acct.name}'s Availability` })).toBeVisible();
       await checkScreen(v, 'public-week', width);
+      // Next week holds the owner's whole Monday 09:00–17:00 (the default schedule) in the future.
+      await v.getByRole('button', { name: 'Next week' }).click();
+      const freeTime = v.getByRole('button', { name: /propose a time$/ }).first();
+      await expect(freeTime).toBeVisible();
+      await checkScreen(v, 'public-week-next', width);
+      if (width.width === 1280) {
+        // A free time's tooltip (hover).
+        await freeTime.hover();
+        await expect(v.getByRole('tooltip')).toBeVisible();
+        await checkScreen(v, 'public-week-tooltip', width);
+        await v.mouse.move(5, 5);
+      }
       await v.getByRole('button', { name: 'Month', exact: true }).click();
       await checkScreen(v, 'public-month', width);
+      // A day with free hours (this month, or the next one near a month's end) and its times.
+      const freeDays = v.getByRole('group', { name: 'Month of free times' }).getByRole('button', { name: /free hours$/ });
+      if ((await freeDays.count()) === 0) {
+        await v.getByRole('button', { name: 'Next month' }).click();
+        await expect(freeDays.first()).toBeVisible();
+      }
+      await freeDays.last().click();
+      await expect(v.getByRole('heading', { name: /^Free on / })).toBeVisible();
+      await checkScreen(v, 'public-month-day', width);
+      // The propose dialog, then its error messages.
+      await v.getByRole('button', { name: /propose a time$/ }).first().click();
+      const dialog = v.getByRole('dialog', { name: 'Propose a time' });
+      await expect(dialog).toBeVisible();
+      await checkScreen(v, 'public-propose-dialog', width);
+      await dialog.getByRole('button', { name: 'Send proposal' }).click();
+      await expect(dialog.getByText('Name is required')).toBeVisible();
+      await checkScreen(v, 'public-propose-dialog-errors', width);
       await visitor.close();
     });
   });
