@@ -33,7 +33,7 @@ test('delete account: typed confirmation, wrong password kept safe, then everyth
   await expect(page).toHaveURL(/\/app\/settings$/);
 
   // Still there: a visitor sees the page.
-  const visitor = await browser.newContext({ baseURL });
+  const visitor = await browser.newContext({ locale: 'en-GB', baseURL });
   const pub = await visitor.newPage();
   await pub.goto(`/${acct.username}`);
   await expect(pub.getByRole('heading', { name: `${acct.name}'s Availability` })).toBeVisible();

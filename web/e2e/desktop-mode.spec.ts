@@ -95,7 +95,7 @@ test('desktop mode: token through the bridge, tray state from local data, an off
   test.setTimeout(150_000);
   // The owner signs up in a browser and opens every day 00:00–23:59 (Brussels).
   const acct = uniqueAccount('desk');
-  const web = await browser.newContext({ baseURL: serverUrl(), timezoneId: OWNER_ZONE });
+  const web = await browser.newContext({ locale: 'en-GB', baseURL: serverUrl(), timezoneId: OWNER_ZONE });
   const webPage = await web.newPage();
   await onboardedOwner(webPage, acct);
   const webToken = await webPage.evaluate(() => localStorage.getItem('auth_token'));
@@ -105,7 +105,7 @@ test('desktop mode: token through the bridge, tray state from local data, an off
 
   // The desktop app: first run asks which server (the app reloads onto it); signing in stores the
   // token through the bridge.
-  const desk = await browser.newContext({ baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
+  const desk = await browser.newContext({ locale: 'en-GB', baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
   const page = await desk.newPage();
   await installRecordingBridge(page);
   await page.goto('/login');
@@ -156,7 +156,7 @@ test('desktop mode: token through the bridge, tray state from local data, an off
   await desk.setOffline(false);
   await expect.poll(async () => (await lastTrayState(page))?.pendingCount, { timeout: 30_000 }).toBe(0);
   await expect(page.getByTestId('busy-block').first()).not.toContainText('pending sync');
-  const visitor = await browser.newContext({ baseURL: serverUrl(), timezoneId: 'America/New_York' });
+  const visitor = await browser.newContext({ locale: 'en-GB', baseURL: serverUrl(), timezoneId: 'America/New_York' });
   const today = todayIn(OWNER_ZONE);
   const res = await visitor.request.get(`/api/public/${acct.username}/availability?range=${today}..${today}&tz=${encodeURIComponent(OWNER_ZONE)}`);
   expect(res.ok()).toBe(true);
@@ -216,11 +216,11 @@ async function signInDesktop(page: Page, acct: { email: string }) {
 test('desktop mode: Google connect finishes in the system browser and the connection appears in the app', async ({ browser }) => {
   expect(await fakeRunning('google'), 'global-setup starts the Google fake').toBe(true);
   const acct = uniqueAccount('deskg');
-  const web = await browser.newContext({ baseURL: serverUrl(), timezoneId: OWNER_ZONE });
+  const web = await browser.newContext({ locale: 'en-GB', baseURL: serverUrl(), timezoneId: OWNER_ZONE });
   await onboardedOwner(await web.newPage(), acct);
   await web.close();
 
-  const desk = await browser.newContext({ baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
+  const desk = await browser.newContext({ locale: 'en-GB', baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
   const page = await desk.newPage();
   await signInDesktop(page, acct);
   await page.getByRole('button', { name: 'Settings' }).click();
@@ -234,7 +234,7 @@ test('desktop mode: Google connect finishes in the system browser and the connec
   expect(popups).toEqual([]); // no window inside the app
 
   // The owner's own browser: the provider's consent page, then the server's callback.
-  const system = await browser.newContext();
+  const system = await browser.newContext({ locale: 'en-GB' });
   const consent = await system.newPage();
   await consent.goto(String(consentUrl));
   await consent.locator('#allow').click();

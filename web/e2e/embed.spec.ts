@@ -31,7 +31,7 @@ test('embed.js shows the free times on another site in a frame that sizes itself
     '/': `<!doctype html><title>Agency</title><h1>Our agency</h1>${snippet}<p id="after">Below the embed</p>`,
     '/plain': `<!doctype html><title>Framing the plain page</title><iframe id="plain" src="${baseURL}/${acct.username}" style="width:800px;height:600px"></iframe>`,
   });
-  const visitor = await browser.newContext({ timezoneId: OWNER_ZONE });
+  const visitor = await browser.newContext({ locale: 'en-GB', timezoneId: OWNER_ZONE });
   const host = await visitor.newPage();
   try {
     await host.goto(`${site.url}/`);

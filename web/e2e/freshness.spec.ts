@@ -12,7 +12,7 @@ test('a calendar that fails: the public page says it may be out of date, the das
   await onboardedOwner(page, acct);
 
   // A visitor first sees no notice (no calendar connected).
-  const visitor = await browser.newContext({ timezoneId: OWNER_ZONE, baseURL });
+  const visitor = await browser.newContext({ locale: 'en-GB', timezoneId: OWNER_ZONE, baseURL });
   const pub = await visitor.newPage();
   await pub.goto(`/${acct.username}`);
   await expect(pub.locator('.pub-loading')).toHaveCount(0, { timeout: 15_000 });
@@ -30,7 +30,7 @@ test('a calendar that fails: the public page says it may be out of date, the das
   await expect(row.getByText('Error', { exact: true })).toBeVisible({ timeout: 30_000 });
 
   await pub.reload();
-  await expect(pub.getByTestId('pub-stale')).toHaveText(/^Availability may be out of date \(last checked .+ at \d{2}:\d{2}\)\.$/, { timeout: 15_000 });
+  await expect(pub.getByTestId('pub-stale')).toHaveText(/^Availability may be out of date \(last checked .+, \d{2}:\d{2}\)\.$/, { timeout: 15_000 });
 
   await page.goto('/app/dashboard');
   const alert = page.locator('.stale-calendars');

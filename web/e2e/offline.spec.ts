@@ -57,14 +57,14 @@ test('a schedule edited offline stays pending through a reload and syncs when ba
   await expect(page.getByText('Changes pending sync')).toHaveCount(0);
 
   // A visitor sees the new windows (next week: every day of it is in the future).
-  const visitor = await browser.newContext({ timezoneId: OWNER_ZONE, baseURL });
+  const visitor = await browser.newContext({ locale: 'en-GB', timezoneId: OWNER_ZONE, baseURL });
   const pub = await visitor.newPage();
   await pub.goto(`/${acct.username}`);
   await expect(pub.getByRole('heading', { name: `${acct.name}'s Availability` })).toBeVisible();
   await pub.getByRole('button', { name: 'Next week' }).click();
-  await expect(pub.getByRole('button', { name: 'Free Mon 09:00 – 12:00' })).toBeVisible();
-  await expect(pub.getByRole('button', { name: 'Free Wed 13:00 – 15:00' })).toBeVisible();
-  await expect(pub.getByRole('button', { name: 'Free Mon 09:00 – 17:00' })).toHaveCount(0);
+  await expect(pub.getByRole('button', { name: /^Free Mon \d+ \w+, 09:00–12:00 / })).toBeVisible();
+  await expect(pub.getByRole('button', { name: /^Free Wed \d+ \w+, 13:00–15:00 / })).toBeVisible();
+  await expect(pub.getByRole('button', { name: /^Free Mon \d+ \w+, 09:00–17:00 / })).toHaveCount(0);
   await visitor.close();
 });
 
@@ -107,7 +107,7 @@ test('a change made elsewhere shows up live, tabs share the device data; a sessi
 });
 
 test('the landing page and a public page never load the device database (RxDB/Dexie)', async ({ browser, baseURL }) => {
-  const visitor = await browser.newContext({ timezoneId: OWNER_ZONE, baseURL });
+  const visitor = await browser.newContext({ locale: 'en-GB', timezoneId: OWNER_ZONE, baseURL });
   const page = await visitor.newPage();
   const scripts: string[] = [];
   page.on('request', (req) => {

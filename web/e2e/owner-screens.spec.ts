@@ -34,7 +34,7 @@ async function shoot(page: Page, name: string) {
 
 /** Opens the owner's public page as a new anonymous visitor with its own user agent. */
 async function visit(browser: Browser, baseURL: string | undefined, username: string, userAgent: string) {
-  const ctx = await browser.newContext({ baseURL, timezoneId: OWNER_ZONE, userAgent });
+  const ctx = await browser.newContext({ locale: 'en-GB', baseURL, timezoneId: OWNER_ZONE, userAgent });
   const pub = await ctx.newPage();
   const counted = pub.waitForResponse((r) => r.url().includes(`/api/public/${username}/availability`) && r.ok());
   await pub.goto(`/${username}`);
@@ -217,7 +217,7 @@ test('date overrides: a day off, then custom hours, then removed — as the visi
   await page.clock.install();
   await onboardedOwner(page, owner);
   const monday = nextWeekMonday(OWNER_ZONE);
-  const visitor = await browser.newContext({ baseURL, timezoneId: OWNER_ZONE });
+  const visitor = await browser.newContext({ locale: 'en-GB', baseURL, timezoneId: OWNER_ZONE });
   const pub = await visitor.newPage();
   const mondayBlocks = pub.getByRole('button', { name: /^Free Mon / });
   async function publicNextWeek() {
@@ -227,7 +227,7 @@ test('date overrides: a day off, then custom hours, then removed — as the visi
   }
   await publicNextWeek();
   await expect(mondayBlocks).toHaveCount(1);
-  await expect(mondayBlocks).toHaveAccessibleName(/^Free Mon 09:00 – 17:00/);
+  await expect(mondayBlocks).toHaveAccessibleName(/^Free Mon \d+ \w+, 09:00–17:00/);
 
   await page.getByRole('link', { name: 'Availability' }).click();
   const card = page.getByTestId('date-overrides');
@@ -288,7 +288,7 @@ test('date overrides: a day off, then custom hours, then removed — as the visi
   await expect(async () => {
     await publicNextWeek();
     await expect(mondayBlocks).toHaveCount(1, { timeout: 2_000 });
-    await expect(mondayBlocks).toHaveAccessibleName(/^Free Mon 10:00 – 12:00/, { timeout: 1_000 });
+    await expect(mondayBlocks).toHaveAccessibleName(/^Free Mon \d+ \w+, 10:00–12:00/, { timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
   await shoot(page, 'availability');
   // The dashboard's week preview shows the override's hours on that Monday, marked as such.
@@ -303,7 +303,7 @@ test('date overrides: a day off, then custom hours, then removed — as the visi
   await expect(row).toHaveCount(0);
   await expect(async () => {
     await publicNextWeek();
-    await expect(mondayBlocks).toHaveAccessibleName(/^Free Mon 09:00 – 17:00/, { timeout: 2_000 });
+    await expect(mondayBlocks).toHaveAccessibleName(/^Free Mon \d+ \w+, 09:00–17:00/, { timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
   await page.getByRole('link', { name: 'Overview' }).click();
   await page.getByRole('button', { name: 'Next week' }).click();

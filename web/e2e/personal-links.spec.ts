@@ -31,7 +31,7 @@ test('a personal link opens the page, counts its views, survives the plain link 
   expect(url).toMatch(new RegExp(`/${acct.username}\\?key=[A-Za-z0-9_-]{43}$`));
 
   // The client opens it: the owner's page, in a browser without the owner's session.
-  const client = await browser.newContext();
+  const client = await browser.newContext({ locale: 'en-GB' });
   const visitor = await client.newPage();
   await visitor.goto(url);
   await expect(visitor.getByRole('heading', { name: `${acct.name}'s Availability` })).toBeVisible();

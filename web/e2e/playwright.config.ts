@@ -29,7 +29,8 @@ export default defineConfig({
     ...devices['Desktop Chrome'],
     baseURL: process.env.E2E_BASE_URL,
     timezoneId: 'Europe/Brussels',
-    locale: 'en-US',
+    // en-GB: English texts (the spec's, verbatim) on a 24-hour clock; specs of other locales set their own.
+    locale: 'en-GB',
     // page.route can miss requests of a page a service worker controls (Playwright docs, "Network"
     // → service workers); specs mock answers, so workers are off except in offline.spec.ts.
     serviceWorkers: 'block',

@@ -26,25 +26,25 @@ test('set up an owner free every day of the week', async ({ page }) => {
 });
 
 test("with JavaScript off the page shows the owner's name and this week's free windows", async ({ browser, baseURL }) => {
-  const ctx = await browser.newContext({ baseURL, javaScriptEnabled: false, timezoneId: 'Europe/Brussels', locale: 'en-US', extraHTTPHeaders: visitorHeaders() });
+  const ctx = await browser.newContext({ locale: 'en-GB', baseURL, javaScriptEnabled: false, timezoneId: 'Europe/Brussels', extraHTTPHeaders: visitorHeaders() });
   const page = await ctx.newPage();
   const res = await page.goto(`/${owner.username}`);
   expect(res!.status()).toBe(200);
   expect(res!.headers()['x-robots-tag']).toBe('noindex');
   expect(res!.headers()['referrer-policy']).toBe('no-referrer');
-  expect(res!.headers()['cache-control']).toBe('no-store');
+  expect(res!.headers()['cache-control']).toBe('no-cache');
   await expect(page.getByRole('heading', { name: `${owner.name}'s Availability` })).toBeVisible();
   await expect(page).toHaveTitle(`${owner.name}'s Availability · Avail`);
   await expect(page.getByRole('group', { name: 'Week of free times' })).toBeVisible();
-  await expect(page.getByRole('button', { name: /^Free \w{3} \d\d:\d\d – \d\d:\d\d, \d+ \w{3} — propose a time$/ }).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Free \w{3} \d+ \w{3}, \d\d:\d\d–\d\d:\d\d — propose a time$/ }).first()).toBeVisible();
   await expect(page.getByLabel('Times shown in')).toHaveValue('Europe/Brussels');
   // The data for hydration is JSON, not a script that runs.
   const html = await res!.text();
   expect(html).toMatch(/<script type="application\/json" id="avail-public-data">/);
   await ctx.close();
 
-  // /u/{username} too; an unknown name is still the "could not be found" page (rendered in the browser).
-  const js = await browser.newContext({ baseURL, timezoneId: 'Europe/Brussels', locale: 'en-US', extraHTTPHeaders: visitorHeaders() });
+  // /u/{username} too; an unknown name answers 404 with the "could not be found" page.
+  const js = await browser.newContext({ locale: 'en-GB', baseURL, timezoneId: 'Europe/Brussels', extraHTTPHeaders: visitorHeaders() });
   const p2 = await js.newPage();
   await p2.goto(`/u/${owner.username}`);
   await expect(p2.getByRole('heading', { name: `${owner.name}'s Availability` })).toBeVisible();
@@ -62,7 +62,7 @@ function consoleProblems(page: Page): string[] {
 }
 
 test('hydrates the server markup in place, then shows the visitor their own zone', async ({ browser, baseURL }) => {
-  const ctx = await browser.newContext({ baseURL, timezoneId: 'Europe/Brussels', locale: 'en-US', extraHTTPHeaders: visitorHeaders() });
+  const ctx = await browser.newContext({ locale: 'en-GB', baseURL, timezoneId: 'Europe/Brussels', extraHTTPHeaders: visitorHeaders() });
   const page = await ctx.newPage();
   const problems = consoleProblems(page);
   const apiCalls: string[] = [];
@@ -85,19 +85,19 @@ test('hydrates the server markup in place, then shows the visitor their own zone
   await ctx.close();
 
   // A visitor in New York: rendered in the owner's zone by the server, then switched to theirs.
-  const ny = await browser.newContext({ baseURL, timezoneId: 'America/New_York', locale: 'en-US', extraHTTPHeaders: visitorHeaders() });
+  const ny = await browser.newContext({ locale: 'en-GB', baseURL, timezoneId: 'America/New_York', extraHTTPHeaders: visitorHeaders() });
   const p2 = await ny.newPage();
   const nyProblems = consoleProblems(p2);
   await p2.goto(`/${owner.username}`);
   await expect(p2.getByLabel('Times shown in')).toHaveValue('America/New_York');
   await expect(p2.getByRole('group', { name: 'Week of free times' })).toBeVisible();
-  await expect(p2.getByText(`${owner.name} is based in Europe/Brussels. All times above are in America/New York.`)).toBeVisible();
+  await expect(p2.getByText('The host is based in Europe/Brussels. All times are shown in America/New York.')).toBeVisible();
   expect(nyProblems).toEqual([]);
   await ny.close();
 });
 
 test('the public page loads at most 70 KB of gzipped JavaScript, the propose dialog included', async ({ browser, baseURL }) => {
-  const ctx = await browser.newContext({ baseURL, timezoneId: 'Europe/Brussels', locale: 'en-US', extraHTTPHeaders: visitorHeaders() });
+  const ctx = await browser.newContext({ locale: 'en-GB', baseURL, timezoneId: 'Europe/Brussels', extraHTTPHeaders: visitorHeaders() });
   const page = await ctx.newPage();
   const scripts = new Map<string, Promise<number>>();
   page.on('response', (res) => {

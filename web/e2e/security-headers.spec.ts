@@ -39,7 +39,7 @@ test('no CSP violation on the landing page, the owner app and the public page', 
   await page.goto('/app/settings');
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
 
-  const visitor = await browser.newContext({ baseURL });
+  const visitor = await browser.newContext({ locale: 'en-GB', baseURL });
   const pub = await visitor.newPage();
   const pubViolations = await watchCsp(pub);
   await pub.goto(`/${acct.username}`);

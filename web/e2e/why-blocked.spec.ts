@@ -51,7 +51,7 @@ test("the week preview explains an event's source and a manual block; the public
   await page.keyboard.press('Escape');
 
   // The visitor's page: no title, UID, note or source anywhere in it.
-  const visitor = await browser.newContext({ timezoneId: OWNER_ZONE, baseURL });
+  const visitor = await browser.newContext({ locale: 'en-GB', timezoneId: OWNER_ZONE, baseURL });
   const pub = await visitor.newPage();
   await pub.goto(`/${acct.username}`);
   await pub.getByRole('button', { name: 'Next week' }).click();

@@ -8,7 +8,9 @@ import { StrictMode } from 'react';
 // Preact's own render/hydrate: this entry is only built with the public build's Preact aliases
 // (vite.config.ts), so the React-typed tree below is a Preact VNode.
 import { hydrate, render, type VNode } from 'preact';
+import { loadMessages } from '@avail/shared/i18n/visitor-i18n.ts';
 import PublicPage from './features/public/public-page.tsx';
+import { PublicI18n, browserReading } from './features/public/public-i18n.tsx';
 import { PUBLIC_BOOT_ID, isEmbedPath, keyFromSearch, slugFromPath, type EmbedHeightMessage, type PublicBoot } from './features/public/public-boot.ts';
 import './styles/base.css';
 
@@ -27,13 +29,20 @@ const boot = readBoot();
 const slug = boot?.slug ?? slugFromPath(location.pathname) ?? '';
 const linkKey = boot ? boot.key : keyFromSearch(location.search);
 const embed = boot?.embed ?? isEmbedPath(location.pathname);
-const page = (
-  <StrictMode>
-    <PublicPage slug={slug} linkKey={linkKey} embed={embed} initial={boot ?? undefined} />
-  </StrictMode>
-);
-if (boot && root.firstElementChild) hydrate(page as unknown as VNode, root);
-else render(page as unknown as VNode, root);
+// The server's reading (its render's language and clock) so hydration matches; else the browser's.
+const reading = boot?.reading ?? browserReading();
+// Only the visitor's language is loaded (one small chunk), before the first render.
+void loadMessages(reading.language).then((messages) => {
+  const page = (
+    <StrictMode>
+      <PublicI18n initial={reading} messages={messages}>
+        <PublicPage slug={slug} linkKey={linkKey} embed={embed} initial={boot ?? undefined} />
+      </PublicI18n>
+    </StrictMode>
+  );
+  if (boot && root.firstElementChild) hydrate(page as unknown as VNode, root);
+  else render(page as unknown as VNode, root);
+});
 
 // Embedded in another site (embed.js): tell the framing page how tall the content is, whenever it
 // changes, so the iframe fits it without a scrollbar. The message carries the height only.

@@ -9,13 +9,40 @@
 // (vite.config.ts), so the page's React-typed elements are Preact VNodes here.
 import type { VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
-import PublicPage from './features/public/public-page.tsx';
+import type { Messages } from '@avail/shared/i18n/messages/en.ts';
+import { createVisitorI18n } from '@avail/shared/i18n/visitor-i18n.ts';
+import PublicPage, { PublicNotFound } from './features/public/public-page.tsx';
+import { PublicI18n, type PublicReading } from './features/public/public-i18n.tsx';
 import { serializeBoot, type PublicBoot } from './features/public/public-boot.ts';
 
 export { PUBLIC_BOOT_ID } from './features/public/public-boot.ts';
 
-/** Markup of the page for `boot` (owner's zone, server clock) and the escaped JSON to embed for hydration. */
-export function renderPublicPage(boot: PublicBoot): { html: string; json: string; title: string } {
-  const html = renderToString((<PublicPage slug={boot.slug} linkKey={boot.key} embed={boot.embed} initial={boot} />) as unknown as VNode);
-  return { html, json: serializeBoot(boot), title: `${boot.data.user_name}'s Availability · Avail` };
+/**
+ * Markup of the page for `boot` (owner's zone, server clock, the address's place, the visitor's
+ * reading) with `messages` (the texts of `boot.reading.language`, which the server holds), the
+ * escaped JSON to embed for hydration, the document's title and its `lang`.
+ */
+export function renderPublicPage(boot: PublicBoot, messages: Messages): { html: string; json: string; title: string; lang: string } {
+  const html = renderToString(
+    (
+      <PublicI18n initial={boot.reading} messages={messages}>
+        <PublicPage slug={boot.slug} linkKey={boot.key} embed={boot.embed} initial={boot} />
+      </PublicI18n>
+    ) as unknown as VNode,
+  );
+  const title = createVisitorI18n(boot.reading.language, messages).t('page.docTitle', { name: boot.data.user_name });
+  return { html, json: serializeBoot(boot), title, lang: boot.reading.language };
+}
+
+/** The "link not found" page in the visitor's language (`json` empty: there is nothing to hydrate; the browser renders it anew). */
+export function renderNotFound(reading: PublicReading, messages: Messages, embed: boolean): { html: string; json: string; title: string; lang: string } {
+  const html = renderToString(
+    (
+      <PublicI18n initial={reading} messages={messages}>
+        <PublicNotFound embed={embed} />
+      </PublicI18n>
+    ) as unknown as VNode,
+  );
+  const t = createVisitorI18n(reading.language, messages).t;
+  return { html, json: '', title: `${t('states.notFoundTitle')} · Avail`, lang: reading.language };
 }

@@ -287,3 +287,23 @@ export function defaultDuration(fits: readonly number[], preferred = 30): number
   if (fits.includes(preferred)) return preferred;
   return fits.length ? Math.max(...fits) : undefined;
 }
+
+/** The seven plain dates of the week holding `date`, starting on `weekStart` (0 = Sunday … 6 = Saturday). */
+export function weekOf(date: string, weekStart: number): string[] {
+  const dow = (weekdayMon0(date) + 1) % 7; // 0 = Sunday
+  const first = addDays(date, -((dow - weekStart + 7) % 7));
+  return Array.from({ length: 7 }, (_, i) => addDays(first, i));
+}
+
+/** Every plain date of the month holding `date`. */
+export function monthOf(date: string): string[] {
+  const first = `${date.slice(0, 7)}-01`;
+  return Array.from({ length: daysInMonth(first) }, (_, i) => addDays(first, i));
+}
+
+/** `date` moved by `months` months, its day clamped to the target month's length ('2026-01-31' + 1 → '2026-02-28'). */
+export function addMonths(date: string, months: number): string {
+  const first = monthStart(date, months);
+  const day = Math.min(Number(date.slice(8, 10)), daysInMonth(first));
+  return `${first.slice(0, 8)}${pad2(day)}`;
+}

@@ -107,6 +107,7 @@ export function publicPageHandler(deps: Deps, dist: string, limit: LimitOptions,
       if (!ssr) return res.send(fillPublicTemplate(template));
       const reading = visitorReading(req.get('accept-language'), req.get('cookie'));
       const messages = ALL_MESSAGES[reading.language];
+      res.setHeader('Content-Language', reading.language);
       const now = deps.now();
       const key = typeof req.query.key === 'string' && req.query.key !== '' ? req.query.key : undefined;
       const place = placeOf(req.query.view, req.query.date);

@@ -31,6 +31,8 @@ export const de: Messages = {
     clock: 'Uhrzeit',
     clock12: '12 Stunden',
     clock24: '24 Stunden',
+    detected: '{{zone}} (erkannt)',
+    regions: { europe: 'Europa', northAmerica: 'Nordamerika', asiaPacific: 'Asien-Pazifik', southAmerica: 'Südamerika', africa: 'Afrika' },
   },
   states: {
     notFoundTitle: 'Link nicht gefunden',

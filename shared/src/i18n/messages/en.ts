@@ -38,6 +38,8 @@ export const en = {
     clock: 'Clock',
     clock12: '12-hour',
     clock24: '24-hour',
+    detected: '{{zone}} (detected)',
+    regions: { europe: 'Europe', northAmerica: 'North America', asiaPacific: 'Asia Pacific', southAmerica: 'South America', africa: 'Africa' },
   },
   states: {
     notFoundTitle: 'Link not found',

@@ -31,6 +31,8 @@ export const es: Messages = {
     clock: 'Reloj',
     clock12: '12 horas',
     clock24: '24 horas',
+    detected: '{{zone}} (detectada)',
+    regions: { europe: 'Europa', northAmerica: 'Norteamérica', asiaPacific: 'Asia-Pacífico', southAmerica: 'Sudamérica', africa: 'África' },
   },
   states: {
     notFoundTitle: 'Enlace no encontrado',

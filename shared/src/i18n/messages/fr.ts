@@ -31,6 +31,8 @@ export const fr: Messages = {
     clock: 'Horloge',
     clock12: '12 heures',
     clock24: '24 heures',
+    detected: '{{zone}} (détecté)',
+    regions: { europe: 'Europe', northAmerica: 'Amérique du Nord', asiaPacific: 'Asie-Pacifique', southAmerica: 'Amérique du Sud', africa: 'Afrique' },
   },
   states: {
     notFoundTitle: 'Lien introuvable',

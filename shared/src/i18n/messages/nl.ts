@@ -31,6 +31,8 @@ export const nl: Messages = {
     clock: 'Klok',
     clock12: '12-uurs',
     clock24: '24-uurs',
+    detected: '{{zone}} (gedetecteerd)',
+    regions: { europe: 'Europa', northAmerica: 'Noord-Amerika', asiaPacific: 'Azië-Pacific', southAmerica: 'Zuid-Amerika', africa: 'Afrika' },
   },
   states: {
     notFoundTitle: 'Link niet gevonden',

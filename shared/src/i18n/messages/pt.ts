@@ -31,6 +31,8 @@ export const pt: Messages = {
     clock: 'Relógio',
     clock12: '12 horas',
     clock24: '24 horas',
+    detected: '{{zone}} (detectado)',
+    regions: { europe: 'Europa', northAmerica: 'América do Norte', asiaPacific: 'Ásia-Pacífico', southAmerica: 'América do Sul', africa: 'África' },
   },
   states: {
     notFoundTitle: 'Link não encontrado',

@@ -1,17 +1,14 @@
 /**
- * The public month grid (spec §2): a dot on every day with free time. Choosing a day lists that
- * day's free windows as buttons that open the 'Propose a time' dialog.
+ * The public month grid (spec §2): a dot on every day with free time, weeks starting on the
+ * visitor locale's first day. Choosing a day lists that day's free windows as buttons that open the
+ * 'Propose a time' dialog.
  */
 import type { KeyboardEvent } from 'react';
-import { formatDayShort, formatTime, weekdayMon0, type DaySegment } from '../../lib/time.ts';
+import { useTranslation } from 'react-i18next';
+import type { DaySegment } from '../../lib/time.ts';
+import { useFormats } from './public-i18n.tsx';
 import { Tooltip } from './public-tooltip.tsx';
 import type { ProposeTarget } from './propose-dialog.tsx';
-import { FREE_TOOLTIP } from './week-grid.tsx';
-
-function hoursText(mins: number): string {
-  const h = Math.round((mins / 60) * 10) / 10;
-  return `${h} free ${h === 1 ? 'hour' : 'hours'}`;
-}
 
 /** Days the arrow keys move by (a grid: ←/→ one day, ↑/↓ one week). */
 const STEP: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
@@ -38,7 +35,10 @@ export function MonthGrid({
   onSelect: (date: string) => void;
   onPropose: (t: ProposeTarget) => void;
 }) {
-  const lead = weekdayMon0(dates[0]);
+  const { t } = useTranslation();
+  const f = useFormats();
+  const dow = (d: string) => new Date(`${d}T12:00:00Z`).getUTCDay();
+  const lead = (dow(dates[0]) - f.weekStart + 7) % 7;
   const free = new Map<string, number>();
   for (const s of segments) free.set(s.date, (free.get(s.date) ?? 0) + (s.endMin - s.startMin));
   const day = selected && dates.includes(selected) ? selected : null;
@@ -57,8 +57,8 @@ export function MonthGrid({
 
   return (
     <>
-      <div className="pub-month" role="group" aria-label="Month of free times" onKeyDown={onKeyDown}>
-        {['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].map((d) => (
+      <div className="pub-month" role="group" aria-label={t('free.monthGroup')} onKeyDown={onKeyDown}>
+        {f.weekdayHeads().map((d) => (
           <div key={d} className="pub-month-head" aria-hidden="true">
             {d}
           </div>
@@ -77,34 +77,36 @@ export function MonthGrid({
               className={`pub-month-cell${d === today ? ' today' : ''}${d < today ? ' past' : ''}${mins ? ' has-free' : ''}`}
               aria-pressed={d === day}
               onClick={() => onSelect(d)}
-              aria-label={`${formatDayShort(d)}: ${mins ? hoursText(mins) : 'no free time'}`}
+              aria-label={t('free.dayAria', { day: f.dayShort(d), hours: mins ? t('free.hours', { count: Math.round((mins / 60) * 10) / 10 }) : t('free.dayNone') })}
             >
               <span className="pub-month-day">{Number(d.slice(8))}</span>
               {mins > 0 && <span className="dot" aria-hidden="true" data-testid="availability-dot" />}
             </button>
           );
         })}
-        {segments.length === 0 && <p className="pub-empty pub-month-empty">No free times this month. Try the next month.</p>}
       </div>
       {segments.length > 0 && (
-        <section className="pub-day-panel" aria-live="polite" aria-label={day ? `Free times on ${formatDayShort(day)}` : 'Free times of a day'}>
+        <section className="pub-day-panel" aria-live="polite" aria-label={day ? t('free.dayGroup', { day: f.dayShort(day) }) : t('free.chooseDay')}>
           {!day ? (
-            <p className="muted">Choose a day with a green dot to see its free times and propose one.</p>
+            <p className="muted">{t('free.chooseDay')}</p>
           ) : daySegs.length === 0 ? (
-            <p className="muted">No free times on {formatDayShort(day)}. Choose a day with a green dot.</p>
+            <p className="muted">
+              {t('free.noneDay', { day: f.dayShort(day) })} {t('free.chooseDay')}
+            </p>
           ) : (
             <>
-              <h2 className="pub-day-title">Free on {formatDayShort(day)}</h2>
+              <h2 className="pub-day-title">{t('free.freeOn', { day: f.dayLong(day) })}</h2>
               <ul className="pub-day-windows">
                 {daySegs.map((s) => {
-                  const text = `${formatTime(s.startMs, tz)}–${formatTime(s.endMs, tz)}`;
+                  const text = f.timeRange(s.startMs, s.endMs, tz);
                   return (
                     <li key={s.startMs}>
-                      <Tooltip content={FREE_TOOLTIP}>
+                      <Tooltip content={t('free.tooltip')}>
                         <button
                           type="button"
                           className="pub-window-btn"
-                          aria-label={`Free ${formatDayShort(day)}, ${text} — propose a time`}
+                          data-cta={t('propose.title')}
+                          aria-label={t('free.slot', { range: text, day: f.dayShort(day) })}
                           onClick={(e) => onPropose({ startMs: s.startMs, endMs: s.endMs, returnFocus: e.currentTarget })}
                         >
                           <strong>{text}</strong>

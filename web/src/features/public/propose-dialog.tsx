@@ -7,7 +7,10 @@
  * chosen slot on close; Escape, the ✕, Cancel/Close and a click on the backdrop close it.
  */
 import { useEffect, useId, useMemo, useRef, useState, type MouseEvent, type SyntheticEvent } from 'react';
-import { formatInstantRange, quarterHourStarts } from '../../lib/time.ts';
+import { useTranslation } from 'react-i18next';
+import { quarterHourStarts } from '../../lib/time.ts';
+import { useFormats } from './public-i18n.tsx';
+import { richText } from './rich-text.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { CloseButton, ProposeForm } from './propose-form.tsx';
 import type { ProposeTarget } from './propose-validation.ts';
@@ -54,6 +57,8 @@ function ProposeContent({
   onClose: () => void;
   onStale: () => void;
 }) {
+  const { t } = useTranslation();
+  const f = useFormats();
   const id = useId();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const startRef = useRef<HTMLSelectElement>(null);
@@ -87,7 +92,7 @@ function ProposeContent({
     if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) onClose();
   };
 
-  const windowLabel = formatInstantRange(target.startMs, target.endMs, tz);
+  const windowLabel = f.instantRange(target.startMs, target.endMs, tz);
   const zoneLabel = tz.replace(/_/g, ' ');
 
   return (
@@ -101,35 +106,35 @@ function ProposeContent({
     >
       <div className="dialog-header">
         <h2 id={`${id}-title`} className="dialog-title">
-          Propose a time
+          {t('propose.title')}
         </h2>
-        <CloseButton onClose={onClose} className="icon-button" label="Close dialog">
+        <CloseButton onClose={onClose} className="icon-button" label={t('propose.close')}>
           ✕
         </CloseButton>
       </div>
       <p id={`${id}-description`} className="dialog-description">
-        {ownerName} is free <strong>{windowLabel}</strong> ({zoneLabel} time).
+        {richText(t('propose.window', { range: windowLabel, zone: zoneLabel }), { strong: (c) => <strong>{c}</strong> })}
       </p>
       {success ? (
         <div className="propose-success">
           <Alert kind="success">
             <p>{success}</p>
           </Alert>
-          <p className="muted small">Nothing is booked until {ownerName} confirms. Watch your inbox for the reply.</p>
+          <p className="muted small">{t('propose.waiting')}</p>
           <div className="dialog-footer">
             <CloseButton buttonRef={closeRef} onClose={onClose} className="btn btn-primary">
-              Close
+              {t('propose.done')}
             </CloseButton>
           </div>
         </div>
       ) : starts.length === 0 ? (
         <div>
           <p role="alert" className="field-error">
-            This time has passed. Please pick another time.
+            {t('propose.passed')}
           </p>
           <div className="dialog-footer">
             <CloseButton onClose={onClose} className="btn btn-secondary">
-              Close
+              {t('propose.done')}
             </CloseButton>
           </div>
         </div>

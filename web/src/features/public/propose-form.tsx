@@ -5,14 +5,15 @@
  * a 422 `not_free` answer calls `onStale` (the page refetches its windows).
  */
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode, type Ref } from 'react';
+import { useTranslation } from 'react-i18next';
 import { api, ApiError, serverMessage } from '@avail/shared/api/api-client.ts';
-import { defaultDuration, fittingDurations, formatInstantRange, formatTime } from '../../lib/time.ts';
+import { defaultDuration, fittingDurations } from '../../lib/time.ts';
 import { Alert } from '../../components/ui/alert.tsx';
+import { useFormats } from './public-i18n.tsx';
+import { richText } from './rich-text.tsx';
 import { validateProposal, type Errors, type ProposeTarget } from './propose-validation.ts';
 
 const NOTE_MAX = 1000;
-const NETWORK_MESSAGE = 'Unable to connect. Please check your internet connection and try again.';
-const SERVER_MESSAGE = 'Something went wrong on our end. Please try again later.';
 
 /** A button that closes the dialog. */
 export function CloseButton({ onClose, className, label, children, buttonRef }: { onClose: () => void; className: string; label?: string; children: ReactNode; buttonRef?: Ref<HTMLButtonElement> }) {
@@ -50,6 +51,8 @@ export function ProposeForm({
   onStale: () => void;
   onSent: (message: string) => void;
 }) {
+  const { t, i18n } = useTranslation();
+  const f = useFormats();
   const id = useId();
   const nameRef = useRef<HTMLInputElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
@@ -98,12 +101,15 @@ export function ProposeForm({
         note: note.trim(),
         visitor_timezone: tz,
       }, linkKey);
-      onSent(res.message || `Your proposal was sent. ${ownerName} will confirm by email.`);
+      // English: the server's own words; other languages: the same message translated.
+      onSent(i18n.language === 'en' && res.message ? res.message : t('propose.sent', { name: ownerName }));
     } catch (err) {
       if (err instanceof ApiError) {
-        setFailure(serverMessage(err) ?? (err.status >= 500 ? SERVER_MESSAGE : err.message));
+        const known = err.status === 422 && err.code === 'not_free' ? t('propose.notFree') : err.status === 429 ? t('propose.tooMany') : err.status >= 500 ? t('states.serverError') : null;
+        // A message the visitor texts do not have (a future check of the server's) stays in its words.
+        setFailure(known ?? serverMessage(err) ?? err.message);
         if (err.status === 422 && err.code === 'not_free') onStale();
-      } else setFailure(NETWORK_MESSAGE);
+      } else setFailure(t('states.networkError'));
     } finally {
       setSending(false);
     }
@@ -113,21 +119,21 @@ export function ProposeForm({
     <form className="form propose-form" onSubmit={submit} noValidate>
       <div className="propose-when">
         <div className="field">
-          <label htmlFor={`${id}-start`}>Start time</label>
+          <label htmlFor={`${id}-start`}>{t('propose.start')}</label>
           <select ref={startRef} id={`${id}-start`} value={start} onChange={(e) => setStart(Number(e.target.value))}>
             {starts.map((s) => (
               <option key={s} value={s}>
-                {formatTime(s, tz)}
+                {f.time(s, tz)}
               </option>
             ))}
           </select>
         </div>
         <div className="field">
-          <label htmlFor={`${id}-duration`}>Duration</label>
+          <label htmlFor={`${id}-duration`}>{t('propose.duration')}</label>
           <select id={`${id}-duration`} value={duration} onChange={(e) => setDuration(Number(e.target.value))}>
             {durations.map((m) => (
               <option key={m} value={m}>
-                {m < 60 ? `${m} min` : m === 60 ? '1 hour' : `${m / 60} hours`}
+                {m < 60 ? t('propose.minutes', { count: m }) : t('propose.hours', { count: m / 60 })}
               </option>
             ))}
           </select>
@@ -135,12 +141,12 @@ export function ProposeForm({
       </div>
       {start !== undefined && duration !== undefined && (
         <p className="propose-summary" aria-live="polite">
-          Your proposal: <strong>{formatInstantRange(start, start + duration * 60_000, tz)}</strong>
-          <span className="muted"> · times in {zoneLabel}</span>
+          {richText(t('propose.summary', { range: f.instantRange(start, start + duration * 60_000, tz) }), { strong: (c) => <strong>{c}</strong> })}
+          <span className="muted"> · {t('propose.timesIn', { zone: zoneLabel })}</span>
         </p>
       )}
       <div className="field">
-        <label htmlFor={`${id}-name`}>Your name</label>
+        <label htmlFor={`${id}-name`}>{t('propose.name')}</label>
         <input
           ref={nameRef}
           id={`${id}-name`}
@@ -156,12 +162,12 @@ export function ProposeForm({
         />
         {errors.name && (
           <p id={`${id}-name-error`} className="field-error">
-            {errors.name}
+            {t(`propose.${errors.name}`)}
           </p>
         )}
       </div>
       <div className="field">
-        <label htmlFor={`${id}-email`}>Your email</label>
+        <label htmlFor={`${id}-email`}>{t('propose.email')}</label>
         <input
           ref={emailRef}
           id={`${id}-email`}
@@ -178,17 +184,17 @@ export function ProposeForm({
         />
         {errors.email ? (
           <p id={`${id}-email-error`} className="field-error">
-            {errors.email}
+            {t(`propose.${errors.email}`)}
           </p>
         ) : (
           <p id={`${id}-email-hint`} className="muted small propose-hint">
-            {ownerName} replies to this address.
+            {t('propose.emailHint')}
           </p>
         )}
       </div>
       <div className="field">
         <div className="field-label-row">
-          <label htmlFor={`${id}-note`}>Note (optional)</label>
+          <label htmlFor={`${id}-note`}>{t('propose.note')}</label>
           <span className="muted small" id={`${id}-note-count`} aria-live="polite">
             {note.length}/{NOTE_MAX}
           </span>
@@ -199,12 +205,12 @@ export function ProposeForm({
           maxLength={NOTE_MAX}
           value={note}
           aria-describedby={`${id}-note-count`}
-          placeholder="What would you like to talk about?"
+          placeholder={t('propose.notePlaceholder')}
           onChange={(e) => setNote(e.target.value.slice(0, NOTE_MAX))}
         />
       </div>
       <p className="propose-notice">
-        Nothing is booked until {ownerName} confirms. {ownerName} gets your proposal by email and replies to you.
+        {t('propose.notice')}
       </p>
       {failure && (
         <Alert kind="error">
@@ -213,10 +219,10 @@ export function ProposeForm({
       )}
       <div className="dialog-footer">
         <CloseButton onClose={onClose} className="btn btn-secondary">
-          Cancel
+          {t('propose.cancel')}
         </CloseButton>
         <button type="submit" className="btn btn-primary" disabled={sending}>
-          {sending ? 'Sending...' : 'Send proposal'}
+          {sending ? t('propose.sending') : t('propose.send')}
         </button>
       </div>
     </form>

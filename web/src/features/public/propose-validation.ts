@@ -12,15 +12,21 @@ export interface ProposeTarget {
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export type Errors = Partial<Record<'name' | 'email', string>>;
+/** A field check's failure: the key of its text under `propose.` (in English, the server's message). */
+export type ProposalError = 'nameRequired' | 'nameTooLong' | 'emailRequired' | 'emailInvalid';
+export type Errors = Partial<Record<'name' | 'email', ProposalError>>;
 
-/** Client checks with the server's messages: 'Name is required', 'Email is required', 'Email is invalid'. */
+/**
+ * Client checks, the server's rules: name required, ≤ 100 characters; e-mail required, ≤ 254
+ * characters, one address without header-breaking characters. Texts: `t('propose.' + error)`
+ * ('Name is required', 'Email is invalid', … in English).
+ */
 export function validateProposal(name: string, email: string): Errors {
   const errors: Errors = {};
-  if (!name.trim()) errors.name = 'Name is required';
-  else if (name.trim().length > 100) errors.name = 'Name must be no more than 100 characters';
+  if (!name.trim()) errors.name = 'nameRequired';
+  else if (name.trim().length > 100) errors.name = 'nameTooLong';
   const e = email.trim();
-  if (!e) errors.email = 'Email is required';
-  else if (e.length > 254 || !EMAIL_PATTERN.test(e) || /[,;<>()"\\[\]]/.test(e)) errors.email = 'Email is invalid';
+  if (!e) errors.email = 'emailRequired';
+  else if (e.length > 254 || !EMAIL_PATTERN.test(e) || /[,;<>()"\\[\]]/.test(e)) errors.email = 'emailInvalid';
   return errors;
 }

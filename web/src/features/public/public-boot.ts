@@ -5,6 +5,8 @@
  * server markup and the first client render are computed from the same inputs.
  */
 import type { PublicAvailability } from '@avail/shared/api/api-client.ts';
+import type { PublicReading } from './public-i18n.tsx';
+import type { PublicPlace } from './public-view.ts';
 
 /** id of the `<script type="application/json">` that carries a PublicBoot. */
 export const PUBLIC_BOOT_ID = 'avail-public-data';
@@ -21,6 +23,10 @@ export interface PublicBoot {
   key?: string;
   /** True on `/embed/:slug`: the compact layout for an iframe on another site (embed.js). */
   embed?: boolean;
+  /** The place the address named (`?view=&date=`, public-view.ts). */
+  place: PublicPlace;
+  /** The visitor's reading the server chose (language menu cookie, else Accept-Language). */
+  reading: PublicReading;
 }
 
 /** True for the embed route `/embed/:slug` (the page other sites frame through embed.js). */

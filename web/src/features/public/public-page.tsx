@@ -1,44 +1,53 @@
 /**
  * The visitor's public availability page (spec §2 Public availability page, §4 Public page,
- * §8 public messages; issue 4: propose a time): the view. Its data — zone, range, clock, the public
- * answer and its states — is usePublicAvailability (use-public-availability.ts); this file only
- * renders it. Light on purpose: only the API client, time helpers, a small tooltip and the propose
- * dialog (a native <dialog>). Shows free windows only, in the visitor's own (changeable) zone; a
- * free window can be proposed to the owner by e-mail, nothing is ever booked.
+ * §8 public messages; issue 4: propose a time; issue 22: phone first, free time first, the
+ * visitor's language and clock): the view. Its data — zone, place, clock, the public answer and its
+ * states — is usePublicAvailability (use-public-availability.ts); texts come from i18next
+ * (`useTranslation`, the visitor's language only) and dates from `useFormats` (public-i18n.tsx).
+ * Light on purpose: only the API client, time helpers, a small tooltip and the propose dialog (a
+ * native <dialog>). Shows free windows only, in the visitor's own (changeable) zone; a free window
+ * can be proposed to the owner by e-mail, nothing is ever booked.
+ *
+ * Layout: below 768 px the week is a day strip with the chosen day's free times as buttons
+ * (day-strip.tsx); from 768 px the week grid and the list. Both are in the markup (the server
+ * cannot know the width); CSS shows one.
  *
  * Server-rendered (issue 11, P3) with `initial` (the server's PublicBoot): see the hook.
  */
 import { useEffect, useState } from 'react';
-import { dateInZone, formatDayShort, formatTime } from '../../lib/time.ts';
+import { useTranslation } from 'react-i18next';
+import { dateInZone } from '../../lib/time.ts';
+import { DayStrip } from './day-strip.tsx';
 import { FreeList } from './free-list.tsx';
+import { HostCard, hostAvatarSrc } from './host-card.tsx';
 import { MonthGrid } from './month-grid.tsx';
 import type { PublicBoot } from './public-boot.ts';
+import { useFormats, useReading } from './public-i18n.tsx';
+import { PublicPrefs } from './public-prefs.tsx';
 import { PublicToolbar } from './public-toolbar.tsx';
+import { richText } from './rich-text.tsx';
 import { ProposeDialog, type ProposeTarget } from './propose-dialog.tsx';
 import { usePublicAvailability, type PublicAvailabilityState, type PublicStatus } from './use-public-availability.ts';
 import { WeekGrid } from './week-grid.tsx';
-import { zoneChangeNotices } from './zone-change-notice.ts';
+import { useZoneChangeNotices } from './zone-change-notice.ts';
 import './public.css';
-
-const MESSAGES: Record<Exclude<PublicStatus, 'loading' | 'loaded'>, string> = {
-  not_found: 'This availability link could not be found.',
-  server_error: 'Something went wrong on our end. Please try again later.',
-  network_error: 'Unable to connect. Please check your internet connection and try again.',
-};
+import './day-strip.css';
 
 /**
- * The public page of `slug`: states, week/month views, visitor zone, and the propose dialog.
- * `linkKey`: the personal link's token the page was opened with (`?key=`), sent with every call.
- * `embed`: the compact layout shown inside another site's iframe (embed.js): no site header, links
- * open in a new tab.
+ * The public page of `slug`: states, week/month views, visitor zone, language and clock, and the
+ * propose dialog. `linkKey`: the personal link's token the page was opened with (`?key=`), sent
+ * with every call. `embed`: the compact layout shown inside another site's iframe (embed.js): no
+ * site header, links open in a new tab. Must be inside `PublicI18n`.
  */
 export default function PublicPage({ slug, linkKey, embed = false, initial }: { slug: string; linkKey?: string; embed?: boolean; initial?: PublicBoot }) {
-  const state = usePublicAvailability(slug, linkKey, initial);
+  const { t } = useTranslation();
+  const { formats } = useReading();
+  const state = usePublicAvailability(slug, linkKey, initial, formats.weekStart);
   const { status, data } = state;
   const [target, setTarget] = useState<ProposeTarget | null>(null);
 
   useEffect(() => {
-    document.title = data ? `${data.user_name}'s Availability · Avail` : 'Availability · Avail';
+    document.title = data ? t('page.docTitle', { name: data.user_name }) : t('page.docTitleEmpty');
     let meta = document.querySelector('meta[name="robots"]');
     if (!meta) {
       meta = document.createElement('meta');
@@ -46,14 +55,14 @@ export default function PublicPage({ slug, linkKey, embed = false, initial }: { 
       document.head.appendChild(meta);
     }
     meta.setAttribute('content', 'noindex');
-  }, [data]);
+  }, [data, t]);
 
   const pageClass = embed ? 'pub-page pub-embed' : 'pub-page';
   if (status === 'not_found' || (status !== 'loading' && status !== 'loaded' && !data)) {
     return (
       <div className={pageClass}>
         {!embed && <PublicHeader />}
-        <PublicStateScreen status={status} onRetry={state.retry} />
+        <PublicStateScreen status={status} onRetry={state.retry} embed={embed} />
       </div>
     );
   }
@@ -65,25 +74,35 @@ export default function PublicPage({ slug, linkKey, embed = false, initial }: { 
         {!embed && <PublicHeader />}
         <main className="pub-main">
           <div className="pub-title-row">
-            <div>
-              <h1 className="pub-title">{data ? `${name}'s Availability` : <span className="skeleton skeleton-title" />}</h1>
-              {data && (
-                <p className="pub-intro">
-                  Pick a free time below and propose it to {name} by email — {name} will confirm it with you. Nothing is booked automatically.
-                </p>
-              )}
-            </div>
-            <div className="segmented" role="group" aria-label="View">
+            {data ? (
+              <HostCard
+                name={name}
+                intro={data.host?.intro ?? null}
+                avatarUrl={hostAvatarSrc(data.host?.avatar_url, linkKey)}
+                embed={embed}
+                heading={<h1 className="pub-title">{t('page.title', { name })}</h1>}
+              >
+                <p className="pub-intro">{t('page.intro')}</p>
+              </HostCard>
+            ) : (
+              <h1 className="pub-title">
+                <span className="skeleton skeleton-title" />
+              </h1>
+            )}
+          </div>
+          <div className="pub-controls">
+            <div className="segmented" role="group" aria-label={t('view.label')}>
               <button type="button" aria-pressed={state.view === 'week'} className={state.view === 'week' ? 'active' : ''} onClick={() => state.switchView('week')}>
-                Week
+                {t('view.week')}
               </button>
               <button type="button" aria-pressed={state.view === 'month'} className={state.view === 'month' ? 'active' : ''} onClick={() => state.switchView('month')}>
-                Month
+                {t('view.month')}
               </button>
             </div>
+            <PublicToolbar state={state} />
           </div>
-          <PublicToolbar state={state} />
           <PublicAvailabilityBody state={state} onPropose={setTarget} />
+          <PublicPrefs state={state} />
         </main>
         <PublicFooter slug={slug} linkKey={linkKey} embed={embed} />
       </div>
@@ -92,54 +111,115 @@ export default function PublicPage({ slug, linkKey, embed = false, initial }: { 
   );
 }
 
-/** 'not_found', or an error without an answer to keep showing: the message and, for errors, "Try again". */
-function PublicStateScreen({ status, onRetry }: { status: PublicStatus; onRetry: () => void }) {
+/** The "link not found" page alone (the server renders it for an unknown link, with a 404). */
+export function PublicNotFound({ embed = false }: { embed?: boolean }) {
   return (
-    <main className="pub-state card" role={status === 'not_found' ? undefined : 'alert'}>
-      <h1>{status === 'not_found' ? 'Link not found' : status === 'network_error' ? 'Connection problem' : 'Something went wrong'}</h1>
+    <div className={embed ? 'pub-page pub-embed' : 'pub-page'}>
+      {!embed && <PublicHeader />}
+      <PublicStateScreen status="not_found" onRetry={() => undefined} embed={embed} />
+    </div>
+  );
+}
+
+/**
+ * 'not_found' (a proper 404 page: what happened, a way home, "Is this your link? Sign in"), or an
+ * error without an answer to keep showing: the message and "Try again".
+ */
+function PublicStateScreen({ status, onRetry, embed }: { status: PublicStatus; onRetry: () => void; embed: boolean }) {
+  const { t } = useTranslation();
+  const target = embed ? { target: '_blank', rel: 'noopener noreferrer' } : {};
+  if (status === 'not_found') {
+    return (
+      <main className="pub-state card" data-testid="not-found-page">
+        <p className="pub-state-code" aria-hidden="true">
+          404
+        </p>
+        <h1>{t('states.notFoundTitle')}</h1>
+        <p data-testid="public-state" data-state={status}>
+          {t('states.notFound')}
+        </p>
+        <p className="muted">{t('states.notFoundHelp')}</p>
+        <a className="btn btn-primary" href="/" {...target}>
+          {t('states.home')}
+        </a>
+        <p className="small">
+          {t('states.yourLink')}{' '}
+          <a href="/login" {...target}>
+            {t('states.signIn')}
+          </a>
+        </p>
+      </main>
+    );
+  }
+  return (
+    <main className="pub-state card" role="alert">
+      <h1>{status === 'network_error' ? t('states.connectionTitle') : t('states.errorTitle')}</h1>
       <p data-testid="public-state" data-state={status}>
-        {MESSAGES[status as keyof typeof MESSAGES]}
+        {status === 'network_error' ? t('states.networkError') : t('states.serverError')}
       </p>
-      {status !== 'not_found' && (
-        <button type="button" className="btn btn-primary" onClick={onRetry}>
-          Try again
-        </button>
-      )}
+      <button type="button" className="btn btn-primary" onClick={onRetry}>
+        {t('states.retry')}
+      </button>
     </main>
   );
 }
 
-/** Loading, the clock-change and freshness notices, the week or month grid, the list, the owner's zone. */
+/** An empty week or month: says so and, when the answer names one, when the next free time is, with a button to go there. */
+function EmptyPeriod({ state }: { state: PublicAvailabilityState }) {
+  const { t } = useTranslation();
+  const f = useFormats();
+  const { nextFree, tz, view } = state;
+  return (
+    <div className="pub-empty-period" role="status" data-testid="pub-empty">
+      <p>{view === 'week' ? t('free.noneWeek') : t('free.noneMonth')}</p>
+      {nextFree !== null ? (
+        <>
+          <p className="muted">{t('free.next', { when: f.dateTime(nextFree, tz) })}</p>
+          <button type="button" className="btn btn-primary" onClick={() => state.goToDate(dateInZone(nextFree, tz))}>
+            {t('free.goNext')}
+          </button>
+        </>
+      ) : (
+        <p className="muted">{t('free.noneAhead')}</p>
+      )}
+    </div>
+  );
+}
+
+/** Loading, the clock-change and freshness notices, the week or month, the list, the owner's zone. */
 function PublicAvailabilityBody({ state, onPropose }: { state: PublicAvailabilityState; onPropose: (t: ProposeTarget) => void }) {
-  const { status, data, view, dates, segments, tz, now, today, detected } = state;
+  const { t } = useTranslation();
+  const f = useFormats();
+  const { status, data, view, dates, segments, tz, now, today } = state;
   const loaded = status === 'loaded' && data !== null;
+  const notices = useZoneChangeNotices(loaded ? data.zone_changes : undefined, data?.user_timezone ?? tz, tz);
+  const empty = !segments.some((s) => s.endMs > now);
   return (
     <>
       {status === 'loading' && (
         <div className="pub-loading" role="status">
-          <span className="spinner" /> Loading availability...
+          <span className="spinner" /> {t('page.loading')}
         </div>
       )}
-      {loaded &&
-        zoneChangeNotices(data.zone_changes, data.user_timezone, tz).map((text) => (
-          <p key={text} className="pub-zone-change muted small" role="note" data-testid="pub-zone-change">
-            {text}
-          </p>
-        ))}
+      {notices.map((text) => (
+        <p key={text} className="pub-zone-change muted small" role="note" data-testid="pub-zone-change">
+          {text}
+        </p>
+      ))}
       {loaded && data.stale && (
         <p className="pub-stale" role="status" data-testid="pub-stale">
-          {staleNotice(data.as_of ?? null, tz)}
+          {data.as_of ? t('page.staleAt', { when: f.dateTime(Date.parse(data.as_of), tz) }) : t('page.stale')}
         </p>
       )}
+      {loaded && empty && <EmptyPeriod state={state} />}
+      {loaded && view === 'week' && !empty && <DayStrip state={state} onPropose={onPropose} />}
       {loaded && view === 'week' && <WeekGrid dates={dates} segments={segments} tz={tz} now={now} today={today} onPropose={onPropose} />}
       {loaded && view === 'month' && (
         <MonthGrid dates={dates} segments={segments} today={today} tz={tz} selected={state.selectedDay} onSelect={state.selectDay} onPropose={onPropose} />
       )}
-      {loaded && view === 'week' && <FreeList dates={dates} segments={segments} tz={tz} narrow={detected !== null && window.innerWidth < 560} onPropose={onPropose} />}
+      {loaded && view === 'week' && <FreeList dates={dates} segments={segments} tz={tz} onPropose={onPropose} />}
       {data && data.user_timezone && data.user_timezone !== tz && (
-        <p className="muted small pub-owner-tz">
-          {data.user_name} is based in {data.user_timezone.replace(/_/g, ' ')}. All times above are in {tz.replace(/_/g, ' ')}.
-        </p>
+        <p className="muted small pub-owner-tz">{t('page.ownerZone', { ownerZone: data.user_timezone.replace(/_/g, ' '), zone: tz.replace(/_/g, ' ') })}</p>
       )}
     </>
   );
@@ -147,30 +227,16 @@ function PublicAvailabilityBody({ state, onPropose }: { state: PublicAvailabilit
 
 /** "Powered by Avail": in an embed, a new-tab link to the full page (with the personal key). */
 function PublicFooter({ slug, linkKey, embed }: { slug: string; linkKey?: string; embed: boolean }) {
-  return (
-    <footer className="pub-footer">
-      {embed ? (
-        <>
-          Powered by{' '}
-          <a href={`/${encodeURIComponent(slug)}${linkKey ? `?key=${encodeURIComponent(linkKey)}` : ''}`} target="_blank" rel="noopener noreferrer">
-            Avail
-          </a>{' '}
-          · only free times are shown
-        </>
-      ) : (
-        <>
-          Powered by <a href="/">Avail</a> · only free times are shown
-        </>
-      )}
-    </footer>
-  );
-}
-
-/** The notice shown when the owner's calendars may be out of date (issue 14: honest freshness). */
-export function staleNotice(asOf: string | null, tz: string): string {
-  if (!asOf) return 'Availability may be out of date: some of these calendars could not be checked yet.';
-  const ms = Date.parse(asOf);
-  return `Availability may be out of date (last checked ${formatDayShort(dateInZone(ms, tz))} at ${formatTime(ms, tz)}).`;
+  const { t } = useTranslation();
+  const link = (chunk: string) =>
+    embed ? (
+      <a href={`/${encodeURIComponent(slug)}${linkKey ? `?key=${encodeURIComponent(linkKey)}` : ''}`} target="_blank" rel="noopener noreferrer">
+        {chunk}
+      </a>
+    ) : (
+      <a href="/">{chunk}</a>
+    );
+  return <footer className="pub-footer">{richText(t('page.footer'), { link })}</footer>;
 }
 
 function PublicHeader() {

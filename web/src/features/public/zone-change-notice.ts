@@ -1,10 +1,16 @@
 /**
  * Clock-change notices for visitors (issue 14 item 5): from the public answer's `zone_changes`,
- * the changes that move the owner's hours on the visitor's clock, in words. A change of the
- * visitor's own zone moves every later time by its delta; a change of the owner's zone moves the
- * owner's hours the other way; changes at the same instant that cancel out (both zones in step)
- * say nothing, and nothing is said when owner and visitor share a zone.
+ * the changes that move the owner's hours on the visitor's clock, in words of the visitor's
+ * language (issue 22). A change of the visitor's own zone moves every later time by its delta; a
+ * change of the owner's zone moves the owner's hours the other way; changes at the same instant that
+ * cancel out (both zones in step) say nothing, and nothing is said when owner and visitor share a zone.
  */
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import type { Formats } from '@avail/shared/i18n/formats.ts';
+import { plainDateIn } from '@avail/shared/i18n/formats.ts';
+import { useFormats } from './public-i18n.tsx';
+
 export interface ZoneChangeView {
   at: string;
   zone: string;
@@ -12,21 +18,15 @@ export interface ZoneChangeView {
   offset_after: number;
 }
 
-function amount(minutes: number): string {
+/** '1 hour', '30 minutes', '1 hour, 30 minutes' in the reader's language. */
+function amount(minutes: number, t: TFunction, f: Formats): string {
   const m = Math.abs(minutes);
-  if (m % 60 === 0) return `${m / 60} h`;
-  return m > 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m} min`;
+  const parts = [...(m >= 60 ? [t('zone.hours', { count: Math.floor(m / 60) })] : []), ...(m % 60 ? [t('zone.minutes', { count: m % 60 })] : [])];
+  return new Intl.ListFormat(f.locale, { type: 'unit', style: 'long' }).format(parts);
 }
 
-/** "Sun 29 Mar 2026" of an instant in `zone`. */
-function dayOf(ms: number, zone: string): string {
-  const parts = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: zone }).formatToParts(new Date(ms));
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
-  return `${get('weekday')} ${get('day')} ${get('month')} ${get('year')}`;
-}
-
-/** The notices for a visitor reading times in `visitorZone` of an owner in `ownerZone`. */
-export function zoneChangeNotices(changes: readonly ZoneChangeView[] | undefined, ownerZone: string, visitorZone: string): string[] {
+/** The notices for a visitor reading times in `visitorZone` of an owner in `ownerZone`, in `t`'s language and `f`'s formats. */
+export function zoneChangeNotices(changes: readonly ZoneChangeView[] | undefined, ownerZone: string, visitorZone: string, t: TFunction, f: Formats): string[] {
   if (!changes?.length || ownerZone === visitorZone) return [];
   const byInstant = new Map<string, ZoneChangeView[]>();
   for (const c of changes) byInstant.set(c.at, [...(byInstant.get(c.at) ?? []), c]);
@@ -40,8 +40,19 @@ export function zoneChangeNotices(changes: readonly ZoneChangeView[] | undefined
     }
     if (net === 0) continue;
     const named = group.filter((c) => c.zone === visitorZone || c.zone === ownerZone);
-    const where = named.map((c) => `${c.zone.replace(/_/g, ' ')}${c.zone === visitorZone ? ' (your time zone)' : ''}`).join(' and ');
-    out.push(`Clocks change on ${dayOf(Date.parse(at), named[0]!.zone)} in ${where}: times after it are ${amount(net)} ${net > 0 ? 'later' : 'earlier'} for you.`);
+    const names = named.map((c) => {
+      const zone = c.zone.replace(/_/g, ' ');
+      return c.zone === visitorZone ? t('zone.yours', { zone }) : zone;
+    });
+    const day = plainDateIn(Date.parse(at), named[0]!.zone);
+    const values = { day: f.dateRange(day, day), where: new Intl.ListFormat(f.locale, { type: 'conjunction' }).format(names), amount: amount(net, t, f) };
+    out.push(net > 0 ? t('zone.change', values) : t('zone.changeEarlier', values));
   }
   return out;
+}
+
+/** The notices in the page's language and formats (see `zoneChangeNotices`). */
+export function useZoneChangeNotices(changes: readonly ZoneChangeView[] | undefined, ownerZone: string, visitorZone: string): string[] {
+  const { t } = useTranslation();
+  return zoneChangeNotices(changes, ownerZone, visitorZone, t, useFormats());
 }
