@@ -120,6 +120,13 @@ for (const width of WIDTHS) {
         await checkScreen(page, s.screen, width);
       }
       expect(axeChecks).toBe(anonymousScreens.length * SCHEMES.length);
+      if (width.width === 375) {
+        // The landing page's full-screen menu (a dialog) on phones.
+        await page.goto('/');
+        await page.getByRole('button', { name: 'Open menu' }).click();
+        await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
+        await checkScreen(page, 'landing-menu', width);
+      }
     });
 
     test("onboarding, the owner's screens and the public page are accessible and fit, light and dark", async ({ page, browser }) => {
