@@ -82,13 +82,15 @@ test('Settings → Profile: picture and introduction reach the public answer; th
   expect(bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
   expect(bytes.subarray(8, 12).toString('latin1')).toBe('WEBP');
 
-  // The public page opens (the lead's HostCard shows the picture and intro there: see below).
+  // The public page shows the host once: the picture (loaded), the name in the heading only, the intro.
   const pageRes = await page.goto(`/${acct.username}`);
   expect(pageRes?.status()).toBe(200);
-  await expect(page.getByText('Olivia Owner', { exact: false }).first()).toBeVisible();
-  // TODO(lead, once HostCard is placed in public-page.tsx):
-  //   await expect(page.locator('.host-card img.host-avatar')).toHaveAttribute('src', host.avatar_url!);
-  //   await expect(page.locator('.host-card .host-intro')).toHaveText(host.intro!);
+  const avatar = page.locator('.host-card img.host-avatar');
+  await expect(avatar).toHaveAttribute('src', host.avatar_url!);
+  await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(256);
+  await expect(page.locator('.host-card .host-intro')).toHaveText(host.intro!);
+  await expect(page.locator('.host-card')).toContainText('Olivia Owner', { useInnerText: true });
+  expect((await page.locator('.pub-main').innerText()).split('Olivia Owner').length - 1).toBe(1);
 
   // Remove: the initials come back, the answer has no picture, the old URL is gone.
   await page.goto('/settings');
