@@ -26,7 +26,7 @@ const AvailabilityPage = lazy(() => import('../features/dashboard/availability-p
 const LinksPage = lazy(() => import('../features/dashboard/links-page.tsx'));
 const AnalyticsPage = lazy(() => import('../features/dashboard/analytics-page.tsx'));
 const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx'));
-const PublicPage = lazy(() => import('../features/public/public-page.tsx'));
+const PublicPage = lazy(() => import('../features/public/public-standalone.tsx'));
 const DesktopIntegration = lazy(() => import('../features/tray/desktop-integration.tsx'));
 
 /** /{slug} and /u/{slug}: reserved names are not users. */
