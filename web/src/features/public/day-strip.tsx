@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useFormats } from './public-i18n.tsx';
 import type { ProposeTarget } from './propose-dialog.tsx';
 import type { PublicAvailabilityState } from './use-public-availability.ts';
-import { Tooltip } from './public-tooltip.tsx';
+import { DayWindows } from './day-windows.tsx';
 
 /** The strip and the focused day's buttons. */
 export function DayStrip({ state, onPropose }: { state: PublicAvailabilityState; onPropose: (t: ProposeTarget) => void }) {
@@ -42,25 +42,7 @@ export function DayStrip({ state, onPropose }: { state: PublicAvailabilityState;
         {daySegs.length === 0 ? (
           <p className="muted">{t('free.noneDay', { day: f.dayShort(dayInFocus) })}</p>
         ) : (
-          <ul className="pub-day-buttons" data-testid="day-buttons">
-            {daySegs.map((s) => {
-              const times = f.timeRange(Math.max(s.startMs, now), s.endMs, tz);
-              return (
-                <li key={s.startMs}>
-                  <Tooltip content={t('free.tooltip')}>
-                    <button
-                      type="button"
-                      className="pub-time-btn"
-                      aria-label={t('free.slot', { range: times, day: f.dayShort(dayInFocus) })}
-                      onClick={(e) => onPropose({ startMs: s.startMs, endMs: s.endMs, returnFocus: e.currentTarget })}
-                    >
-                      {times}
-                    </button>
-                  </Tooltip>
-                </li>
-              );
-            })}
-          </ul>
+          <DayWindows day={dayInFocus} segments={daySegs} tz={tz} from={now} variant="large" onPropose={onPropose} />
         )}
       </section>
     </div>

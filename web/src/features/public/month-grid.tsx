@@ -7,7 +7,7 @@ import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DaySegment } from '../../lib/time.ts';
 import { useFormats } from './public-i18n.tsx';
-import { Tooltip } from './public-tooltip.tsx';
+import { DayWindows } from './day-windows.tsx';
 import type { ProposeTarget } from './propose-dialog.tsx';
 
 /** Days the arrow keys move by (a grid: ←/→ one day, ↑/↓ one week). */
@@ -96,26 +96,7 @@ export function MonthGrid({
           ) : (
             <>
               <h2 className="pub-day-title">{t('free.freeOn', { day: f.dayLong(day) })}</h2>
-              <ul className="pub-day-windows">
-                {daySegs.map((s) => {
-                  const text = f.timeRange(s.startMs, s.endMs, tz);
-                  return (
-                    <li key={s.startMs}>
-                      <Tooltip content={t('free.tooltip')}>
-                        <button
-                          type="button"
-                          className="pub-window-btn"
-                          data-cta={t('propose.title')}
-                          aria-label={t('free.slot', { range: text, day: f.dayShort(day) })}
-                          onClick={(e) => onPropose({ startMs: s.startMs, endMs: s.endMs, returnFocus: e.currentTarget })}
-                        >
-                          <strong>{text}</strong>
-                        </button>
-                      </Tooltip>
-                    </li>
-                  );
-                })}
-              </ul>
+              <DayWindows day={day} segments={daySegs} tz={tz} variant="compact" onPropose={onPropose} />
             </>
           )}
         </section>
