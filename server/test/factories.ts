@@ -65,6 +65,9 @@ export async function buildUser(
     plain_link_off: 0,
     intro: null,
     avatar_version: null,
+    format_locale: null,
+    hour12: null,
+    week_start: null,
   };
   await ctx.db.insertInto('users').values(row).execute();
   const token = await issueToken({ db: ctx.db, now: () => now }, row.id);

@@ -14,6 +14,7 @@ import * as m0008 from './migrations/0008_share_links.ts';
 import * as m0009 from './migrations/0009_busy_rules.ts';
 import * as m0010 from './migrations/0010_event_origin.ts';
 import * as m0011 from './migrations/0011_host_profile.ts';
+import * as m0012 from './migrations/0012_owner_formats.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   '0009_busy_rules': m0009,
   '0010_event_origin': m0010,
   '0011_host_profile': m0011,
+  '0012_owner_formats': m0012,
 };
 
 const provider: MigrationProvider = {

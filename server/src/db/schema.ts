@@ -30,6 +30,12 @@ export interface UsersTable {
   intro: Generated<string | null>;
   /** Version of the owner's picture (`user_avatars.version`), the `v` of its public URL; null = no picture. */
   avatar_version: Generated<string | null>;
+  /** Locale (BCP 47) of the dates and times on the owner's screens (0012_owner_formats); null = the browser's own. */
+  format_locale: Generated<string | null>;
+  /** 1 = 12-hour clock, 0 = 24-hour on the owner's screens; null = the locale's own. */
+  hour12: Generated<number | null>;
+  /** First day of the week on the owner's screens, 0 = Sunday … 6 = Saturday; null = the locale's own. */
+  week_start: Generated<number | null>;
 }
 
 /** The owner's picture (issue 22): the server's 256×256 WebP re-encoding, one row per owner. */

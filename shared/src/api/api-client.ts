@@ -198,6 +198,12 @@ export interface User {
   email_verified_at: string | null;
   /** The public link visitors use (`PUBLIC_BASE_URL/username`), null without a username. Absent from older servers. */
   public_url?: string | null;
+  /** The owner's date and time format (issue 22 item 3): BCP 47 locale, null = the browser's own. Absent from older servers. */
+  format_locale?: string | null;
+  /** true = 12-hour clock, false = 24-hour, null = the locale's own. Absent from older servers. */
+  hour12?: boolean | null;
+  /** First day of the week, 0 = Sunday … 6 = Saturday, null = the locale's own. Absent from older servers. */
+  week_start?: number | null;
 }
 export interface AuthResponse {
   user?: User | null;
@@ -223,6 +229,10 @@ export interface Profile {
   avatar_url?: string | null;
   /** The picture's version, null without a picture (the owner's own copy: `api.ownAvatar()`). */
   avatar_version?: string | null;
+  /** The owner's date and time format (as on User; null = automatic). Absent from older servers. */
+  format_locale?: string | null;
+  hour12?: boolean | null;
+  week_start?: number | null;
 }
 /** PUT /me/avatar answer. */
 export interface AvatarUpload {
@@ -403,6 +413,13 @@ export const api = {
   updateTimezone: (timezone: string) => put<unknown>('/me/profile', { timezone }),
   /** The one-line introduction (trimmed by the server, ≤ 160; '' or null removes it). 422 with `errors.intro`. */
   updateIntro: (intro: string | null) => put<{ success: true; message: string; profile: Profile }>('/me/profile', { intro }),
+  /**
+   * The owner's date and time format (issue 22 item 3); only the given fields change, null = automatic.
+   * `format_locale` BCP 47 (saved canonical), `week_start` 0 = Sunday … 6. 422 with `errors.format_locale` /
+   * `errors.hour12` / `errors.week_start`.
+   */
+  updateFormatPrefs: (prefs: { format_locale?: string | null; hour12?: boolean | null; week_start?: number | null }) =>
+    put<{ success: true; message: string; profile: Profile }>('/me/profile', prefs),
   /** A new picture (PNG, JPEG or WebP ≤ 2 MB; the Blob's type is sent as Content-Type). 422/413 with `errors.avatar`. */
   uploadAvatar: (file: Blob) => put<AvatarUpload>('/me/avatar', undefined, { rawBody: file }),
   removeAvatar: () => del<null>('/me/avatar'),

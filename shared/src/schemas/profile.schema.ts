@@ -52,15 +52,75 @@ export const introSchema = z
   .nullable()
   .transform((v) => v || null);
 
+/** True when `locale` is a BCP 47 tag `Intl.getCanonicalLocales` accepts (one tag, ≤ 35 characters). */
+export function isKnownLocale(locale: string): boolean {
+  if (!locale || locale.length > 35) return false;
+  try {
+    return Intl.getCanonicalLocales(locale).length === 1;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * PUT /api/me/profile — `{ timezone?, intro? }`, at least one of them. `timezone`: IANA name;
- * `intro`: see introSchema (null or '' clears it). Neither given → 'Please select a timezone' (the
- * route's original contract: a timezone update).
+ * The locale of the dates and times on the owner's screens (issue 22 item 3): a BCP 47 tag, returned
+ * in its canonical spelling ('en-us' → 'en-US'); blank or null → null (the browser's own).
+ * Messages: 'Format must be a language tag such as en-US', 'Unknown format language'.
+ */
+export const formatLocaleSchema = z
+  .string({ error: 'Format must be a language tag such as en-US' })
+  .trim()
+  .nullable()
+  .transform((v, ctx) => {
+    if (!v) return null;
+    if (!isKnownLocale(v)) {
+      ctx.addIssue({ code: 'custom', message: 'Unknown format language' });
+      return z.NEVER;
+    }
+    return Intl.getCanonicalLocales(v)[0];
+  });
+
+/** The owner's clock: true = 12-hour, false = 24-hour, null = the locale's own. Message: 'Clock must be 12-hour, 24-hour or automatic'. */
+export const hour12Schema = z.boolean({ error: 'Clock must be 12-hour, 24-hour or automatic' }).nullable();
+
+/**
+ * The owner's first day of the week: an integer 0 (Sunday) … 6 (Saturday), null = the locale's own.
+ * Message: 'First day of week must be a whole number from 0 (Sunday) to 6 (Saturday)'.
+ */
+export const weekStartSchema = z
+  .number({ error: 'First day of week must be a whole number from 0 (Sunday) to 6 (Saturday)' })
+  .int('First day of week must be a whole number from 0 (Sunday) to 6 (Saturday)')
+  .min(0, 'First day of week must be a whole number from 0 (Sunday) to 6 (Saturday)')
+  .max(6, 'First day of week must be a whole number from 0 (Sunday) to 6 (Saturday)')
+  .nullable();
+
+/** The owner's date and time format as stored and answered: each field null = automatic. */
+export interface OwnerFormatPrefs {
+  /** BCP 47 locale of the formats; null = the browser's own. */
+  format_locale: string | null;
+  /** true = 12-hour, false = 24-hour; null = the locale's own. */
+  hour12: boolean | null;
+  /** 0 = Sunday … 6 = Saturday; null = the locale's own. */
+  week_start: number | null;
+}
+
+/**
+ * PUT /api/me/profile — `{ timezone?, intro?, format_locale?, hour12?, week_start? }`, at least one.
+ * `timezone`: IANA name; `intro`: see introSchema (null or '' clears it); `format_locale`, `hour12`,
+ * `week_start`: the owner's date and time format (see their schemas; null = automatic). None given →
+ * 'Please select a timezone' (the route's original contract: a timezone update).
  */
 export const profileUpdateSchema = z
-  .object({ timezone: timezoneSchema.optional(), intro: introSchema.optional() })
+  .object({
+    timezone: timezoneSchema.optional(),
+    intro: introSchema.optional(),
+    format_locale: formatLocaleSchema.optional(),
+    hour12: hour12Schema.optional(),
+    week_start: weekStartSchema.optional(),
+  })
   .superRefine((body, ctx) => {
-    if (body.timezone === undefined && body.intro === undefined) ctx.addIssue({ code: 'custom', path: ['timezone'], message: 'Please select a timezone' });
+    const none = body.timezone === undefined && body.intro === undefined && body.format_locale === undefined && body.hour12 === undefined && body.week_start === undefined;
+    if (none) ctx.addIssue({ code: 'custom', path: ['timezone'], message: 'Please select a timezone' });
   });
 export type ProfileUpdateBody = z.output<typeof profileUpdateSchema>;
 

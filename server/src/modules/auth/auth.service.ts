@@ -180,6 +180,9 @@ async function registerNew(deps: Deps, input: RegisterInput, now: number): Promi
     plain_link_off: 0,
     intro: null,
     avatar_version: null,
+    format_locale: null,
+    hour12: null,
+    week_start: null,
   };
   try {
     await usersRepo.insertUser(deps.db, user);

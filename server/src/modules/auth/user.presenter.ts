@@ -1,5 +1,6 @@
 /** The User JSON of the API (product spec §3). The only place a users row is serialised. */
 import { USERNAME_CHANGE_INTERVAL_DAYS } from '@avail/shared/constants.ts';
+import type { OwnerFormatPrefs } from '@avail/shared/schemas/profile.schema.ts';
 import type { UserRow } from '../../db/schema.ts';
 
 const DAY_MS = 86_400_000;
@@ -22,6 +23,12 @@ export interface UserJson {
    * is set. Clients show and copy this one (a desktop app's own origin is not the public one).
    */
   public_url: string | null;
+  /** The owner's date and time format (issue 22 item 3): BCP 47 locale, null = the browser's own. */
+  format_locale: string | null;
+  /** true = 12-hour clock, false = 24-hour, null = the locale's own. */
+  hour12: boolean | null;
+  /** First day of the week, 0 = Sunday … 6 = Saturday, null = the locale's own. */
+  week_start: number | null;
 }
 
 /** Days until the username may change (0 = now). The first set (no recorded change) is always allowed. */
@@ -48,11 +55,27 @@ export function presentUser(user: UserRow, now: number, publicBaseUrl: string): 
     days_until_change: days,
     email_verified_at: user.email_verified_at == null ? null : new Date(user.email_verified_at).toISOString(),
     public_url: user.username ? `${publicBaseUrl}/${encodeURIComponent(user.username)}` : null,
+    ...presentFormatPrefs(user),
   };
 }
 
-/** `{ username, can_change_username, days_until_change, timezone }` of GET/PUT /api/me/profile. */
+/**
+ * The owner's date and time format of a users row: `{ format_locale, hour12, week_start }` (each null =
+ * automatic; hour12 stored 0/1, answered as a boolean). Rows read before 0012_owner_formats → all null.
+ */
+export function presentFormatPrefs(user: Pick<UserRow, 'format_locale' | 'hour12' | 'week_start'>): OwnerFormatPrefs {
+  return {
+    format_locale: user.format_locale ?? null,
+    hour12: user.hour12 == null ? null : Boolean(user.hour12),
+    week_start: user.week_start ?? null,
+  };
+}
+
+/**
+ * `{ username, can_change_username, days_until_change, timezone, format_locale, hour12, week_start }` of
+ * GET/PUT /api/me/profile (the last three: see presentFormatPrefs).
+ */
 export function presentProfile(user: UserRow, now: number) {
   const days = daysUntilUsernameChange(user, now);
-  return { username: user.username, can_change_username: days === 0, days_until_change: days, timezone: user.timezone };
+  return { username: user.username, can_change_username: days === 0, days_until_change: days, timezone: user.timezone, ...presentFormatPrefs(user) };
 }

@@ -1,6 +1,6 @@
 /** /api/me, /api/user/profile, /api/me/profile* — the signed-in user's account and profile. */
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { generateEmailTextSchema, profileUpdateSchema, usernameBodySchema, usernameSchema } from '@avail/shared/schemas/profile.schema.ts';
+import { generateEmailTextSchema, profileUpdateSchema, usernameBodySchema, usernameSchema, type ProfileUpdateBody } from '@avail/shared/schemas/profile.schema.ts';
 import { authenticate, currentUser, requireVerified } from '../../http/authenticate.ts';
 import type { Deps } from '../../http/deps.ts';
 import { defaultRateLimits, ipWindowLimiter, type RateLimits } from '../../http/rate-limit.ts';
@@ -50,8 +50,9 @@ export function profileRouter(deps: Deps, limits: RateLimits = defaultRateLimits
   });
 
   /**
-   * GET /api/me/profile — 200 `{ profile: { username, can_change_username, days_until_change, timezone, intro,
-   * avatar_url, avatar_version } }` (intro: string or null; avatar_url: the public versioned path, null without a
+   * GET /api/me/profile — 200 `{ profile: { username, can_change_username, days_until_change, timezone,
+   * format_locale, hour12, week_start, intro, avatar_url, avatar_version } }` (format_locale: BCP 47 or null,
+   * hour12: boolean or null, week_start: 0–6 or null — null = automatic; intro: string or null; avatar_url: the public versioned path, null without a
    * picture or a username; avatar_version: null without a picture). 401; 403.
    */
   r.get('/me/profile', auth, requireVerified, (req, res) => {
@@ -60,19 +61,30 @@ export function profileRouter(deps: Deps, limits: RateLimits = defaultRateLimits
   });
 
   /**
-   * PUT /api/me/profile — `{ timezone?, intro? }`, at least one. `timezone`: IANA name; `intro`: the one-line
-   * introduction on the public page (trimmed, ≤ 160 characters; '' or null removes it).
+   * PUT /api/me/profile — `{ timezone?, intro?, format_locale?, hour12?, week_start? }`, at least one.
+   * `timezone`: IANA name; `intro`: the one-line introduction on the public page (trimmed, ≤ 160 characters;
+   * '' or null removes it); `format_locale` (BCP 47 tag, saved canonical; '' or null = the browser's own),
+   * `hour12` (boolean or null = the locale's own), `week_start` (integer 0 = Sunday … 6 = Saturday, or null =
+   * the locale's own): how dates and times read on the owner's screens (issue 22 item 3).
    * 200 `{ success: true, message, profile }` (profile as GET /api/me/profile): message 'Timezone updated to {tz}!'
-   * when a timezone was given, else 'Introduction updated!'.
+   * when a timezone was given, else 'Introduction updated!' when an intro was, else 'Date and time format updated!'.
    * When the zone changes, floating and all-day busy time is re-derived in the new zone before the answer.
-   * 422 `Please select a timezone` (neither given) / `Unknown timezone` / `Introduction must be text` /
-   * `Introduction must be at most 160 characters` — nothing is saved then. 401; 403.
+   * 422 `Please select a timezone` (none given) / `Unknown timezone` / `Introduction must be text` /
+   * `Introduction must be at most 160 characters` / `Unknown format language` / `Format must be a language tag
+   * such as en-US` / `Clock must be 12-hour, 24-hour or automatic` / `First day of week must be a whole number
+   * from 0 (Sunday) to 6 (Saturday)` — on its field in `errors`; nothing is saved then. 401; 403.
    */
   r.put('/me/profile', auth, requireVerified, validate(profileUpdateSchema), async (req, res) => {
-    const body = req.body as { timezone?: string; intro?: string | null };
+    const body = req.body as ProfileUpdateBody;
     let user = currentUser(req);
-    let answer: { success: true; message: string; profile: object } = { success: true, message: 'Introduction updated!', profile: {} };
+    const formatsGiven = body.format_locale !== undefined || body.hour12 !== undefined || body.week_start !== undefined;
+    let answer: { success: true; message: string; profile: object } = {
+      success: true,
+      message: body.intro === undefined && formatsGiven ? 'Date and time format updated!' : 'Introduction updated!',
+      profile: {},
+    };
     if (body.intro !== undefined) user = { ...user, intro: await host.updateIntro(deps, user, body.intro) };
+    if (formatsGiven) user = await profile.updateFormatPrefs(deps, user, body);
     if (body.timezone !== undefined) answer = await profile.updateTimezone(deps, user, body.timezone);
     else answer.profile = presentProfile(user, deps.now());
     res.json({ ...answer, profile: { ...answer.profile, ...host.presentOwnHost(user) } });

@@ -103,3 +103,32 @@ export async function setUsername(deps: Deps, user: UserRow, username: string) {
   }
   throw forbidden(USERNAME_CHANGE_NOT_ALLOWED, 'username_change_not_allowed');
 }
+
+/** The fields of PUT /api/me/profile that set the owner's date and time format (validated; undefined = unchanged). */
+export interface FormatPrefsPatch {
+  format_locale?: string | null;
+  hour12?: boolean | null;
+  week_start?: number | null;
+}
+
+/**
+ * Saves the owner's date and time format (issue 22 item 3; already validated: canonical BCP 47 tag or
+ * null, boolean or null, integer 0–6 or null). Only the given fields change; a profile stamp is taken
+ * so the owner's other devices and open tabs hear of it. @returns the updated row (unchanged when
+ * nothing differs).
+ */
+export async function updateFormatPrefs(deps: Deps, user: UserRow, patch: FormatPrefsPatch): Promise<UserRow> {
+  const next = {
+    format_locale: patch.format_locale === undefined ? (user.format_locale ?? null) : patch.format_locale,
+    hour12: patch.hour12 === undefined ? (user.hour12 ?? null) : patch.hour12 === null ? null : patch.hour12 ? 1 : 0,
+    week_start: patch.week_start === undefined ? (user.week_start ?? null) : patch.week_start,
+  };
+  const same = next.format_locale === (user.format_locale ?? null) && next.hour12 === (user.hour12 ?? null) && next.week_start === (user.week_start ?? null);
+  if (same) return user;
+  let updatedAt = user.updated_at;
+  await replicatedWrite(deps, user.id, async (trx, stamp) => {
+    updatedAt = await stamp('profile');
+    await usersRepo.updateUser(trx, user.id, { ...next, updated_at: updatedAt });
+  });
+  return { ...user, ...next, updated_at: updatedAt };
+}

@@ -33,6 +33,10 @@ describe('GET /api/me and profile reads', () => {
       email_verified_at: new Date(user.email_verified_at!).toISOString(),
       // Addition to the spec's shape (issue 10): the link visitors use, from PUBLIC_BASE_URL.
       public_url: 'http://avail.test/grace-h',
+      // Addition (issue 22 item 3): the owner's date and time format, null = automatic.
+      format_locale: null,
+      hour12: null,
+      week_start: null,
     });
     expect(res.body.data.user).toEqual(res.body.user);
     expect(res.body.user).not.toHaveProperty('password_hash');
@@ -44,7 +48,7 @@ describe('GET /api/me and profile reads', () => {
     expect(a.body).toEqual({ data: { timezone: 'Asia/Tokyo', name: user.name, email: user.email } });
     const b = await request(t.app).get('/api/me/profile').set(auth);
     expect(b.body).toEqual({
-      profile: { username: null, can_change_username: true, days_until_change: 0, timezone: 'Asia/Tokyo', intro: null, avatar_url: null, avatar_version: null },
+      profile: { username: null, can_change_username: true, days_until_change: 0, timezone: 'Asia/Tokyo', format_locale: null, hour12: null, week_start: null, intro: null, avatar_url: null, avatar_version: null },
     });
   });
 });
