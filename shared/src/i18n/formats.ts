@@ -27,6 +27,8 @@ export interface Formats {
   readonly weekStart: Weekday;
   /** '9:30 AM' / '09:30' of an instant in `tz`. */
   time(ms: number, tz: string): string;
+  /** A grid's hour mark of an instant in `tz`: '9 AM' on a 12-hour clock, '09:00' on a 24-hour one. */
+  hourMark(ms: number, tz: string): string;
   /** 'Mon' / 'Mo.' of a plain date. */
   weekdayShort(date: string): string;
   /** Narrow-to-short weekday names in week order starting at `weekStart` (for month grids). */
@@ -124,6 +126,7 @@ export function createFormats(prefs: FormatPrefs): Formats {
     hour12,
     weekStart,
     time: (ms, tz) => dtf(locale, timeOpts(tz)).format(new Date(ms)),
+    hourMark: (ms, tz) => (hour12 ? dtf(locale, { timeZone: tz, hour: 'numeric', ...clock }).format(new Date(ms)) : dtf(locale, timeOpts(tz)).format(new Date(ms))),
     weekdayShort: (date) => dtf(locale, { timeZone: 'UTC', weekday: 'short' }).format(plain(date)),
     weekdayHeads: () => Array.from({ length: 7 }, (_, i) => dtf(locale, { timeZone: 'UTC', weekday: 'short' }).format(new Date(Date.UTC(2023, 0, 1 + ((weekStart + i) % 7), 12)))),
     dayShort: (date) => dtf(locale, dayShortOpts).format(plain(date)),

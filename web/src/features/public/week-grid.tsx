@@ -44,7 +44,7 @@ export function WeekGrid({
   const np = zonedParts(now, tz);
   const nowMin = np.hour * 60 + np.minute;
   // Hour labels in the visitor's clock: the hour's instant on the first shown day ('9 AM' / '09:00').
-  const hourLabel = (h: number) => f.time(zonedToUtc(dates[0], h * 60, tz), tz);
+  const hourLabel = (h: number) => f.hourMark(zonedToUtc(dates[0], h * 60, tz), tz);
 
   const open = (s: DaySegment) => (e: MouseEvent<HTMLButtonElement>) => {
     let atMs: number | undefined;
