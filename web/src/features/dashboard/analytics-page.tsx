@@ -7,8 +7,9 @@
 import { useState } from 'react';
 import { api, type LinkAnalytics } from '@avail/shared/api/api-client.ts';
 import { dataAreas } from '../../data/session.tsx';
+import { useOwnerFormats } from '../../data/use-owner-formats.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { formatOwnerDate, viewsChangeLine } from './stats.ts';
+import { viewsChangeLine } from './stats.ts';
 import { useStore } from './use-store.ts';
 
 type Days = 7 | 30 | 90;
@@ -78,6 +79,7 @@ export default function AnalyticsPage() {
 
 function AnalyticsReport({ data, rangeLabel }: { data: LinkAnalytics; rangeLabel: string }) {
   const entries = data.analytics ?? [];
+  const fmt = useOwnerFormats();
   const max = Math.max(1, ...entries.map((e) => e.views));
   const best = entries.reduce<(typeof entries)[number] | null>((b, e) => (e.views > 0 && (!b || e.views > b.views) ? e : b), null);
   const change = viewsChangeLine(data.total, data.previous_total, null, `previous ${data.days} days`, 'New in this period');
@@ -110,7 +112,7 @@ function AnalyticsReport({ data, rangeLabel }: { data: LinkAnalytics; rangeLabel
         <div className="card stat-card">
           <p className="stat-label">Best day</p>
           <p className="stat-sub best-day" data-testid="analytics-best-day">
-            {best ? formatOwnerDate(best.date) : 'No views in this range'}
+            {best ? fmt.dateWithWeekday(best.date) : 'No views in this range'}
           </p>
           {best && (
             <p className="stat-sub muted small">
@@ -125,7 +127,7 @@ function AnalyticsReport({ data, rangeLabel }: { data: LinkAnalytics; rangeLabel
         </h2>
         <ul className={`bar-chart${entries.length > 31 ? ' dense' : ''}`} aria-label={`Views per day, ${rangeLabel.toLowerCase()}`} data-testid="views-chart">
           {entries.map((e) => {
-            const text = `${formatOwnerDate(e.date)}: ${e.views} ${e.views === 1 ? 'view' : 'views'}`;
+            const text = `${fmt.dateWithWeekday(e.date)}: ${e.views} ${e.views === 1 ? 'view' : 'views'}`;
             return (
               <li key={e.date} className="bar-slot" title={text}>
                 {entries.length <= 31 && e.views > 0 && (
@@ -140,7 +142,7 @@ function AnalyticsReport({ data, rangeLabel }: { data: LinkAnalytics; rangeLabel
         </ul>
         <div className="bar-axis small muted" aria-hidden="true">
           {ticks.map((t, i) => (
-            <span key={`${t.date}-${i}`}>{formatOwnerDate(t.date, false)}</span>
+            <span key={`${t.date}-${i}`}>{fmt.dateWithWeekday(t.date, false)}</span>
           ))}
         </div>
         <table className="sr-only">
@@ -154,7 +156,7 @@ function AnalyticsReport({ data, rangeLabel }: { data: LinkAnalytics; rangeLabel
           <tbody>
             {entries.map((e) => (
               <tr key={e.date}>
-                <td>{formatOwnerDate(e.date)}</td>
+                <td>{fmt.dateWithWeekday(e.date)}</td>
                 <td>{e.views}</td>
               </tr>
             ))}

@@ -7,13 +7,13 @@ import { useRef, useState } from 'react';
 import { api, type AvailabilityException } from '@avail/shared/api/api-client.ts';
 import { deleteExceptionLocal, putExceptionLocal } from '@avail/shared/rx/local-writes.ts';
 import { useLocalData, useLocalExceptions, usePendingKeys } from '../../data/local-data.tsx';
+import { useOwnerFormats } from '../../data/use-owner-formats.ts';
 import type { LocalData } from '../../data/local-db.ts';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { TimeInput } from '../../components/time-input.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { dateInZone, to12h } from '../../lib/time.ts';
-import { formatOwnerDate } from './stats.ts';
 import { useStore } from './use-store.ts';
 
 interface Override {
@@ -71,6 +71,7 @@ export function DateOverridesCard({ timezone }: { timezone: string }) {
     ? localExceptions.map((d) => ({ ...d, pending: pendingKeys.includes(`availability_exceptions/${d.id}`) }))
     : rest.data?.exceptions.map(fromRest);
   const today = dateInZone(Date.now(), timezone);
+  const fmt = useOwnerFormats();
   const groups = list ? groupOverrides(list, today) : [];
   const [adding, setAdding] = useState(false);
   const addButton = useRef<HTMLButtonElement>(null);
@@ -130,7 +131,7 @@ export function DateOverridesCard({ timezone }: { timezone: string }) {
         <ul className="override-list">
           {groups.map((g) => (
             <li key={g.date} className="override-row" data-testid="override-row">
-              <span className="override-date">{formatOwnerDate(g.date)}</span>
+              <span className="override-date">{fmt.dateWithWeekday(g.date)}</span>
               <span className="day-slots">
                 {g.windows.length === 0 ? (
                   <span className="override-off">Unavailable all day</span>
@@ -146,7 +147,7 @@ export function DateOverridesCard({ timezone }: { timezone: string }) {
               <button
                 type="button"
                 className="btn btn-secondary btn-sm override-remove"
-                aria-label={`Remove override for ${formatOwnerDate(g.date)}`}
+                aria-label={`Remove override for ${fmt.dateWithWeekday(g.date)}`}
                 disabled={removing === g.date}
                 onClick={() => void remove(g)}
               >

@@ -5,8 +5,8 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api, serverMessage, type ShareLink, type ShareLinks } from '@avail/shared/api/api-client.ts';
+import { useOwnerFormats, type OwnerFormats } from '../../data/use-owner-formats.ts';
 import { useAlert } from '../../components/ui/alert.tsx';
-import { dateInZone, formatDayShort, formatTime } from '../../lib/time.ts';
 import { useCopy } from './use-copy.ts';
 import { useStore } from './use-store.ts';
 
@@ -19,16 +19,15 @@ export const EXPIRY_CHOICES: ReadonlyArray<{ label: string; days: number | null 
   { label: 'Expires in 90 days', days: 90 },
 ];
 
-/** 'Tue 24 Nov, 09:00' of an ISO instant in the owner's zone. */
-function when(iso: string, tz: string): string {
-  const ms = Date.parse(iso);
-  return `${formatDayShort(dateInZone(ms, tz))}, ${formatTime(ms, tz)}`;
+/** 'Tue 24 Nov, 09:00' (en-GB) / 'Tue, Nov 24, 9:00 AM' (en-US) of an ISO instant in the owner's zone, in the owner's formats. */
+function when(iso: string, tz: string, fmt: OwnerFormats): string {
+  return fmt.dateTime(Date.parse(iso), tz);
 }
 
-/** What a link's expiry line says. */
-export function expiryText(link: Pick<ShareLink, 'expires_at' | 'expired'>, tz: string): string {
+/** What a link's expiry line says (dates in the owner's formats `fmt`). */
+export function expiryText(link: Pick<ShareLink, 'expires_at' | 'expired'>, tz: string, fmt: OwnerFormats): string {
   if (!link.expires_at) return 'Never expires';
-  return link.expired ? `Expired ${when(link.expires_at, tz)} — it no longer opens your page` : `Expires ${when(link.expires_at, tz)}`;
+  return link.expired ? `Expired ${when(link.expires_at, tz, fmt)} — it no longer opens your page` : `Expires ${when(link.expires_at, tz, fmt)}`;
 }
 
 /** GET /me/share-links as a cached data area (the Links screen and this card read the same). */
@@ -155,6 +154,7 @@ export function PersonalLinksCard({ tz, hasUsername, store }: { tz: string; hasU
 /** One personal link: label, address with Copy, expiry, views, and Revoke (asks once). */
 function ShareLinkRow({ link, tz, onRevoke }: { link: ShareLink; tz: string; onRevoke: () => Promise<void> }) {
   const { copied, copy } = useCopy();
+  const fmt = useOwnerFormats();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   return (
@@ -163,7 +163,7 @@ function ShareLinkRow({ link, tz, onRevoke }: { link: ShareLink; tz: string; onR
         <strong>{link.label}</strong>
         <span className="muted small" data-testid="share-link-views">
           {link.views === 1 ? '1 view' : `${link.views} views`}
-          {link.last_viewed_at ? ` · last ${when(link.last_viewed_at, tz)}` : ''}
+          {link.last_viewed_at ? ` · last ${when(link.last_viewed_at, tz, fmt)}` : ''}
         </span>
       </div>
       {link.url && (
@@ -177,7 +177,7 @@ function ShareLinkRow({ link, tz, onRevoke }: { link: ShareLink; tz: string; onR
         </div>
       )}
       <div className="share-link-foot">
-        <span className={`small${link.expired ? ' text-danger' : ' muted'}`}>{expiryText(link, tz)}</span>
+        <span className={`small${link.expired ? ' text-danger' : ' muted'}`}>{expiryText(link, tz, fmt)}</span>
         {confirming ? (
           <span className="toolbar" role="group" aria-label={`Revoke ${link.label}?`}>
             <span className="small">It stops working at once.</span>

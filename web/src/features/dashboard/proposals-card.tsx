@@ -2,7 +2,8 @@
  * 'Proposed times' on the owner's dashboard (issue 4): visitors' upcoming proposals, soonest first,
  * in the owner's zone, with a Reply (mailto the visitor) and a Dismiss (optimistic, restored with an
  * error alert when the server refuses). Loads on mount and every 2 minutes, and again when opened
- * at `#proposals` (a proposal notification of the desktop app), then scrolls into view.
+ * at `#proposals` (a proposal notification of the desktop app), then scrolls into view. Times read
+ * in the owner's format choice (useOwnerFormats).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
@@ -11,7 +12,8 @@ import { DASHBOARD_EVENTS_REFRESH_MS } from '@avail/shared/constants.ts';
 import { useSession } from '../../data/session.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { browserTimeZone, formatInstantRange } from '../../lib/time.ts';
+import { useOwnerFormats } from '../../data/use-owner-formats.ts';
+import { browserTimeZone } from '../../lib/time.ts';
 
 const LOAD_ERROR = 'Failed to load proposals. Please try again.';
 const DISMISS_ERROR = 'Failed to dismiss the proposal. Please try again.';
@@ -20,6 +22,7 @@ const DISMISS_ERROR = 'Failed to dismiss the proposal. Please try again.';
 export function ProposalsCard() {
   const { user } = useSession();
   const tz = user?.timezone || browserTimeZone();
+  const fmt = useOwnerFormats();
   const [items, setItems] = useState<Proposal[] | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   const alert = useAlert();
@@ -89,7 +92,7 @@ export function ProposalsCard() {
       ) : (
         <ul className="proposals-list">
           {items.map((p) => {
-            const when = formatInstantRange(Date.parse(p.start), Date.parse(p.end), tz);
+            const when = fmt.instantRange(Date.parse(p.start), Date.parse(p.end), tz);
             const subject = `Re: your proposed time ${when}`;
             return (
               <li key={p.id} className="proposal-item" data-testid="proposal-item">

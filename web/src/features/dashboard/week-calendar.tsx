@@ -1,16 +1,18 @@
 /**
  * The owner's weekly calendar preview (spec §2 Dashboard, §4 Dashboard calendar, §9 grid):
- * Monday first, 60 px per hour, at least 08–20 h widened by 2 h around rules and events,
+ * Monday first (or the owner's chosen first day), 60 px per hour, at least 08–20 h widened by 2 h around rules and events,
  * availability blocks from the weekly rules (a date with overrides shows the overrides' windows
  * instead) plus the owner's events with their titles and the manual busy blocks (from the desktop
  * tray's "Busy for …", removable here). The seams: the data (use-week-events.ts), the layout
  * (week-layout.ts, pure), one date's column (week-day-column.tsx); this file is the card, its
- * toolbar, legend, day heads, all-day row and hour gutter.
+ * toolbar, legend, day heads, all-day row and hour gutter. Dates and times follow the owner's
+ * format choice (useOwnerFormats: locale, 12/24 h, first day of the week; issue 22 item 3).
  */
 import { useMemo, useState } from 'react';
 import type { AvailabilityRule } from '@avail/shared/api/api-client.ts';
 import { CALENDAR_PX_PER_HOUR } from '@avail/shared/constants.ts';
-import { addDays, dateInZone, formatDayLabel, formatTime, formatWeekRange, pad2, weekDates } from '../../lib/time.ts';
+import { useOwnerFormats } from '../../data/use-owner-formats.ts';
+import { addDays, dateInZone, formatTime, weekOf } from '../../lib/time.ts';
 import { useWeekEvents } from './use-week-events.ts';
 import { openableProps, WeekDayColumn } from './week-day-column.tsx';
 import { weekLayout, type PreviewException } from './week-layout.ts';
@@ -25,7 +27,8 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
   const [offset, setOffset] = useState(0);
   const [now, setNow] = useState(() => Date.now());
   const today = dateInZone(now, timezone);
-  const dates = useMemo(() => weekDates(today, offset), [today, offset]);
+  const fmt = useOwnerFormats();
+  const dates = useMemo(() => weekOf(addDays(today, offset * 7), fmt.weekStart), [today, offset, fmt.weekStart]);
   // Events of the shown range (±3 days): see use-week-events.ts.
   const { events, busyBlocks, loading, refresh, removeBlock } = useWeekEvents(addDays(dates[0], -3), addDays(dates[6], 3), setNow);
   // "Why is this time blocked?" (issue 14 item 6): the block whose source is shown, if any.
@@ -47,7 +50,7 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
             Your week
           </h2>
           <p className="muted small">
-            {formatWeekRange(dates)} · {timezone.replace(/_/g, ' ')}
+            {fmt.dateRange(dates[0], dates[6])} · {timezone.replace(/_/g, ' ')}
           </p>
         </div>
         <div className="toolbar">
@@ -82,15 +85,12 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
       <div className="cal-scroll" tabIndex={0} role="region" aria-label="Week calendar">
         <div className="cal-grid" style={{ ['--cal-height' as string]: `${height}px` }}>
           <div className="cal-corner" />
-          {dates.map((d) => {
-            const l = formatDayLabel(d);
-            return (
-              <div key={d} className={`cal-day-head${d === nowDate ? ' today' : ''}`}>
-                <span className="cal-weekday">{l.weekday}</span>
-                <span className="cal-date">{l.day}</span>
-              </div>
-            );
-          })}
+          {dates.map((d) => (
+            <div key={d} className={`cal-day-head${d === nowDate ? ' today' : ''}`} data-date={d}>
+              <span className="cal-weekday">{fmt.weekdayShort(d)}</span>
+              <span className="cal-date">{Number(d.slice(8))}</span>
+            </div>
+          ))}
           {layout.allDay.length > 0 && (
             <>
               <div className="cal-allday-label small muted">All day</div>
@@ -110,12 +110,12 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
           <div className="cal-gutter" style={{ height }}>
             {hours.map((h) => (
               <div key={h} className="cal-hour-label" style={{ top: (h - range.start) * CALENDAR_PX_PER_HOUR }}>
-                {pad2(h)}:00
+                {fmt.hourLabel(h)}
               </div>
             ))}
           </div>
           {dates.map((d, col) => (
-            <WeekDayColumn key={d} date={d} col={col} layout={layout} timezone={timezone} nowMin={d === nowDate ? nowMin : null} onWhy={setWhy} onRemove={removeBlock} />
+            <WeekDayColumn key={d} date={d} col={col} layout={layout} timezone={timezone} fmt={fmt} nowMin={d === nowDate ? nowMin : null} onWhy={setWhy} onRemove={removeBlock} />
           ))}
         </div>
       </div>

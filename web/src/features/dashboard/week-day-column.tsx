@@ -5,7 +5,8 @@
  */
 import type { KeyboardEvent } from 'react';
 import { BUSINESS_HOURS, CALENDAR_PX_PER_HOUR } from '@avail/shared/constants.ts';
-import { formatTime, hhmmToMinutes } from '../../lib/time.ts';
+import { hhmmToMinutes } from '../../lib/time.ts';
+import type { OwnerFormats } from '../../data/use-owner-formats.ts';
 import type { BlockView } from '../../data/local-data.tsx';
 import type { BlockedSource } from './why-blocked-dialog.tsx';
 import type { WeekLayout } from './week-layout.ts';
@@ -30,11 +31,12 @@ export function openableProps(source: BlockedSource & { kind: 'event' }, open: (
  * The column of `date` (index `col`): `layout` from weekLayout, `nowMin` the current minute of the
  * day when `date` is today (else null), `onWhy` opens a block's source, `onRemove` removes a busy block.
  */
-export function WeekDayColumn({ date, col, layout, timezone, nowMin, onWhy, onRemove }: {
+export function WeekDayColumn({ date, col, layout, timezone, fmt, nowMin, onWhy, onRemove }: {
   date: string;
   col: number;
   layout: WeekLayout;
   timezone: string;
+  fmt: OwnerFormats;
   nowMin: number | null;
   onWhy: (s: BlockedSource) => void;
   onRemove: (b: BlockView) => void;
@@ -64,7 +66,7 @@ export function WeekDayColumn({ date, col, layout, timezone, nowMin, onWhy, onRe
             title={b.override ? 'Date override' : undefined}
           >
             <span>
-              {b.start}–{b.end}
+              {fmt.plainTimeSpan(b.start, b.end)}
               {b.override && ' (override)'}
             </span>
           </div>
@@ -77,19 +79,19 @@ export function WeekDayColumn({ date, col, layout, timezone, nowMin, onWhy, onRe
             key={`${t.ev.id}-${t.date}`}
             className="cal-event"
             style={{ top: top(t.startMin), height: Math.max(18, ((t.endMin - t.startMin) / 60) * CALENDAR_PX_PER_HOUR) }}
-            title={`${t.ev.title} (${formatTime(Date.parse(t.ev.start), timezone)}–${formatTime(Date.parse(t.ev.end), timezone)})`}
+            title={`${t.ev.title} (${fmt.timeSpan(Date.parse(t.ev.start), Date.parse(t.ev.end), timezone)})`}
             {...openableProps({ kind: 'event', id: t.ev.id, title: t.ev.title }, onWhy)}
           >
             <strong>{t.ev.title || 'Busy'}</strong>
             <span>
-              {formatTime(Date.parse(t.ev.start), timezone)}–{formatTime(Date.parse(t.ev.end), timezone)}
+              {fmt.timeSpan(Date.parse(t.ev.start), Date.parse(t.ev.end), timezone)}
             </span>
           </div>
         ))}
       {layout.busy
         .filter((t) => t.date === d)
         .map((t) => {
-          const label = `${formatTime(t.block.start_ms, timezone)}–${formatTime(t.block.end_ms, timezone)}`;
+          const label = fmt.timeSpan(t.block.start_ms, t.block.end_ms, timezone);
           return (
             <div
               key={`b-${t.block.id}-${t.date}`}

@@ -3,7 +3,7 @@
  * block, event and manual busy block sits on the shown dates, and the hours shown. Pure.
  */
 import type { AvailabilityRule, CalendarEvent } from '@avail/shared/api/api-client.ts';
-import { dashboardHourRange, dateInZone, hhmmToMinutes, splitByDay } from '../../lib/time.ts';
+import { dashboardHourRange, dateInZone, hhmmToMinutes, splitByDay, weekdayMon0 } from '../../lib/time.ts';
 import type { BlockView } from '../../data/local-data.tsx';
 
 /** A date override as the preview needs it (availability-semantics.md: both times null = day off). */
@@ -78,7 +78,8 @@ export function weekLayout(p: {
     }
     for (const seg of splitByDay(s, e, dates, timezone)) timed.push({ ev, date: seg.date, startMin: seg.startMin, endMin: seg.endMin });
   }
-  const blocks = dates.map((d, col) => availabilityBlocksFor(d, col, rules, exceptions));
+  // The rule weekday of each date (0 = Monday), whatever day the shown week starts on.
+  const blocks = dates.map((d) => availabilityBlocksFor(d, weekdayMon0(d), rules, exceptions));
   const busy: WeekLayout['busy'] = [];
   for (const block of busyBlocks) {
     for (const seg of splitByDay(block.start_ms, block.end_ms, dates, timezone)) busy.push({ block, date: seg.date, startMin: seg.startMin, endMin: seg.endMin });

@@ -3,11 +3,12 @@
  * For a calendar event it asks the server where the event comes from (connection, calendar, title,
  * UID, single / repeating / moved instance) and shows the connection's parse warnings; for a manual
  * busy block it says so with the owner's note. Owner-only: nothing of this is on the public page.
+ * Times read in the owner's format choice (useOwnerFormats).
  */
 import { useEffect, useState } from 'react';
 import { api, serverMessage, type EventSource } from '@avail/shared/api/api-client.ts';
 import { Dialog } from '../../components/ui/dialog.tsx';
-import { formatInstantRange } from '../../lib/time.ts';
+import { useOwnerFormats } from '../../data/use-owner-formats.ts';
 import { PROVIDER_LABEL } from '../../lib/provider-labels.ts';
 
 /** What the dialog explains: an event of a connected calendar, or a busy block added by hand. */
@@ -39,6 +40,7 @@ export function WhyBlockedDialog({ source, timezone, onClose }: { source: Blocke
   const [data, setData] = useState<EventSource | null>(null);
   const [error, setError] = useState('');
   const eventId = source?.kind === 'event' ? source.id : null;
+  const fmt = useOwnerFormats();
 
   useEffect(() => {
     setData(null);
@@ -61,7 +63,7 @@ export function WhyBlockedDialog({ source, timezone, onClose }: { source: Blocke
           <dt>Source</dt>
           <dd>A busy block you added by hand.</dd>
           <dt>When</dt>
-          <dd>{formatInstantRange(source.startMs, source.endMs, timezone)}</dd>
+          <dd>{fmt.instantRange(source.startMs, source.endMs, timezone)}</dd>
           {source.note && (
             <>
               <dt>Your note</dt>
@@ -77,7 +79,7 @@ export function WhyBlockedDialog({ source, timezone, onClose }: { source: Blocke
           <dt>Event</dt>
           <dd>{data.event.title || '(no title)'}</dd>
           <dt>When</dt>
-          <dd>{data.event.all_day ? `${formatInstantRange(Date.parse(data.event.start), Date.parse(data.event.end), timezone)} (all day)` : formatInstantRange(Date.parse(data.event.start), Date.parse(data.event.end), timezone)}</dd>
+          <dd>{data.event.all_day ? `${fmt.instantRange(Date.parse(data.event.start), Date.parse(data.event.end), timezone)} (all day)` : fmt.instantRange(Date.parse(data.event.start), Date.parse(data.event.end), timezone)}</dd>
           <dt>Why</dt>
           <dd>{busyText(data.event)}</dd>
           <dt>Kind</dt>

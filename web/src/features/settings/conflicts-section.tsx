@@ -9,15 +9,20 @@ import { useEffect, useState } from 'react';
 import { api, type ReplacedVersion } from '@avail/shared/api/api-client.ts';
 import { restoreVersion } from '@avail/shared/rx/restore-version.ts';
 import { useLocalData } from '../../data/local-data.tsx';
+import { useSession } from '../../data/session.tsx';
+import { useOwnerFormats, type OwnerFormats } from '../../data/use-owner-formats.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { WEEKDAYS } from '../../components/slot-editor.tsx';
-import { to12h } from '../../lib/time.ts';
+import { browserTimeZone, to12h } from '../../lib/time.ts';
 
 /** How long a restore waits for the device to catch up with the server first (ms). */
 const RESTORE_SYNC_WAIT_MS = 5_000;
 
-/** What a version said, in words ("Tuesday 9:00 AM – 12:00 PM", "2030-02-01: unavailable all day", …). */
-export function describeVersion(v: ReplacedVersion): string {
+/**
+ * What a version said, in words ("Tuesday 9:00 AM – 12:00 PM", "2030-02-01: unavailable all day", …);
+ * a busy block's instants in the owner's formats `fmt` and zone `tz` ('Mon 30 Nov, 09:00').
+ */
+export function describeVersion(v: ReplacedVersion, fmt: OwnerFormats, tz: string): string {
   const r = v.replaced;
   const time = (s: unknown) => (typeof s === 'string' ? to12h(s) : '');
   let what: string;
@@ -29,8 +34,8 @@ export function describeVersion(v: ReplacedVersion): string {
         ? `Date override ${String(r.date)}: unavailable all day`
         : `Date override ${String(r.date)}: ${time(r.start_time_local)} – ${time(r.end_time_local)}`;
   } else {
-    const fmt = (ms: unknown) => new Date(Number(ms)).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-    what = `Busy block ${fmt(r.start_ms)} – ${fmt(r.end_ms)}${typeof r.note === 'string' && r.note ? ` (${r.note})` : ''}`;
+    const at = (ms: unknown) => fmt.dateTime(Number(ms), tz);
+    what = `Busy block ${at(r.start_ms)} – ${at(r.end_ms)}${typeof r.note === 'string' && r.note ? ` (${r.note})` : ''}`;
   }
   return r._deleted ? `Deletion of: ${what.charAt(0).toLowerCase()}${what.slice(1)}` : what;
 }
@@ -44,6 +49,8 @@ export function deviceLabel(byDevice: string, thisDevice: string | undefined): s
 
 export function ConflictsSection() {
   const local = useLocalData();
+  const fmt = useOwnerFormats();
+  const tz = useSession().user?.timezone || browserTimeZone();
   const [items, setItems] = useState<ReplacedVersion[] | null>(null);
   const [loadError, setLoadError] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
@@ -106,10 +113,10 @@ export function ConflictsSection() {
           {items.map((v) => (
             <li key={v.id} className="conflict-item">
               <div>
-                <div>{describeVersion(v)}</div>
+                <div>{describeVersion(v, fmt, tz)}</div>
                 <div className="muted small">
                   Replaced by {deviceLabel(v.byDevice, local.data?.deviceId)} on{' '}
-                  <time dateTime={v.decidedAt}>{new Date(v.decidedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</time>
+                  <time dateTime={v.decidedAt}>{fmt.dateTime(Date.parse(v.decidedAt), tz)}</time>
                 </div>
               </div>
               <button type="button" className="btn btn-secondary btn-sm" disabled={!local.data || busy !== null} onClick={() => void onRestore(v)}>

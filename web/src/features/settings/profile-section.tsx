@@ -2,7 +2,8 @@
  * Settings → Profile: the timezone (spec §2, §8 Profile messages), and the host shown on the public
  * page (issue 22 item 4): a picture — upload (PNG, JPEG or WebP ≤ 2 MB; the server stores a 256×256
  * WebP) or remove, previewed with the initials fallback visitors see — and a one-line introduction
- * (≤ 160 characters, with a counter). Errors show on their field.
+ * (≤ 160 characters, with a counter); and the date and time format of the owner's screens
+ * (date-format-fields.tsx, issue 22 item 3). Errors show on their field.
  */
 import { useEffect, useRef, useState } from 'react';
 import { api, ApiError } from '@avail/shared/api/api-client.ts';
@@ -12,6 +13,7 @@ import { useSession } from '../../data/session.tsx';
 import { hostInitials, hostTone } from '../../lib/host-initials.ts';
 import { TimezoneOptions } from '../../components/timezone-options.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
+import { DateFormatFields } from './date-format-fields.tsx';
 import './profile-section.css';
 
 /** What the picture field accepts, before asking the server (which checks the bytes too). */
@@ -257,6 +259,8 @@ export function ProfileSection() {
           {introSaved ? 'Introduction saved' : ''}
         </p>
       </div>
+
+      <DateFormatFields />
     </section>
   );
 }
