@@ -34,7 +34,7 @@ export interface UsersTable {
   format_locale: Generated<string | null>;
   /** 1 = 12-hour clock, 0 = 24-hour on the owner's screens; null = the locale's own. */
   hour12: Generated<number | null>;
-  /** First day of the week on the owner's screens, 0 = Sunday … 6 = Saturday; null = the locale's own. */
+  /** First day of the week on the owner's screens, 0 = Sunday … 6 = Saturday; null = automatic (Monday, spec Z-11). */
   week_start: Generated<number | null>;
 }
 

@@ -202,7 +202,7 @@ export interface User {
   format_locale?: string | null;
   /** true = 12-hour clock, false = 24-hour, null = the locale's own. Absent from older servers. */
   hour12?: boolean | null;
-  /** First day of the week, 0 = Sunday … 6 = Saturday, null = the locale's own. Absent from older servers. */
+  /** First day of the week, 0 = Sunday … 6 = Saturday, null = automatic (Monday, spec Z-11). Absent from older servers. */
   week_start?: number | null;
 }
 export interface AuthResponse {

@@ -84,7 +84,8 @@ export const formatLocaleSchema = z
 export const hour12Schema = z.boolean({ error: 'Clock must be 12-hour, 24-hour or automatic' }).nullable();
 
 /**
- * The owner's first day of the week: an integer 0 (Sunday) … 6 (Saturday), null = the locale's own.
+ * The owner's first day of the week: an integer 0 (Sunday) … 6 (Saturday), null = automatic (Monday in the
+ * owner app, spec Z-11).
  * Message: 'First day of week must be a whole number from 0 (Sunday) to 6 (Saturday)'.
  */
 export const weekStartSchema = z
@@ -100,7 +101,7 @@ export interface OwnerFormatPrefs {
   format_locale: string | null;
   /** true = 12-hour, false = 24-hour; null = the locale's own. */
   hour12: boolean | null;
-  /** 0 = Sunday … 6 = Saturday; null = the locale's own. */
+  /** 0 = Sunday … 6 = Saturday; null = automatic (Monday, spec Z-11). */
   week_start: number | null;
 }
 

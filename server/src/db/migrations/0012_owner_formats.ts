@@ -3,7 +3,8 @@
  * times, stored per owner so the choice follows them to every device. The owner's texts stay English.
  *  - `users.format_locale`: BCP 47 locale of the formats ('en-US', 'de-DE'); null = the browser's own.
  *  - `users.hour12`: 1 = 12-hour clock, 0 = 24-hour; null = the locale's own.
- *  - `users.week_start`: first day of the week, 0 = Sunday … 6 = Saturday; null = the locale's own.
+ *  - `users.week_start`: first day of the week, 0 = Sunday … 6 = Saturday; null = automatic (the owner
+ *    app starts weeks on Monday then, the spec's business constant Z-11).
  * Schema builder only (same on SQLite and PostgreSQL); existing owners get null everywhere (Automatic).
  */
 import type { Kysely } from 'kysely';

@@ -27,7 +27,7 @@ export interface UserJson {
   format_locale: string | null;
   /** true = 12-hour clock, false = 24-hour, null = the locale's own. */
   hour12: boolean | null;
-  /** First day of the week, 0 = Sunday … 6 = Saturday, null = the locale's own. */
+  /** First day of the week, 0 = Sunday … 6 = Saturday, null = automatic (Monday, spec Z-11). */
   week_start: number | null;
 }
 

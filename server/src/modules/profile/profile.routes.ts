@@ -65,7 +65,7 @@ export function profileRouter(deps: Deps, limits: RateLimits = defaultRateLimits
    * `timezone`: IANA name; `intro`: the one-line introduction on the public page (trimmed, ≤ 160 characters;
    * '' or null removes it); `format_locale` (BCP 47 tag, saved canonical; '' or null = the browser's own),
    * `hour12` (boolean or null = the locale's own), `week_start` (integer 0 = Sunday … 6 = Saturday, or null =
-   * the locale's own): how dates and times read on the owner's screens (issue 22 item 3).
+   * automatic: Monday, spec Z-11): how dates and times read on the owner's screens (issue 22 item 3).
    * 200 `{ success: true, message, profile }` (profile as GET /api/me/profile): message 'Timezone updated to {tz}!'
    * when a timezone was given, else 'Introduction updated!' when an intro was, else 'Date and time format updated!'.
    * When the zone changes, floating and all-day busy time is re-derived in the new zone before the answer.
