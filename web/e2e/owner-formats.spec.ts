@@ -6,7 +6,7 @@
  * The browser runs in en-GB (the suite's default), so Automatic is English on a 24-hour clock.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { uniqueAccount } from './fixtures.ts';
+import { nextWeekMonday, OWNER_ZONE, uniqueAccount, zonedDateTime } from './fixtures.ts';
 import { onboardedOwner } from './helpers.ts';
 
 /** Sets the three format fields (select values; '' = Automatic), checks the live example, saves. */
@@ -25,9 +25,21 @@ async function chooseFormat(page: Page, locale: string, clock: '' | '12' | '24',
 const dow = (date: string) => new Date(`${date}T12:00:00Z`).getUTCDay();
 
 test('the owner picks the formats of their screens; the dashboard week follows, and a reload keeps it', async ({ page }) => {
-  await onboardedOwner(page, uniqueAccount('fmt'));
+  const acct = uniqueAccount('fmt');
+  await onboardedOwner(page, acct);
   const heads = page.locator('.cal-day-head');
   const hours = page.locator('.cal-hour-label');
+  // A visitor's proposal next Monday 10:00–10:45 (the owner's zone) for the Proposed times card.
+  const monday = nextWeekMonday(OWNER_ZONE);
+  const proposal = await page.request.post(`/api/public/${acct.username}/proposals`, {
+    headers: { 'X-Forwarded-For': '198.51.100.231' },
+    data: { start: zonedDateTime(monday, '10:00', OWNER_ZONE), end: zonedDateTime(monday, '10:45', OWNER_ZONE), name: 'Vera Visitor', email: 'vera@example.com', visitor_timezone: OWNER_ZONE },
+  });
+  expect(proposal.status(), await proposal.text()).toBe(201);
+  await page.reload();
+  const proposed = page.getByRole('region', { name: 'Proposed times' }).getByTestId('proposal-item');
+  const mondayDay = Number(monday.slice(8));
+  await expect(proposed).toContainText(new RegExp(`Mon ${mondayDay} \\w+, 10:00–10:45`));
 
   // Automatic in an en-GB browser: Monday first (spec Z-11), 24-hour.
   await expect(heads.first().locator('.cal-weekday')).toHaveText('Mon');
@@ -45,6 +57,7 @@ test('the owner picks the formats of their screens; the dashboard week follows, 
   // The Monday rule sits in the second column now, on the 12-hour clock.
   await expect(page.locator('.cal-col').nth(1).locator('.cal-available')).toHaveText(/^9:00\sAM–5:00\sPM$/);
   await expect(page.locator('.cal-col').first().locator('.cal-available')).toHaveCount(0);
+  await expect(proposed).toContainText(new RegExp(`Mon, \\w+ ${mondayDay}, 10:00\\s?–\\s?10:45\\sAM`));
   // The range label reads the US way (month before day).
   await expect(page.locator('#week-cal-title + p')).toContainText(/^[A-Z][a-z]{2} \d{1,2}/);
 
@@ -56,6 +69,7 @@ test('the owner picks the formats of their screens; the dashboard week follows, 
   await expect(hours.filter({ hasText: '08:00' })).toHaveCount(1);
   await expect(hours.filter({ hasText: /AM|PM/ })).toHaveCount(0);
   await expect(page.locator('.cal-col').first().locator('.cal-available')).toHaveText('09:00–17:00');
+  await expect(proposed).toContainText(new RegExp(`Mo\\., ${mondayDay}\\. .+10:00.+10:45`));
 
   // Kept on the account: a reload (and the settings form) still say so.
   await page.reload();
