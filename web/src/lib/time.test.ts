@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addDays, dashboardHourRange, dateInZone, defaultDuration, fittingDurations, formatInstantRange, mondayOf, monthStart, publicHourRange, quarterHourStarts, splitByDay, to12h,
-  weekDates, weekdayMon0, zonedToUtc,
+  addDays, addMonths, dashboardHourRange, dateInZone, defaultDuration, fittingDurations, monthOf, monthStart, publicHourRange, quarterHourStarts, splitByDay, to12h,
+  weekOf, weekdayMon0, zonedToUtc,
 } from './time.ts';
 
 describe('week math', () => {
@@ -9,11 +9,18 @@ describe('week math', () => {
     expect(weekdayMon0('2026-11-23')).toBe(0);
     expect(weekdayMon0('2026-11-22')).toBe(6);
   });
-  it('starts weeks on Monday and moves by offset', () => {
-    expect(mondayOf('2026-11-22')).toBe('2026-11-16');
-    expect(weekDates('2026-11-22', 0)).toEqual(['2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22']);
-    expect(weekDates('2026-11-22', 1)[0]).toBe('2026-11-23');
-    expect(weekDates('2026-11-22', -1)[6]).toBe('2026-11-15');
+  it('lays a week out from the locale’s first day (Monday, Sunday or Saturday)', () => {
+    expect(weekOf('2026-11-22', 1)).toEqual(['2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22']);
+    expect(weekOf('2026-11-22', 0)[0]).toBe('2026-11-22');
+    expect(weekOf('2026-11-21', 0)[0]).toBe('2026-11-15');
+    expect(weekOf('2026-11-22', 6)[0]).toBe('2026-11-21');
+    expect(weekOf('2026-11-20', 6)).toHaveLength(7);
+  });
+  it('moves months keeping the day where it exists', () => {
+    expect(addMonths('2026-01-31', 1)).toBe('2026-02-28');
+    expect(addMonths('2026-12-08', 1)).toBe('2027-01-08');
+    expect(addMonths('2026-03-15', -3)).toBe('2025-12-15');
+    expect(monthOf('2028-02-10')).toHaveLength(29);
   });
   it('crosses month and year boundaries', () => {
     expect(addDays('2026-12-30', 3)).toBe('2027-01-02');
@@ -87,11 +94,5 @@ describe('proposal times', () => {
     expect(defaultDuration([15, 30, 45])).toBe(30);
     expect(defaultDuration([15])).toBe(15);
     expect(defaultDuration([])).toBeUndefined();
-  });
-  it('labels a range in a zone, across midnight too', () => {
-    expect(formatInstantRange(at('2026-11-24T08:00:00Z'), at('2026-11-24T11:00:00Z'), 'Europe/Brussels')).toBe('Tue 24 Nov, 09:00–12:00');
-    expect(formatInstantRange(at('2026-11-24T08:00:00Z'), at('2026-11-24T11:00:00Z'), 'America/New_York')).toBe('Tue 24 Nov, 03:00–06:00');
-    expect(formatInstantRange(at('2026-11-24T22:30:00Z'), at('2026-11-24T23:00:00Z'), 'Europe/Brussels')).toBe('Tue 24 Nov, 23:30–24:00');
-    expect(formatInstantRange(at('2026-11-24T22:30:00Z'), at('2026-11-24T23:30:00Z'), 'Europe/Brussels')).toBe('Tue 24 Nov, 23:30 – Wed 25 Nov, 00:30');
   });
 });

@@ -82,17 +82,6 @@ export function weekdayMon0(date: string): number {
   return (new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7;
 }
 
-/** Monday of the week holding `date`. */
-export function mondayOf(date: string): string {
-  return addDays(date, -weekdayMon0(date));
-}
-
-/** The seven plain dates (Monday first) of the week `offset` weeks from the one holding `today`. */
-export function weekDates(today: string, offset: number): string[] {
-  const monday = addDays(mondayOf(today), offset * 7);
-  return Array.from({ length: 7 }, (_, i) => addDays(monday, i));
-}
-
 /** First day of the month `offset` months from the one holding `today`. */
 export function monthStart(today: string, offset: number): string {
   const [y, m] = today.split('-').map(Number);
@@ -212,51 +201,6 @@ function cachedFormat(key: string, make: () => Intl.DateTimeFormat): Intl.DateTi
 /** '09:30' style time of an instant in a zone. */
 export function formatTime(ms: number, tz: string, hour12 = false): string {
   return cachedFormat(`t|${tz}|${hour12}`, () => new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit', hour12 })).format(new Date(ms));
-}
-
-/** 'Mon 24 Nov' style label of a plain date. */
-export function formatDayLabel(date: string): { weekday: string; day: string; month: string } {
-  const [y, m, d] = date.split('-').map(Number);
-  const t = new Date(Date.UTC(y, m - 1, d, 12));
-  return {
-    weekday: cachedFormat('weekday', () => new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: 'UTC' })).format(t),
-    day: String(d),
-    month: cachedFormat('month', () => new Intl.DateTimeFormat('en-US', { month: 'short', timeZone: 'UTC' })).format(t),
-  };
-}
-
-/** 'November 2026' */
-export function formatMonthLabel(first: string): string {
-  const [y, m] = first.split('-').map(Number);
-  return cachedFormat('month-year', () => new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' })).format(new Date(Date.UTC(y, m - 1, 1, 12)));
-}
-
-/** '24 Nov – 30 Nov 2026' */
-export function formatWeekRange(dates: readonly string[]): string {
-  const a = formatDayLabel(dates[0]);
-  const b = formatDayLabel(dates[dates.length - 1]);
-  const year = dates[dates.length - 1].slice(0, 4);
-  return `${a.month} ${a.day} – ${b.month} ${b.day}, ${year}`;
-}
-
-/** 'Tue 24 Nov' label of a plain date. */
-export function formatDayShort(date: string): string {
-  const l = formatDayLabel(date);
-  return `${l.weekday} ${l.day} ${l.month}`;
-}
-
-/**
- * 'Tue 24 Nov, 09:00–12:00' of two instants in a zone; when the end falls on another day,
- * 'Tue 24 Nov, 23:30 – Wed 25 Nov, 00:30'. A range ending exactly at midnight stays on its day ('…–24:00').
- */
-export function formatInstantRange(startMs: number, endMs: number, tz: string): string {
-  const day = dateInZone(startMs, tz);
-  const endDay = dateInZone(endMs, tz);
-  const start = formatTime(startMs, tz);
-  const end = formatTime(endMs, tz);
-  if (endDay === day) return `${formatDayShort(day)}, ${start}–${end}`;
-  if (endDay === addDays(day, 1) && end === '00:00') return `${formatDayShort(day)}, ${start}–24:00`;
-  return `${formatDayShort(day)}, ${start} – ${formatDayShort(endDay)}, ${end}`;
 }
 
 const QUARTER_MS = 15 * 60_000;

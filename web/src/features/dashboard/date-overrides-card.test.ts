@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { formatOwnerDate } from './stats.ts';
 import { groupOverrides, validateOverride } from './date-overrides-card.tsx';
 import { textPreview } from './links-page.tsx';
 import { availabilityBlocksFor } from './week-calendar.tsx';
@@ -29,10 +28,6 @@ describe('date overrides', () => {
 });
 
 describe('owner-screen formatting', () => {
-  it('writes an owner date with its weekday', () => {
-    expect(formatOwnerDate('2026-11-24')).toBe('Tue, 24 Nov 2026');
-    expect(formatOwnerDate('2026-11-24', false)).toBe('Tue, 24 Nov');
-  });
   it('previews a text on one line, at most 60 characters', () => {
     const p = textPreview('Hi,\n\nHere are the times I\'m free: https://avail.example/jane-doe-long\n\nBest');
     expect(p).toBe("Hi, Here are the times I'm free: https://avail.example/jane-");

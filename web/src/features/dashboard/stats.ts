@@ -25,11 +25,3 @@ export function viewsChangeLine(last: number, previous: number, percent: number 
   return p > 0 ? { trend: 'up', text: `+${p}% vs ${period}` } : { trend: 'down', text: `\u2212${Math.abs(p)}% vs ${period}` };
 }
 
-/** 'Tue, 24 Nov 2026' (or without the year) for an owner's date 'YYYY-MM-DD'. */
-export function formatOwnerDate(date: string, withYear = true): string {
-  const [y, m, d] = date.split('-').map(Number);
-  const t = new Date(Date.UTC(y, m - 1, d));
-  const weekday = t.toLocaleDateString('en-GB', { weekday: 'short', timeZone: 'UTC' });
-  const month = t.toLocaleDateString('en-GB', { month: 'short', timeZone: 'UTC' });
-  return `${weekday}, ${d} ${month}${withYear ? ` ${y}` : ''}`;
-}
