@@ -82,11 +82,12 @@ test('the owner starts with an empty Proposed times card', async ({ browser, bas
 
 test('a visitor proposes a time with the keyboard; the owner is e-mailed with Reply-To the visitor', async ({ browser, baseURL }) => {
   const { ctx, page, bodies } = await visitorPage(browser, baseURL, { timezoneId: 'Europe/London' });
-  await page.goto(`/${owner.username}`);
+  // Next week by its address: the page opens on the first week with free time, and the owner is
+  // free on Mondays only, so from Tuesday on that is already next week.
+  const monday = nextWeekMonday('Europe/Brussels');
+  await page.goto(`/${owner.username}?date=${monday}`);
   await expect(page.getByRole('heading', { name: `${owner.name}'s Availability` })).toBeVisible();
   await expect(page.getByText('Pick a time that works for you and propose it. Nothing is booked until it is confirmed by email.')).toBeVisible();
-  await page.getByRole('button', { name: 'Next week' }).click();
-  const monday = nextWeekMonday('Europe/Brussels');
   const day = dayLabel(monday);
   // The owner's Monday 09:00–17:00 Brussels reads 08:00–16:00 in London.
   const slot = page.getByRole('button', { name: `Free ${day}, 08:00–16:00 — propose a time` });
@@ -163,8 +164,7 @@ test('a visitor proposes a time with the keyboard; the owner is e-mailed with Re
   await expect(dialog).toHaveCount(0);
   await expect(slot).toBeFocused();
   // Nothing was reserved: after a reload the window is still free as a whole.
-  await page.reload();
-  await page.getByRole('button', { name: 'Next week' }).click();
+  await page.reload(); // the address keeps next week's date
   await expect(slot).toBeVisible();
 
   // The visitor never sees the owner's address: not on the page, not in any answer.
@@ -185,8 +185,7 @@ test('server answers: no longer free refetches the windows; too many proposals; 
   const { ctx, page } = await visitorPage(browser, baseURL, { timezoneId: 'Europe/Brussels' });
   let availabilityCalls = 0;
   page.on('request', (r) => r.url().includes('/availability') && availabilityCalls++);
-  await page.goto(`/${owner.username}`);
-  await page.getByRole('button', { name: 'Next week' }).click();
+  await page.goto(`/${owner.username}?date=${nextWeekMonday('Europe/Brussels')}`);
   const slot = page.getByRole('button', { name: /^Free Mon \d+ \w+, 09:00–17:00 / });
   await slot.click();
   const dialog = page.getByRole('dialog', { name: 'Propose a time' });
@@ -215,12 +214,14 @@ test('server answers: no longer free refetches the windows; too many proposals; 
   await ctx.close();
 });
 
-test('at 375 px a visitor proposes from the day list; the dialog fits the screen', async ({ browser, baseURL }) => {
+test('at 375 px a visitor proposes from the chosen day\'s buttons; the dialog fits the screen', async ({ browser, baseURL }) => {
   const { ctx, page } = await visitorPage(browser, baseURL, { timezoneId: 'Europe/Brussels', width: 375 });
-  await page.goto(`/${owner.username}`);
-  await page.getByRole('button', { name: 'Next week' }).click();
-  const day = dayLabel(nextWeekMonday('Europe/Brussels'));
-  const fromList = page.getByRole('button', { name: `Propose a time on ${day}, 09:00–17:00` });
+  const monday = nextWeekMonday('Europe/Brussels');
+  await page.goto(`/${owner.username}?date=${monday}`);
+  const day = dayLabel(monday);
+  // A phone: the day strip with the address's Monday chosen, its free time as a large button.
+  await expect(page.getByRole('group', { name: 'Days of the week' })).toBeVisible();
+  const fromList = page.getByTestId('day-buttons').getByRole('button', { name: `Free ${day}, 09:00–17:00 — propose a time` });
   await expect(fromList).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/public-page-week-live-375.png`, fullPage: true });
   await fromList.click();

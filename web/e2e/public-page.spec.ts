@@ -6,7 +6,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Route } from '@playwright/test';
-import { OWNER_ZONE, SECRET_TITLE, uniqueAccount, zonedDateTime } from './fixtures.ts';
+import { nextWeekMonday, OWNER_ZONE, SECRET_TITLE, todayIn, uniqueAccount, zonedDateTime } from './fixtures.ts';
 import { registerVerified } from './helpers.ts';
 
 const SLUG = 'jane-doe';
@@ -97,7 +97,9 @@ test('the five states with the spec messages: loading, loaded, not_found, server
 
 test('week ↔ month, one week or month per step, and back to the current one', async ({ page }) => {
   const urls = await mockAvailability(page);
-  await page.goto(`/${SLUG}`);
+  // Today's week by its address: without a date the page opens on the first week with free time,
+  // which is next week from Friday evening on (the windows are weekdays 09:00–17:00).
+  await page.goto(`/${SLUG}?date=${todayIn(OWNER_ZONE)}`);
   const week = page.getByRole('button', { name: 'Week', exact: true });
   const month = page.getByRole('button', { name: 'Month', exact: true });
   await expect(week).toHaveAttribute('aria-pressed', 'true');
@@ -234,8 +236,8 @@ test('tooltip on hover and on keyboard focus; a free block opens a proposal, nev
   await mockAvailability(page);
   const posts: string[] = [];
   page.on('request', (r) => r.method() !== 'GET' && posts.push(`${r.method()} ${r.url()}`));
-  await page.goto(`/${SLUG}`);
-  await page.getByRole('button', { name: 'Next week' }).click();
+  // Next week by its address (without a date the page opens on the first week with free time).
+  await page.goto(`/${SLUG}?date=${nextWeekMonday(OWNER_ZONE)}`);
   const slot = page.getByRole('button', { name: /^Free Mon \d+ \w+, 09:00–17:00 — propose a time$/ });
   await slot.hover();
   await expect(page.getByRole('tooltip')).toHaveText("Hey, I'm free here");
@@ -277,8 +279,7 @@ test('tooltip on hover and on keyboard focus; a free block opens a proposal, nev
 
 test('zone: detected from the browser, changeable, and the same window reads differently', async ({ page, browser, baseURL }) => {
   const urls = await mockAvailability(page);
-  await page.goto(`/${SLUG}`);
-  await page.getByRole('button', { name: 'Next week' }).click();
+  await page.goto(`/${SLUG}?date=${nextWeekMonday(OWNER_ZONE)}`);
   const zone = page.getByLabel('Times shown in');
   await expect(zone).toHaveValue('Europe/Brussels');
   await expect(zone.locator('option:checked')).toHaveText('Europe/Brussels (detected)');
@@ -296,9 +297,8 @@ test('zone: detected from the browser, changeable, and the same window reads dif
   const ny = await browser.newContext({ locale: 'en-GB', timezoneId: 'America/New_York', baseURL });
   const p2 = await ny.newPage();
   await mockAvailability(p2);
-  await p2.goto(`/${SLUG}`);
+  await p2.goto(`/${SLUG}?date=${nextWeekMonday(OWNER_ZONE)}`);
   await expect(p2.getByLabel('Times shown in')).toHaveValue('America/New_York');
-  await p2.getByRole('button', { name: 'Next week' }).click();
   await expect(p2.getByRole('button', { name: /^Free Tue \d+ \w+, 03:00–11:00/ })).toBeVisible();
   await ny.close();
 });
@@ -322,8 +322,7 @@ test('week, month and dialog at 1280 and 375 px: screenshots, no page overflow, 
   await mockAvailability(page, [['09:00', '12:00'], ['13:00', '17:30']]);
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: width === 1280 ? 800 : 812 });
-    await page.goto(`/${SLUG}`);
-    await page.getByRole('button', { name: 'Next week' }).click();
+    await page.goto(`/${SLUG}?date=${nextWeekMonday(OWNER_ZONE)}`);
     // From 768 px the week grid; on a phone the day strip and the chosen day's times as buttons.
     await expect(page.getByRole('group', { name: width === 1280 ? 'Week of free times' : 'Days of the week' })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -380,13 +379,13 @@ test('F-01: the busy event\'s title and details never reach the visitor, in the 
 
   const visitor = await browser.newContext({ locale: 'en-GB', timezoneId: OWNER_ZONE, baseURL });
   const pub = await visitor.newPage();
-  await pub.goto(`/${owner.username}`);
-  await expect(pub.getByRole('heading', { name: `${owner.name}'s Availability` })).toBeVisible();
   // The event day (Wednesday of next week) in the month view: its 09:00–17:00 minus the event.
+  // Its week by its address, then Month keeps the date (without a date the page opens on the first
+  // week with free time, so counting months from today is not reliable).
   const eventDate = process.env.E2E_EVENT_DATE!;
-  const todayMonth = new Intl.DateTimeFormat('en-CA', { timeZone: OWNER_ZONE, year: 'numeric', month: '2-digit' }).format(new Date());
+  await pub.goto(`/${owner.username}?date=${eventDate}`);
+  await expect(pub.getByRole('heading', { name: `${owner.name}'s Availability` })).toBeVisible();
   await pub.getByRole('button', { name: 'Month', exact: true }).click();
-  if (!eventDate.startsWith(todayMonth)) await pub.getByRole('button', { name: 'Next month' }).click();
   const day = Number(eventDate.slice(8));
   await pub.getByRole('group', { name: 'Month of free times' }).getByRole('button', { name: new RegExp(`^Wed ${day} \\w+: 7 free hours$`) }).click();
   const after = pub.getByRole('button', { name: new RegExp(`^Free Wed ${day} \\w+, 12:00–17:00 — propose a time$`) });

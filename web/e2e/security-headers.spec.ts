@@ -4,7 +4,7 @@
  * every owner tab, the server-rendered public page and its proposal dialog.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { uniqueAccount } from './fixtures.ts';
+import { nextWeekMonday, OWNER_ZONE, uniqueAccount } from './fixtures.ts';
 import { onboardedOwner } from './helpers.ts';
 
 /** Records every CSP violation and CSP console error of `page` from its first script on. */
@@ -42,9 +42,9 @@ test('no CSP violation on the landing page, the owner app and the public page', 
   const visitor = await browser.newContext({ locale: 'en-GB', baseURL });
   const pub = await visitor.newPage();
   const pubViolations = await watchCsp(pub);
-  await pub.goto(`/${acct.username}`);
+  // Next week by its address (without a date the page opens on the first week with free time).
+  await pub.goto(`/${acct.username}?date=${nextWeekMonday(OWNER_ZONE)}`);
   await expect(pub.getByRole('heading', { name: `${acct.name}'s Availability` })).toBeVisible();
-  await pub.getByRole('button', { name: 'Next week' }).click();
   const free = pub.getByRole('button', { name: /^Free / }).first();
   await free.click();
   await expect(pub.getByRole('dialog')).toBeVisible();
