@@ -106,8 +106,6 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
 
   // helmet: CSP, frame-ancestors 'none', X-Frame-Options, nosniff, HSTS on https (http/security-headers.ts).
   app.use(securityHeaders(deps.config.PUBLIC_BASE_URL));
-  // br/gzip on the fly for HTML, JSON, JS, CSS, ICS ≥ 1 KB, Vary: Accept-Encoding (http/compression.middleware.ts).
-  app.use(compressResponses());
   app.use(requestLogger(deps.logger));
   // The change bus logs a lost LISTEN connection (PostgreSQL) through the app's logger from the start.
   changeBusFor(deps.db).setLogger(deps.logger);
@@ -118,6 +116,10 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   // The visitor path first (GET, no body; it sets its own no-store headers): the hottest route
   // matches before the body parsers and without walking the owner routers' stacks.
   app.use('/api', publicRouter(deps, limits));
+  // br/gzip on the fly for HTML, JSON, JS, CSS, ICS ≥ 1 KB, Vary: Accept-Encoding (http/compression.middleware.ts).
+  // After the visitor API: its answers are sent already coded from the public cache (and its
+  // errors are small), so the hottest route skips the on-the-fly wrapper.
+  app.use(compressResponses());
   // A replication push carries up to PUSH_BATCH_MAX (500) documents with their assumed states.
   app.use('/api/replication', express.json({ limit: '4mb' }));
   app.use('/api', express.json({ limit: '256kb' }));

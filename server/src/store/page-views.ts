@@ -5,7 +5,7 @@
  *
  *  - A view already recorded or pending in this process is dropped in memory (a bounded "seen" set).
  *  - New views wait in memory and are written in multi-row INSERT … ON CONFLICT DO NOTHING batches:
- *    `flushMs` (ms) after the first pending one, at once when BATCH_MAX are pending, before any
+ *    `flushMs` (ms) after the first pending one, at once (without the request waiting) when BATCH_MAX are pending, before any
  *    analytics read (`flushPageViews`), and on shutdown (`closePageViews`). A normal stop loses
  *    nothing; a crash loses at most `flushMs` of views.
  *  - `flushMs = 0`: write-through — each new view is inserted before `record` resolves (the test
@@ -24,8 +24,14 @@ export interface PageViewRow {
   created_at: number;
 }
 
-/** Rows per INSERT (and pending count that triggers a flush). */
+/** Pending views that trigger a flush at once. */
 const BATCH_MAX = 500;
+/**
+ * Rows per INSERT. An embedded (SQLite) write holds the event loop while it runs, so a flush is
+ * written in small statements with a turn of the loop between them: visitors' requests go on
+ * between two statements instead of waiting behind one large one.
+ */
+const INSERT_ROWS = 100;
 /** Remembered (owner, day, visitor) keys before the set is emptied. */
 const SEEN_MAX = 200_000;
 
@@ -54,8 +60,12 @@ export class PageViewRecorder {
     if (this.seen.size >= SEEN_MAX) this.seen.clear();
     this.seen.add(key);
     this.pending.push(row);
-    if (this.flushMs <= 0 || this.pending.length >= BATCH_MAX) {
+    if (this.flushMs <= 0) {
       await this.flush();
+    } else if (this.pending.length >= BATCH_MAX) {
+      // A full batch is written at once, but the visitor whose view filled it does not wait for the
+      // write (flush never rejects: failures are logged), so no request's latency carries it.
+      void this.flush();
     } else if (!this.timer) {
       this.timer = setTimeout(() => {
         this.timer = null;
@@ -74,8 +84,9 @@ export class PageViewRecorder {
     const rows = this.pending;
     this.pending = [];
     this.flushing = this.flushing.then(async () => {
-      for (let i = 0; i < rows.length; i += BATCH_MAX) {
-        const batch = rows.slice(i, i + BATCH_MAX);
+      for (let i = 0; i < rows.length; i += INSERT_ROWS) {
+        if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        const batch = rows.slice(i, i + INSERT_ROWS);
         try {
           await this.db
             .insertInto('page_views')
