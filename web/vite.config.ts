@@ -83,6 +83,9 @@ const preactAliases = [
   { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
   { find: /^react$/, replacement: 'preact/compat' },
+  // react-i18next reads its store through React's useSyncExternalStore shim (a CommonJS copy of the
+  // hooks): Preact's compat layer has the hook, so the shim maps there too (one set of hooks).
+  { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: 'preact/compat' },
 ];
 
 export default defineConfig(({ mode, isSsrBuild }) => {
