@@ -135,7 +135,9 @@ export function publicPageHandler(deps: Deps, dist: string, limit: LimitOptions,
       const rendered = ssr.renderPublicPage(boot, messages);
       res.send(fillPublicTemplate(template, { ...rendered, bootId: ssr.PUBLIC_BOOT_ID }));
     } catch (err) {
-      deps.logger.warn({ err }, 'public page: server rendering failed, sent the shell');
+      // An error, not a warning: while it lasts every visitor gets the shell (no page without
+      // JavaScript, a slower first paint) — a broken SSR build once went unnoticed as a warning.
+      deps.logger.error({ err }, 'public page: server rendering failed, sent the shell');
       res.send(fillPublicTemplate(template));
     }
   };
