@@ -283,6 +283,22 @@ export interface CalendarConnection {
   /** The connection's busy rules (REST only; the device's copy of a connection has none). */
   busy_rules?: BusyRules;
 }
+/** One connection's outcome of Sync Now. */
+export interface SyncNowResult {
+  connection_id: string;
+  name: string;
+  provider: CalendarProvider;
+  ok: boolean;
+  /** Owner-facing reason of a failure; null when it synced. */
+  error: string | null;
+}
+export interface SyncNowResponse {
+  success: boolean;
+  message: string;
+  connections: CalendarConnection[];
+  /** Absent from older servers. */
+  results?: SyncNowResult[];
+}
 export interface CalendarEvent {
   id: string | number;
   title: string;
@@ -454,7 +470,8 @@ export const api = {
   disconnect: (id: string | number) => del<unknown>(`/me/calendar/connections/${encodeURIComponent(String(id))}`),
   /** DELETE /me/calendar/{google|microsoft|apple}/disconnect (spec §7; one connection per provider). */
   disconnectProvider: (provider: 'google' | 'microsoft' | 'apple') => del<unknown>(`/me/calendar/${provider}/disconnect`),
-  sync: () => post<unknown>('/me/calendar/sync'),
+  /** POST /me/calendar/sync (Sync Now): `success` only when every connection synced; `results` name each failure and why. */
+  sync: () => post<SyncNowResponse>('/me/calendar/sync'),
   events: (start_date: string, end_date: string) =>
     get<{ events: CalendarEvent[] }>('/me/calendar/events', { query: { start_date, end_date } }),
 

@@ -243,6 +243,28 @@ describe('ICS feed connections (API)', () => {
     await request(t.app).get('/api/me/calendar/connections').set(owner.auth).expect(200);
   });
 
+  it('Sync Now succeeds only when every calendar synced, and names the one that failed and why', async () => {
+    const okPath = `/ok-${owner.user.id}.ics`;
+    const brokenPath = `/gone-${owner.user.id}.ics`;
+    srv.set(okPath, { ics: feed([timed('ok@test', '20300107T090000Z', '20300107T100000Z')], 'Work') });
+    srv.set(brokenPath, { ics: feed([timed('b@test', '20300108T090000Z', '20300108T100000Z')], 'Team rota') });
+    await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: srv.url(okPath) }).expect(201);
+    const broken = (await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: srv.url(brokenPath) }).expect(201)).body.connection;
+
+    const allGood = await request(t.app).post('/api/me/calendar/sync').set(owner.auth).expect(200);
+    expect(allGood.body).toMatchObject({ success: true, message: 'Sync complete' });
+    expect(allGood.body.results).toHaveLength(2);
+
+    srv.set(brokenPath, { status: 404 });
+    const failed = await request(t.app).post('/api/me/calendar/sync').set(owner.auth).expect(200);
+    expect(failed.body).toMatchObject({ success: false, message: 'Failed to sync calendars. Please try again.' });
+    const bad = failed.body.results.filter((r: { ok: boolean }) => !r.ok);
+    expect(bad).toEqual([
+      { connection_id: broken.id, name: 'Team rota', provider: 'ics', ok: false, error: expect.stringContaining('404') },
+    ]);
+    expect(failed.body.connections.find((c: { id: string }) => c.id === broken.id)).toMatchObject({ status: 'error' });
+  });
+
   it('keeps the last good busy time when a later sync times out, is too large, or hits the recurrence cap', async () => {
     const path = `/flaky-${owner.user.id}.ics`;
     srv.set(path, { ics: feed([timed('a@test', '20300107T090000Z', '20300107T100000Z')]) });

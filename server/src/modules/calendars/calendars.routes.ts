@@ -68,9 +68,14 @@ export function calendarsRouter(deps: Deps & Pick<SyncDeps, 'calendarFetch'>) {
     res.json(await service.eventSource(deps, currentUser(req).id, String(req.params.id)));
   });
 
+  /**
+   * POST /api/me/calendar/sync — Sync Now: every connection synced at once. 200
+   * `{ success, message, connections, results: [{ connection_id, name, provider, ok, error }] }`;
+   * `success` false (message 'Failed to sync calendars. Please try again.') when any sync failed,
+   * each failure named with its reason. 401; 403 unverified.
+   */
   router.post('/me/calendar/sync', ...auth, async (req: Request, res: Response) => {
-    const connections = await service.syncNow(deps, currentUser(req).id);
-    res.json({ success: true, message: 'Sync complete', connections });
+    res.json(await service.syncNow(deps, currentUser(req).id));
   });
 
   router.get('/me/calendar/events', ...auth, async (req: Request, res: Response) => {

@@ -315,9 +315,39 @@ export async function disconnectProvider(deps: SyncDeps, userId: string, provide
   await removeConnections(deps, userId, conns);
 }
 
+/** One connection's result of Sync Now: `error` is the owner-facing reason (never a secret). */
+export interface SyncNowResult {
+  connection_id: string;
+  name: string;
+  provider: CalendarConnectionRow['provider'];
+  ok: boolean;
+  error: string | null;
+}
+
+/**
+ * POST /me/calendar/sync: syncs every connection of the owner (in parallel) and answers
+ * `{ success, message, connections, results }`: `success` is true only when every sync succeeded
+ * (a connection whose sync another request already ran counts as succeeded when it is active);
+ * `results` names each connection with its outcome and, on failure, the reason
+ * (e.g. "HTTP 404 from the calendar server").
+ */
 export async function syncNow(deps: SyncDeps, userId: string) {
-  await syncUser(deps, userId);
-  return listConnectionViews(deps, userId);
+  const outcomes = await syncUser(deps, userId);
+  const connections = await listConnectionViews(deps, userId);
+  const byId = new Map(connections.map((c) => [String(c.id), c]));
+  const results: SyncNowResult[] = outcomes.map((o) => {
+    const view = byId.get(o.connectionId);
+    const ok = o.ok || ((o.busy || o.skipped) === true && view?.status === 'active');
+    return {
+      connection_id: o.connectionId,
+      name: view?.name ?? '',
+      provider: view?.provider ?? 'ics',
+      ok,
+      error: ok ? null : (o.error ?? view?.last_error ?? 'Calendar sync failed.'),
+    };
+  });
+  const success = results.every((r) => r.ok);
+  return { success, message: success ? 'Sync complete' : 'Failed to sync calendars. Please try again.', connections, results };
 }
 
 const INSTANT_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
