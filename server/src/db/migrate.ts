@@ -15,6 +15,7 @@ import * as m0009 from './migrations/0009_busy_rules.ts';
 import * as m0010 from './migrations/0010_event_origin.ts';
 import * as m0011 from './migrations/0011_host_profile.ts';
 import * as m0012 from './migrations/0012_owner_formats.ts';
+import * as m0013 from './migrations/0013_calendar_selection.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   '0010_event_origin': m0010,
   '0011_host_profile': m0011,
   '0012_owner_formats': m0012,
+  '0013_calendar_selection': m0013,
 };
 
 const provider: MigrationProvider = {

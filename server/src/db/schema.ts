@@ -133,6 +133,8 @@ export interface CalendarConnectionsTable {
   sync_started_at: number | null;
   /** The owner's busy rules for this connection as JSON (shared/src/ical/busy-rules.ts); null = the defaults. */
   busy_rules_json: string | null;
+  /** The owner's calendar switches, sealed JSON `{ busy, reviewed_at }` (0013_calendar_selection); null = provider defaults. */
+  calendar_choices: string | null;
 }
 
 /** Raw ICS per calendar object; owner-only; used to re-derive busy time. */

@@ -29,7 +29,7 @@ export interface ProviderSyncResult {
   removals: Array<{ calendarUrl: string; href: string }>;
   /** Calendars that no longer exist (or no longer hold events): all their objects go. */
   removedCalendars: string[];
-  /** Event calendars seen (all are included: calendar selection is "coming soon"). */
+  /** Event calendars seen (whether or not the owner counts them as busy). */
   calendarsCount: number;
   /** Provider state to keep for the next sync (JSON-serialisable, no secrets). */
   newState: unknown;
@@ -43,6 +43,37 @@ export interface ProviderSyncResult {
    * Absent: the names last stored are kept.
    */
   calendarNames?: Record<string, string>;
+  /**
+   * The listed event calendars with what the owner's calendar-selection switches need (issue 23):
+   * names as the provider shows them, colour, whether we may write to it, and whether it makes
+   * the owner busy by default. Absent: the list last stored is kept.
+   */
+  calendars?: ProviderCalendar[];
+}
+
+/** One calendar of a connection as its provider lists it. */
+export interface ProviderCalendar {
+  /** The calendar's key, as in calendar_sources.calendar_url (CalDAV collection URL, Google calendar id, Graph calendar id, `ics:<connection>`). */
+  id: string;
+  /** Display name (CalDAV displayname, Google summaryOverride/summary, Graph name). */
+  name?: string;
+  /** `#rrggbb` when the provider gives one (Apple calendar-color, Google backgroundColor, Graph hexColor). */
+  color?: string;
+  /** True when the account cannot write events to it (a subscription, a shared calendar read-only). */
+  readOnly: boolean;
+  /**
+   * Whether it makes the owner busy until the owner says otherwise: the owner's own calendars yes;
+   * subscribed holiday, birthday and other people's calendars no (Google accessRole other than
+   * owner/writer, the primary always on; Graph canEdit false; CalDAV and ICS: all on).
+   */
+  busyByDefault: boolean;
+}
+
+/** `#rrggbb` (lower case) of a provider's colour value, or undefined when it is not one (Apple adds alpha: `#RRGGBBAA`). */
+export function normalizeColor(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(value.trim());
+  return m ? `#${m[1]!.toLowerCase()}` : undefined;
 }
 
 export interface ProviderSyncInput<Config> {

@@ -43,6 +43,11 @@ export async function setBusyRulesJson(db: Q, connectionId: string, json: string
   await db.updateTable('calendar_connections').set({ busy_rules_json: json }).where('id', '=', connectionId).execute();
 }
 
+/** Stores the owner's sealed calendar switches (calendar_connections.calendar_choices); not replicated. */
+export async function setCalendarChoices(db: Q, connectionId: string, sealed: string | null): Promise<void> {
+  await db.updateTable('calendar_connections').set({ calendar_choices: sealed }).where('id', '=', connectionId).execute();
+}
+
 /** Inserts a connection; its `updated_at` is the write's stamp (call inside replicatedWrite). */
 export async function insertConnection(
   db: Q,

@@ -64,6 +64,8 @@ export interface FakeCalendar {
   timeZone: string;
   primary?: boolean;
   accessRole: 'owner' | 'writer' | 'reader' | 'freeBusyReader';
+  /** calendarList backgroundColor (#rrggbb). */
+  backgroundColor?: string;
 }
 
 export interface FakeChannel {
@@ -438,6 +440,7 @@ export async function start(options: GoogleFakeOptions = {}): Promise<GoogleCale
         summary: c.summary,
         timeZone: c.timeZone,
         accessRole: c.accessRole,
+        ...(c.backgroundColor ? { backgroundColor: c.backgroundColor } : {}),
         ...(c.primary ? { primary: true } : {}),
       }));
       const body: Record<string, unknown> = { kind: 'calendar#calendarList', etag: `"${seq}"`, items };

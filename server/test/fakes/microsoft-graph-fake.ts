@@ -85,6 +85,10 @@ interface StoredEvent {
 interface Calendar {
   id: string;
   name: string;
+  /** Graph `canEdit`: false for a calendar shared with the owner read-only. Default true. */
+  canEdit: boolean;
+  /** Graph `hexColor`, '' when unset (as Graph answers). */
+  hexColor: string;
   events: Map<string, StoredEvent>;
 }
 
@@ -370,7 +374,7 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
     if (req.method === 'GET' && rest === '/me/calendars') {
       return jsonBody(res, 200, {
         '@odata.context': `${graphBase}/$metadata#users('${userId}')/calendars`,
-        value: [...calendars.values()].map((c) => ({ id: c.id, name: c.name, canEdit: true, isDefaultCalendar: c === [...calendars.values()][0] })),
+        value: [...calendars.values()].map((c) => ({ id: c.id, name: c.name, canEdit: c.canEdit, hexColor: c.hexColor, isDefaultCalendar: c === [...calendars.values()][0] })),
       });
     }
     const delta = /^\/me\/calendars\/([^/]+)\/calendarView\/delta$/.exec(rest);
@@ -659,8 +663,12 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
     /** Requests seen (`METHOD /path`), for asserting what the adapter called. */
     log,
     /** Adds a calendar; returns its id. */
-    addCalendar(name = 'Calendar', id: string = `AAMkAGCal${randomBytes(12).toString('base64url')}=`): string {
-      calendars.set(id, { id, name, events: new Map() });
+    addCalendar(
+      name = 'Calendar',
+      id: string = `AAMkAGCal${randomBytes(12).toString('base64url')}=`,
+      opts: { canEdit?: boolean; hexColor?: string } = {},
+    ): string {
+      calendars.set(id, { id, name, canEdit: opts.canEdit ?? true, hexColor: opts.hexColor ?? '', events: new Map() });
       return id;
     },
     /** Removes a calendar and its events. */

@@ -69,6 +69,35 @@ export const busyRulesSchema = z.object({
     .refine((list) => list.length <= FREE_KEYWORDS_MAX, `At most ${FREE_KEYWORDS_MAX} keywords.`),
 });
 
+/**
+ * One calendar of a connection with its switch (issue 23): GET /api/me/calendar/connections/{id}/calendars.
+ * `busy`: its events make the owner busy; `read_only`: the account cannot write to it;
+ * `new`: listed since the owner last looked at the switches.
+ */
+export interface ConnectionCalendar {
+  id: string;
+  name: string;
+  /** `#rrggbb` when the provider gives a colour. */
+  color?: string;
+  busy: boolean;
+  read_only: boolean;
+  new: boolean;
+}
+
+/** Body of PUT /api/me/calendar/connections/{id}/calendars: `{ calendars: [{ id, busy }] }` (1–500 entries, ids listed by GET). */
+export const calendarSwitchesSchema = z.object({
+  calendars: z
+    .array(
+      z.object({
+        id: z.string({ error: 'Calendar id must be text' }).min(1, 'Calendar id is required').max(2048, 'Calendar id is too long'),
+        busy: z.boolean({ error: 'busy must be true or false' }),
+      }),
+      { error: 'calendars must be a list of { id, busy }' },
+    )
+    .min(1, 'Choose at least one calendar')
+    .max(500, 'At most 500 calendars'),
+});
+
 /** JSON of GET /api/me/calendar/events/{id}/source: where an event of the owner's week comes from (owner-only; server and web app). */
 export interface EventSource {
   event: {

@@ -2,7 +2,7 @@
  * /api/me/calendar/* — thin: authenticate, validate with the shared schemas, call the service.
  */
 import { Router, type Request, type Response } from 'express';
-import { appleConnectSchema, busyRulesSchema, caldavConnectSchema, eventsQuerySchema, icsConnectSchema } from '@avail/shared/schemas/calendar.schema.ts';
+import { appleConnectSchema, busyRulesSchema, calendarSwitchesSchema, caldavConnectSchema, eventsQuerySchema, icsConnectSchema } from '@avail/shared/schemas/calendar.schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { authenticate, currentUser, requireVerified } from '../../http/authenticate.ts';
 import { parse, validate } from '../../http/validate.ts';
@@ -54,6 +54,28 @@ export function calendarsRouter(deps: Deps & Pick<SyncDeps, 'calendarFetch'>) {
    */
   router.put('/me/calendar/connections/:id/busy-rules', ...auth, validate(busyRulesSchema), async (req: Request, res: Response) => {
     res.json({ connection: await service.setBusyRules(deps, currentUser(req).id, String(req.params.id), req.body) });
+  });
+
+  /**
+   * GET /api/me/calendar/connections/:id/calendars — the connection's calendars with their switches
+   * (issue 23): 200 `{ calendars: [{ id, name, color?, busy, read_only, new }] }` (names as the
+   * provider shows them; empty before the first sync). 404 another owner's or no connection; 401.
+   * Cache-Control: no-store (calendar names are owner-only).
+   */
+  router.get('/me/calendar/connections/:id/calendars', ...auth, async (req: Request, res: Response) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await service.listConnectionCalendars(deps, currentUser(req).id, String(req.params.id)));
+  });
+
+  /**
+   * PUT /api/me/calendar/connections/:id/calendars — body `{ calendars: [{ id, busy }] }`: which
+   * calendars make the owner busy. 200 `{ calendars, connection }`, the connection re-derived from
+   * its stored data before the answer, so the public page follows at once (as busy rules do). 422
+   * `{ error, errors }` on a bad body or an id the connection does not list (nothing stored); 404; 401.
+   */
+  router.put('/me/calendar/connections/:id/calendars', ...auth, validate(calendarSwitchesSchema), async (req: Request, res: Response) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await service.setConnectionCalendars(deps, currentUser(req).id, String(req.params.id), req.body));
   });
 
   /**

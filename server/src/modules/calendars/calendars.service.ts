@@ -4,9 +4,9 @@
  */
 import { getIanaZone, isValidIanaZone, parseIsoDate, startOfLocalDay } from '@avail/shared/domain/zone-time.ts';
 import { isDefaultBusyRules, readBusyRules, type BusyRules } from '@avail/shared/ical/busy-rules.ts';
-import type { EventSource } from '@avail/shared/schemas/calendar.schema.ts';
+import type { ConnectionCalendar, EventSource } from '@avail/shared/schemas/calendar.schema.ts';
 import type { CalendarConnectionRow, UserRow } from '../../db/schema.ts';
-import { HttpError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { HttpError, badRequest, conflict, notFound, validationFailed } from '../../http/errors.ts';
 import { encryptSecret, secretFingerprint } from '../../lib/crypto.ts';
 import { APPLE_INVALID_CREDENTIALS } from '../../providers/apple/apple.provider.ts';
 import { pullProviders } from '../../providers/index.ts';
@@ -15,6 +15,7 @@ import { deriveOffThread } from '../sync/derive-pool.ts';
 import {
   DeriveError,
   calendarFetchFor,
+  calendarListOf,
   calendarNamesOf,
   ownerEmailsFor,
   rederiveConnection,
@@ -28,6 +29,7 @@ import { isOAuthProvider } from '../../providers/oauth-registry.ts';
 import { cancelScheduledSync } from '../sync/sync-queue.ts';
 import { connectionDoc } from '../replication/replication.presenter.ts';
 import * as repo from '../../store/calendars.repo.ts';
+import { calendarSwitches, excludedCalendarIds, mergeCalendarList, readChoices, sealCalendarList, sealChoices } from '../sync/calendar-selection.ts';
 
 const DAY_MS = 86_400_000;
 /** Longest range the events call answers (the dashboard asks for a week ± 3 days). */
@@ -108,9 +110,17 @@ async function connectPull(deps: SyncDeps, user: UserRow, req: ConnectRequest): 
     throw new HttpError(400, 'calendar_unreachable', 'Could not connect to the calendar. Please check the details and try again.');
   }
   const now = deps.now();
+  // The provider defaults decide which calendars count until the owner switches them (issue 23).
+  const calendarList = mergeCalendarList([], result.calendars, now);
+  const excludedCalendars = excludedCalendarIds(calendarList, readChoices({ calendar_choices: null }, deps.config.AVAIL_SECRET_KEY));
   let derived;
   try {
-    derived = await deriveOffThread(result.upserts, { ownerZone: user.timezone, ownerEmails: ownerEmailsFor(user.email, result.ownerEmails), now });
+    derived = await deriveOffThread(result.upserts, {
+      ownerZone: user.timezone,
+      ownerEmails: ownerEmailsFor(user.email, result.ownerEmails),
+      now,
+      excludedCalendars,
+    });
   } catch (err) {
     if (err instanceof DeriveError) throw new HttpError(400, 'calendar_unreadable', err.message);
     throw err;
@@ -125,14 +135,20 @@ async function connectPull(deps: SyncDeps, user: UserRow, req: ConnectRequest): 
     account: req.account,
     config_json: JSON.stringify(req.config),
     secret_enc: req.secret ? encryptSecret(req.secret, deps.config.AVAIL_SECRET_KEY) : null,
-    sync_state_json: JSON.stringify({ provider: result.newState, ownerEmails: result.ownerEmails, derivedAt: now }),
+    sync_state_json: JSON.stringify({
+      provider: result.newState,
+      ownerEmails: result.ownerEmails,
+      derivedAt: now,
+      ...(calendarList.length ? { calendarsSealed: sealCalendarList(calendarList, deps.config.AVAIL_SECRET_KEY) } : {}),
+    }),
     calendars_count: result.calendarsCount,
-    included_calendars_count: result.calendarsCount,
+    included_calendars_count: calendarList.length ? calendarList.length - excludedCalendars.length : result.calendarsCount,
     warnings_json: derived.warnings.length ? JSON.stringify(derived.warnings) : null,
     last_error: null,
     last_synced_at: now,
     connected_at: now,
     busy_rules_json: null,
+    calendar_choices: null,
   };
   const updatedAt = await replicatedWrite(deps, user.id, async (trx, stamp) => {
     if (req.provider === 'apple') {
@@ -300,6 +316,55 @@ export async function setBusyRules(deps: SyncDeps, userId: string, id: string, r
   await rederiveConnection(deps, { ...conn, busy_rules_json });
   const updated = await repo.findConnection(deps.db, userId, id);
   return presentConnection(updated ?? { ...conn, busy_rules_json });
+}
+
+/**
+ * GET /me/calendar/connections/:id/calendars: the connection's calendars as its last sync listed
+ * them (CalDAV collections, Google calendarList, Graph calendars; names as the provider shows
+ * them), each with its switch: `{ calendars: [{ id, name, color?, busy, read_only, new }] }`.
+ * Empty before the first successful sync.
+ * @throws 404 `{ error: 'Calendar connection not found' }` for another owner's or no connection.
+ */
+export async function listConnectionCalendars(deps: SyncDeps, userId: string, id: string): Promise<{ calendars: ConnectionCalendar[] }> {
+  const conn = await repo.findConnection(deps.db, userId, id);
+  if (!conn) throw notFound('Calendar connection not found');
+  const key = deps.config.AVAIL_SECRET_KEY;
+  return { calendars: calendarSwitches(calendarListOf(conn, key), readChoices(conn, key), conn.name) };
+}
+
+/**
+ * PUT /me/calendar/connections/:id/calendars `{ calendars: [{ id, busy }] }`: stores the owner's
+ * switches (merged over earlier ones: calendars not named keep theirs) and re-derives the
+ * connection from its stored sources before answering (no network; in the derive pool), so the
+ * public page follows on the next request, as busy rules do. Marks every listed calendar as seen.
+ * @returns `{ calendars, connection }` as the GETs show them.
+ * @throws 404 for another owner's or no connection; 422 `{ error, errors: { 'calendars.N.id' } }`
+ *   for an id the connection does not list (nothing is stored then).
+ */
+export async function setConnectionCalendars(
+  deps: SyncDeps,
+  userId: string,
+  id: string,
+  input: { calendars: Array<{ id: string; busy: boolean }> },
+): Promise<{ calendars: ConnectionCalendar[]; connection: ConnectionView }> {
+  const conn = await repo.findConnection(deps.db, userId, id);
+  if (!conn) throw notFound('Calendar connection not found');
+  const key = deps.config.AVAIL_SECRET_KEY;
+  const list = calendarListOf(conn, key);
+  const known = new Set(list.map((c) => c.id));
+  const unknownAt = input.calendars.findIndex((c) => !known.has(c.id));
+  if (unknownAt >= 0) {
+    const message = 'This calendar is not part of the connection. Sync, then try again.';
+    throw validationFailed({ [`calendars.${unknownAt}.id`]: message });
+  }
+  const previous = readChoices(conn, key);
+  const choices = { busy: { ...previous.busy }, reviewed_at: deps.now() };
+  for (const c of input.calendars) choices.busy[c.id] = c.busy;
+  const calendar_choices = sealChoices(choices, key);
+  await repo.setCalendarChoices(deps.db, conn.id, calendar_choices);
+  await rederiveConnection(deps, { ...conn, calendar_choices });
+  const updated = (await repo.findConnection(deps.db, userId, id)) ?? { ...conn, calendar_choices };
+  return { calendars: calendarSwitches(list, choices, conn.name), connection: presentConnection(updated) };
 }
 
 export async function deleteConnection(deps: SyncDeps, userId: string, id: string): Promise<void> {

@@ -45,6 +45,11 @@ export interface DeriveOptions {
   now: number;
   /** The connection's busy rules (shared/src/ical/busy-rules.ts); default: the semantics doc's. */
   busyRules?: BusyRules;
+  /**
+   * Calendars (DeriveSource.calendarUrl) the owner switched off (calendar selection, issue 23):
+   * their events are kept for the owner, as free, and add no busy interval.
+   */
+  excludedCalendars?: readonly string[];
 }
 
 export type Derived = DerivedRows & { warnings: string[] };
@@ -89,6 +94,7 @@ export function deriveBusy(sources: ReadonlyArray<DeriveSource>, opts: DeriveOpt
   const fixed: Array<{ start: number; end: number }> = [];
   const warnings = new Set<string>();
   const budget: OccurrenceBudget = { limit: MAX_CONNECTION_OCCURRENCES, remaining: MAX_CONNECTION_OCCURRENCES };
+  const excluded = new Set(opts.excludedCalendars ?? []);
   for (const source of sources) {
     let result;
     try {
@@ -116,9 +122,10 @@ export function deriveBusy(sources: ReadonlyArray<DeriveSource>, opts: DeriveOpt
     }
     for (const w of result.warnings) if (warnings.size < MAX_WARNINGS) warnings.add(w);
     const calendar = source.calendarUrl ?? null;
-    for (const e of result.events) events.push({ ...e, dependsOnOwnerZone: e.allDay, calendar });
+    const counts = calendar == null || !excluded.has(calendar);
+    for (const e of result.events) events.push({ ...e, ...(counts ? {} : { isBusy: false }), dependsOnOwnerZone: e.allDay, calendar });
     if (events.length > MAX_CONNECTION_EVENTS) throw new DeriveError(budgetMessage('events', MAX_CONNECTION_EVENTS));
-    for (const i of result.intervals) (i.dependsOnOwnerZone ? zoned : fixed).push({ start: i.start, end: i.end });
+    if (counts) for (const i of result.intervals) (i.dependsOnOwnerZone ? zoned : fixed).push({ start: i.start, end: i.end });
   }
   const intervals = [
     ...mergeIntervals(fixed).map((i) => ({ start: i.start, end: i.end, dependsOnOwnerZone: false })),

@@ -38,6 +38,14 @@ import * as repo from '../../store/calendars.repo.ts';
 import { findSyncOwner } from '../../store/users.repo.ts';
 import { replicatedWrite } from '../../store/repl-clock.repo.ts';
 import { DeriveError } from './derive.ts';
+import {
+  excludedCalendarIds,
+  mergeCalendarList,
+  openCalendarList,
+  readChoices,
+  sealCalendarList,
+  type ListedCalendar,
+} from './calendar-selection.ts';
 import { deriveOffThread } from './derive-pool.ts';
 
 const DAY_MS = 86_400_000;
@@ -54,8 +62,10 @@ export interface StoredSyncState {
   derivedAt: number;
   /** OAuth connections: calendars to watch with push channels. */
   calendarIds?: string[];
-  /** The calendars' display names (`Record<calendarUrl, name>` as JSON), sealed (lib/crypto.ts sealContent): owner-only. */
+  /** Legacy (before issue 23): the calendars' display names (`Record<calendarUrl, name>` as JSON), sealed. Read, no longer written. */
   calendarNamesSealed?: string;
+  /** The calendars the last sync listed (calendar-selection.ts ListedCalendar[] as JSON), sealed (lib/crypto.ts sealContent): owner-only. */
+  calendarsSealed?: string;
 }
 
 export interface SyncOutcome {
@@ -101,7 +111,10 @@ export function calendarFetchFor(deps: SyncDeps): SafeFetch {
  * record (none stored, or unreadable: labels then fall back to derived ones).
  */
 export function calendarNamesOf(conn: Pick<CalendarConnectionRow, 'sync_state_json'>, key: Uint8Array): Record<string, string> {
-  const sealed = readState(conn)?.calendarNamesSealed;
+  const state = readState(conn);
+  const list = openCalendarList(state?.calendarsSealed, key);
+  if (list.length) return Object.fromEntries(list.filter((c) => c.name).map((c) => [c.id, c.name!]));
+  const sealed = state?.calendarNamesSealed;
   if (!sealed) return {};
   try {
     const names = JSON.parse(openContent(sealed, key)) as unknown;
@@ -109,6 +122,20 @@ export function calendarNamesOf(conn: Pick<CalendarConnectionRow, 'sync_state_js
   } catch {
     return {};
   }
+}
+
+/** The calendars the last sync of `conn` listed (names, colours, defaults, first seen), or [] before any. */
+export function calendarListOf(conn: Pick<CalendarConnectionRow, 'sync_state_json'>, key: Uint8Array): ListedCalendar[] {
+  return openCalendarList(readState(conn)?.calendarsSealed, key);
+}
+
+/**
+ * What the engine needs of the owner's calendar switches for `conn` with calendar list `list`:
+ * the ids to derive as free, and how many calendars count as busy (calendar-selection.ts).
+ */
+function selectionOf(deps: SyncDeps, conn: Pick<CalendarConnectionRow, 'calendar_choices'>, list: readonly ListedCalendar[]) {
+  const excludedCalendars = excludedCalendarIds(list, readChoices(conn, deps.config.AVAIL_SECRET_KEY));
+  return { excludedCalendars, included: list.length - excludedCalendars.length };
 }
 
 export function readState(conn: Pick<CalendarConnectionRow, 'sync_state_json'>): StoredSyncState | null {
@@ -303,19 +330,29 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
     const mustDerive =
       !result.notModified || conn.status !== 'active' || !stored || now - stored.derivedAt > REDERIVE_UNCHANGED_AFTER_MS;
     const sources = result.notModified ? held : mergeSources(held, result);
+    const calendarList = mergeCalendarList(openCalendarList(stored?.calendarsSealed, deps.config.AVAIL_SECRET_KEY), result.calendars, now);
+    const selection = selectionOf(deps, conn, calendarList);
     const derived = mustDerive
-      ? await deriveOffThread(sources, { ownerZone: owner.timezone, ownerEmails: ownerEmailsFor(owner.email, providerEmails), now, busyRules: readBusyRules(conn.busy_rules_json) })
+      ? await deriveOffThread(sources, {
+          ownerZone: owner.timezone,
+          ownerEmails: ownerEmailsFor(owner.email, providerEmails),
+          now,
+          busyRules: readBusyRules(conn.busy_rules_json),
+          excludedCalendars: selection.excludedCalendars,
+        })
       : null;
     const nextState: StoredSyncState = {
       provider: result.newState,
       ownerEmails: providerEmails,
       derivedAt: derived ? now : stored!.derivedAt,
       ...(isOAuthProvider(conn.provider) ? { calendarIds: calendarIdsOf(result, sources) } : {}),
-      ...(result.calendarNames
-        ? { calendarNamesSealed: sealContent(JSON.stringify(result.calendarNames), deps.config.AVAIL_SECRET_KEY) }
-        : stored?.calendarNamesSealed
-          ? { calendarNamesSealed: stored.calendarNamesSealed }
-          : {}),
+      ...(calendarList.length
+        ? { calendarsSealed: result.calendars ? sealCalendarList(calendarList, deps.config.AVAIL_SECRET_KEY) : stored!.calendarsSealed }
+        : result.calendarNames
+          ? { calendarNamesSealed: sealContent(JSON.stringify(result.calendarNames), deps.config.AVAIL_SECRET_KEY) }
+          : stored?.calendarNamesSealed
+            ? { calendarNamesSealed: stored.calendarNamesSealed }
+            : {}),
     };
     await replicatedWrite(deps, conn.user_id, async (trx, stamp) => {
       if (!result.notModified) await repo.applySourceChanges(trx, conn, result, now, deps.config.AVAIL_SECRET_KEY);
@@ -328,7 +365,7 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
         next_sync_at: null,
         sync_state_json: JSON.stringify(nextState),
         calendars_count: result.calendarsCount,
-        included_calendars_count: result.calendarsCount,
+        included_calendars_count: calendarList.length ? selection.included : result.calendarsCount,
         ...(derived ? { warnings_json: derived.warnings.length ? JSON.stringify(derived.warnings) : null } : {}),
         ...(result.newSecret ? { secret_enc: encryptSecret(result.newSecret, deps.config.AVAIL_SECRET_KEY) } : {}),
       }, stamp);
@@ -375,8 +412,8 @@ async function rederiveIfInputsChanged(deps: SyncDeps, conn: CalendarConnectionR
   const fresh = await repo.findConnectionById(deps.db, conn.id);
   if (!fresh) return;
   const owner = await ownerOf(deps, conn.user_id);
-  if (fresh.busy_rules_json === conn.busy_rules_json && owner.timezone === usedZone) return;
-  deps.logger.info({ connectionId: conn.id }, 'busy rules or zone changed during the sync: re-deriving');
+  if (fresh.busy_rules_json === conn.busy_rules_json && fresh.calendar_choices === conn.calendar_choices && owner.timezone === usedZone) return;
+  deps.logger.info({ connectionId: conn.id }, 'busy rules, calendar switches or zone changed during the sync: re-deriving');
   await rederiveConnection(deps, fresh);
 }
 
@@ -386,12 +423,15 @@ export async function rederiveConnection(deps: SyncDeps, conn: CalendarConnectio
   const stored = readState(conn);
   const sources = (await repo.listSources(deps.db, conn.id, deps.config.AVAIL_SECRET_KEY)).map((s) => ({ icsText: s.ics_text, calendarUrl: s.calendar_url }));
   const now = deps.now();
+  const calendarList = openCalendarList(stored?.calendarsSealed, deps.config.AVAIL_SECRET_KEY);
+  const selection = selectionOf(deps, conn, calendarList);
   try {
     const derived = await deriveOffThread(sources, {
       ownerZone: owner.timezone,
       ownerEmails: ownerEmailsFor(owner.email, stored?.ownerEmails ?? []),
       now,
       busyRules: readBusyRules(conn.busy_rules_json),
+      excludedCalendars: selection.excludedCalendars,
     });
     await replicatedWrite(deps, conn.user_id, async (trx, stamp) => {
       await repo.replaceDerived(trx, conn, derived, stamp, deps.config.AVAIL_SECRET_KEY);
@@ -401,6 +441,7 @@ export async function rederiveConnection(deps: SyncDeps, conn: CalendarConnectio
         {
           warnings_json: derived.warnings.length ? JSON.stringify(derived.warnings) : null,
           ...(stored ? { sync_state_json: JSON.stringify({ ...stored, derivedAt: now }) } : {}),
+          ...(calendarList.length ? { included_calendars_count: selection.included } : {}),
         },
         stamp,
       );

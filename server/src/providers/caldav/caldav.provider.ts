@@ -18,6 +18,7 @@ import { SafeFetchError, type SafeFetch } from '../../lib/safe-fetch.ts';
 import {
   ProviderAuthError,
   ProviderError,
+  normalizeColor,
   type CalendarProviderAdapter,
   type ProviderSyncResult,
   type SourceUpsert,
@@ -68,6 +69,17 @@ function componentNames(compSet: unknown): string[] {
   return list
     .map((c) => (c as { _attributes?: { name?: string } })?._attributes?.name)
     .filter((n): n is string => typeof n === 'string');
+}
+
+/**
+ * RFC 3744 §5.4 DAV:current-user-privilege-set (as tsdav parses it): read-only when the set is
+ * given and holds none of DAV:all, DAV:write, DAV:write-content, DAV:bind. A server that does not
+ * report it (the property is optional) is taken as writable.
+ */
+function isReadOnly(privilegeSet: unknown): boolean {
+  if (privilegeSet == null || typeof privilegeSet !== 'object') return false;
+  const json = JSON.stringify(privilegeSet);
+  return !/"(all|write|writeContent|bind)"/.test(json);
 }
 
 function sameUrl(a: string, b: string): boolean {
@@ -161,6 +173,8 @@ export function createCaldavProvider(options: CaldavProviderOptions): CalendarPr
               'd:resourcetype': {},
               'c:supported-calendar-component-set': {},
               'd:sync-token': {},
+              'd:current-user-privilege-set': {},
+              'ca:calendar-color': {},
             },
             depth: '1',
             headers,
@@ -181,6 +195,8 @@ export function createCaldavProvider(options: CaldavProviderOptions): CalendarPr
             ctag: asString(r.props?.getctag),
             syncToken: asString(r.props?.syncToken),
             name: asString(r.props?.displayname),
+            color: normalizeColor(asString(r.props?.calendarColor)),
+            readOnly: isReadOnly(r.props?.currentUserPrivilegeSet),
           }));
         return { status: 207, calendars };
       };
@@ -323,6 +339,14 @@ export function createCaldavProvider(options: CaldavProviderOptions): CalendarPr
         ownerEmails: [...new Set(ownerEmails)],
         suggestedName: options.id === 'apple' ? 'iCloud' : new URL(config.serverUrl).host,
         calendarNames: Object.fromEntries(calendars.filter((c) => c.name).map((c) => [c.url, c.name!])),
+        // CalDAV: every collection counts as busy until the owner switches it off (issue 23).
+        calendars: calendars.map((c) => ({
+          id: c.url,
+          ...(c.name ? { name: c.name } : {}),
+          ...(c.color ? { color: c.color } : {}),
+          readOnly: c.readOnly,
+          busyByDefault: true,
+        })),
       };
     },
   };

@@ -29,7 +29,7 @@
 import { createHash } from 'node:crypto';
 import { SYNC_HORIZON_PAST_DAYS } from '@avail/shared/constants.ts';
 import type { OAuthSyncResult } from '../oauth-provider.ts';
-import { ProviderError, type ProviderSyncInput, type SourceUpsert } from '../provider.ts';
+import { ProviderError, normalizeColor, type ProviderCalendar, type ProviderSyncInput, type SourceUpsert } from '../provider.ts';
 import { compactEvent, selfEmailOf, seriesToIcs, type GoogleEvent } from './google-event-ical.ts';
 import { GoogleHttpError, toProviderError, type Clock, type GoogleSession } from './google-session.ts';
 
@@ -82,6 +82,10 @@ interface CalendarListEntry {
   primary?: boolean;
   /** The owner's name for it (summaryOverride), else the calendar's summary. */
   name?: string;
+  /** calendarList accessRole: owner, writer, reader or freeBusyReader. */
+  accessRole?: string;
+  /** backgroundColor (#rrggbb). */
+  color?: string;
 }
 
 /** calendarList.list, all pages (https://developers.google.com/calendar/api/v3/reference/calendarList/list). */
@@ -93,14 +97,38 @@ async function listCalendars(session: GoogleSession): Promise<CalendarListEntry[
       .call((api) => api.calendarList.list({ maxResults: CALENDARS_PAGE_SIZE, ...(pageToken ? { pageToken } : {}) }))
       .catch((err: unknown) => toProviderError(err, 'list your calendars'));
     for (const item of body?.items ?? []) {
-      const c = item as { id?: unknown; primary?: unknown; deleted?: unknown; summary?: unknown; summaryOverride?: unknown };
+      const c = item as { id?: unknown; primary?: unknown; deleted?: unknown; summary?: unknown; summaryOverride?: unknown; accessRole?: unknown; backgroundColor?: unknown };
       const name = [c.summaryOverride, c.summary].find((v): v is string => typeof v === 'string' && v.trim() !== '');
-      if (typeof c.id === 'string' && c.deleted !== true) out.push({ id: c.id, primary: c.primary === true, ...(name ? { name: name.trim() } : {}) });
+      const color = normalizeColor(c.backgroundColor);
+      if (typeof c.id === 'string' && c.deleted !== true)
+        out.push({
+          id: c.id,
+          primary: c.primary === true,
+          ...(name ? { name: name.trim() } : {}),
+          ...(typeof c.accessRole === 'string' ? { accessRole: c.accessRole } : {}),
+          ...(color ? { color } : {}),
+        });
     }
     pageToken = body?.nextPageToken ?? undefined;
     if (!pageToken) return out;
   }
   throw new ProviderError('Google Calendar returned too many pages of calendars.');
+}
+
+/**
+ * A calendarList entry as a ProviderCalendar: writable = accessRole owner or writer; busy by
+ * default when writable or primary (holidays, birthdays and colleagues' calendars are readers).
+ * https://developers.google.com/calendar/api/v3/reference/calendarList#resource
+ */
+function providerCalendarOf(c: CalendarListEntry): ProviderCalendar {
+  const writable = c.accessRole === 'owner' || c.accessRole === 'writer';
+  return {
+    id: c.id,
+    ...(c.name ? { name: c.name } : {}),
+    ...(c.color ? { color: c.color } : {}),
+    readOnly: !writable,
+    busyByDefault: c.primary === true || writable,
+  };
 }
 
 type ListOutcome = { kind: 'ok'; items: Array<Record<string, unknown>>; nextSyncToken: string | null } | { kind: 'gone' } | { kind: 'inaccessible' };
@@ -331,6 +359,7 @@ export async function syncGoogle(
     newState,
     ownerEmails: [...ownerEmails],
     calendarNames: Object.fromEntries(calendars.filter((c) => c.name).map((c) => [c.id, c.name!])),
+    calendars: calendars.map(providerCalendarOf),
   };
   // `calendarIds` on the result (newer interface) and in newState (the server's fallback).
   (result as OAuthSyncResult & { calendarIds?: string[] }).calendarIds = calendarIds;

@@ -71,6 +71,8 @@ export const icsProvider: CalendarProviderAdapter<IcsConfig> = {
       newState,
       ownerEmails: [],
       suggestedName: calName(text) ?? new URL(url).hostname,
+      // A feed is one calendar, read-only by nature, busy until the owner says otherwise.
+      calendars: [{ id, ...(calName(text) ? { name: calName(text)! } : {}), readOnly: true, busyByDefault: true }],
     };
   },
 };

@@ -17,7 +17,7 @@
  */
 import { SYNC_HORIZON_FUTURE_DAYS, SYNC_HORIZON_PAST_DAYS } from '@avail/shared/constants.ts';
 import type { OAuthSyncResult } from '../oauth-provider.ts';
-import { ProviderError, type ProviderSyncInput, type SourceUpsert } from '../provider.ts';
+import { ProviderError, normalizeColor, type ProviderCalendar, type ProviderSyncInput, type SourceUpsert } from '../provider.ts';
 import { graphEventToIcs, type GraphEvent } from './graph-event-ical.ts';
 import { GraphStatusError, type MicrosoftSession } from './microsoft-session.ts';
 
@@ -69,22 +69,39 @@ interface GraphPage<T> {
   '@odata.deltaLink'?: string;
 }
 
-/** GET /me/calendars, all pages: the calendar ids, and their display names (`name`) by id. */
-async function listCalendars(s: MicrosoftSession): Promise<{ ids: string[]; names: Record<string, string> }> {
+/**
+ * GET /me/calendars, all pages (https://learn.microsoft.com/graph/api/user-list-calendars): the
+ * calendar ids, their display names (`name`) by id, and each as a ProviderCalendar — writable when
+ * `canEdit`, busy by default when writable or the default calendar (shared and subscribed
+ * calendars the owner cannot edit are not), `hexColor` as its colour.
+ */
+async function listCalendars(s: MicrosoftSession): Promise<{ ids: string[]; names: Record<string, string>; calendars: ProviderCalendar[] }> {
   const ids: string[] = [];
   const names: Record<string, string> = {};
-  let url: string | undefined = s.graphUrl('/me/calendars?$select=id,name');
+  const calendars = new Map<string, ProviderCalendar>();
+  let url: string | undefined = s.graphUrl('/me/calendars?$select=id,name,canEdit,hexColor,isDefaultCalendar');
   for (let pages = 0; url; pages++) {
     if (pages > 100) throw new ProviderError('Microsoft Graph returned too many calendar pages.');
-    const page: GraphPage<{ id?: unknown; name?: unknown }> = await s.getJson(url);
+    const page: GraphPage<{ id?: unknown; name?: unknown; canEdit?: unknown; hexColor?: unknown; isDefaultCalendar?: unknown }> = await s.getJson(url);
     for (const c of page.value ?? []) {
       if (typeof c.id !== 'string' || !c.id) continue;
       ids.push(c.id);
-      if (typeof c.name === 'string' && c.name.trim()) names[c.id] = c.name.trim();
+      const name = typeof c.name === 'string' && c.name.trim() ? c.name.trim() : undefined;
+      if (name) names[c.id] = name;
+      // canEdit absent (an older answer without $select support): treat as the owner's own.
+      const writable = c.canEdit !== false;
+      const color = normalizeColor(c.hexColor);
+      calendars.set(c.id, {
+        id: c.id,
+        ...(name ? { name } : {}),
+        ...(color ? { color } : {}),
+        readOnly: !writable,
+        busyByDefault: writable || c.isDefaultCalendar === true,
+      });
     }
     url = page['@odata.nextLink'];
   }
-  return { ids: [...new Set(ids)], names };
+  return { ids: [...new Set(ids)], names, calendars: [...calendars.values()] };
 }
 
 /**
@@ -133,7 +150,7 @@ export async function syncMicrosoft(s: MicrosoftSession, input: ProviderSyncInpu
   const prev = readState(input.state);
   const now = s.now();
   const account = (s.tokens.account ?? prev?.account ?? null) || null;
-  const { ids: calendarIds, names: calendarNames } = await listCalendars(s);
+  const { ids: calendarIds, names: calendarNames, calendars: calendarList } = await listCalendars(s);
   const ownerAddress = () => s.tokens.account ?? account ?? MICROSOFT_SELF_ADDRESS;
 
   const knownByCalendar = new Map<string, Set<string>>();
@@ -214,6 +231,7 @@ export async function syncMicrosoft(s: MicrosoftSession, input: ProviderSyncInpu
     newState,
     ownerEmails: finalAccount ? [finalAccount, MICROSOFT_SELF_ADDRESS] : [MICROSOFT_SELF_ADDRESS],
     calendarNames,
+    calendars: calendarList.filter((c) => listed.has(c.id)),
     ...(s.newSecret() ? { newSecret: s.newSecret() } : {}),
   };
 }
