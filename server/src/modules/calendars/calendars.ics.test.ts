@@ -395,11 +395,12 @@ describe('ICS feed connections (API)', () => {
 });
 
 describe('ICS connect with private hosts not allowed', () => {
+  const logLines: string[] = [];
   let t: TestApp;
   let srv: IcsServer;
   beforeAll(async () => {
     srv = await startIcsServer();
-    t = await createTestApp({ env: { ALLOW_PRIVATE_CALENDAR_HOSTS: 'false' } });
+    t = await createTestApp({ env: { ALLOW_PRIVATE_CALENDAR_HOSTS: 'false' }, logStream: { write: (l: string) => void logLines.push(l) } });
   });
   afterAll(async () => {
     await t?.close();
@@ -413,5 +414,9 @@ describe('ICS connect with private hosts not allowed', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('Address not allowed: private network');
     expect(srv.requests).toHaveLength(0);
+    // whoever runs the server learns which setting allows it; the feed's address is not logged
+    const warning = logLines.map((l) => JSON.parse(l) as { msg: string; setting?: string }).find((l) => l.setting === 'ALLOW_PRIVATE_CALENDAR_HOSTS');
+    expect(warning?.msg).toContain('ALLOW_PRIVATE_CALENDAR_HOSTS=true');
+    expect(logLines.join('')).not.toContain('/x.ics');
   });
 });

@@ -28,7 +28,7 @@ import { readBusyRules } from '@avail/shared/ical/busy-rules.ts';
 import type { CalendarConnectionRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { decryptSecret, encryptSecret, openContent, sealContent } from '../../lib/crypto.ts';
-import { createSafeFetch, type SafeFetch } from '../../lib/safe-fetch.ts';
+import { SafeFetchError, createSafeFetch, type SafeFetch } from '../../lib/safe-fetch.ts';
 import { isPullProvider, pullProviders } from '../../providers/index.ts';
 import { ProviderRateLimitError, secretOfError, type OAuthSyncResult } from '../../providers/oauth-provider.ts';
 import { isOAuthProvider, notConfiguredReason, oauthProviderFor } from '../../providers/oauth-registry.ts';
@@ -101,8 +101,27 @@ export function backoffDelayMs(err: unknown, previousFailures: number): number |
 
 export { DeriveError, deriveBusy, syncHorizon } from './derive.ts';
 
+/**
+ * The guarded fetch of calendar requests (lib/safe-fetch.ts). A refused private-network address
+ * gets one warning in the server log that names ALLOW_PRIVATE_CALENDAR_HOSTS, for whoever runs the
+ * server (the owner only sees "Address not allowed: private network"); no URL is logged (feed
+ * URLs can be secrets).
+ */
 export function calendarFetchFor(deps: SyncDeps): SafeFetch {
-  return deps.calendarFetch ?? createSafeFetch({ allowPrivate: deps.config.ALLOW_PRIVATE_CALENDAR_HOSTS });
+  const guarded = deps.calendarFetch ?? createSafeFetch({ allowPrivate: deps.config.ALLOW_PRIVATE_CALENDAR_HOSTS });
+  return async (input, init) => {
+    try {
+      return await guarded(input, init);
+    } catch (err) {
+      if (err instanceof SafeFetchError && err.code === 'address_not_allowed') {
+        deps.logger.warn(
+          { setting: 'ALLOW_PRIVATE_CALENDAR_HOSTS' },
+          'calendar address refused: it resolves to a private or loopback network; to sync calendars on your own network (a local CalDAV server or ICS feed), start the server with ALLOW_PRIVATE_CALENDAR_HOSTS=true',
+        );
+      }
+      throw err;
+    }
+  };
 }
 
 /** The connection's stored sync state, or null (never synced, unreadable). */
