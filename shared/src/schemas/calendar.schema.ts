@@ -112,6 +112,8 @@ export interface EventSource {
     origin: 'single' | 'recurring' | 'override' | null;
   };
   calendar: string | null;
+  /** Whether the event's calendar counts as busy (Settings → My Calendars switches, issue 23); absent from older servers. */
+  calendar_busy?: boolean;
   connection: {
     id: string;
     name: string;

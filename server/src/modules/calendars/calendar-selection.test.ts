@@ -135,6 +135,10 @@ describe('calendar selection against Radicale', () => {
     ]);
     const events = await request(t.app).get('/api/me/calendar/events').query({ start_date: '2030-01-07', end_date: '2030-01-07' }).set(owner.auth).expect(200);
     expect(events.body.events.map((e: { title: string }) => e.title).sort()).toEqual(['Secret family', 'Secret work']);
+    // "Why is this time blocked?" names the calendar and says it does not count
+    const family = events.body.events.find((e: { title: string }) => e.title === 'Secret family');
+    const why = await request(t.app).get(`/api/me/calendar/events/${family.id}/source`).set(owner.auth).expect(200);
+    expect(why.body).toMatchObject({ calendar: 'Family', calendar_busy: false, event: { is_busy: false } });
     const stored = await t.db.selectFrom('calendar_connections').select(['calendar_choices', 'sync_state_json']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(`${stored.calendar_choices}${stored.sync_state_json}`).not.toMatch(/Family|Work/); // the names are sealed (the provider state keeps collection URLs, as before)
 

@@ -29,7 +29,7 @@ import { isOAuthProvider } from '../../providers/oauth-registry.ts';
 import { cancelScheduledSync } from '../sync/sync-queue.ts';
 import { connectionDoc } from '../replication/replication.presenter.ts';
 import * as repo from '../../store/calendars.repo.ts';
-import { calendarSwitches, excludedCalendarIds, mergeCalendarList, readChoices, sealCalendarList, sealChoices } from '../sync/calendar-selection.ts';
+import { calendarSwitches, countsAsBusy, excludedCalendarIds, mergeCalendarList, readChoices, sealCalendarList, sealChoices } from '../sync/calendar-selection.ts';
 
 const DAY_MS = 86_400_000;
 /** Longest range the events call answers (the dashboard asks for a week ± 3 days). */
@@ -459,6 +459,12 @@ export async function listEventViews(deps: SyncDeps, user: UserRow, query: { sta
  * the collection's last path segment for CalDAV and iCloud, "Outlook calendar …<last 6 characters
  * of its id>" for Microsoft. Never a feed URL (it may hold a token).
  */
+/** Whether calendar `calendarId` of `conn` makes the owner busy (a calendar the list does not know: yes). */
+function calendarCountsAsBusy(conn: CalendarConnectionRow, calendarId: string, key: Uint8Array): boolean {
+  const listed = calendarListOf(conn, key).find((c) => c.id === calendarId);
+  return listed ? countsAsBusy(listed, readChoices(conn, key)) : true;
+}
+
 export function calendarLabel(
   provider: CalendarConnectionRow['provider'],
   calendarUrl: string | null,
@@ -511,6 +517,7 @@ export async function eventSource(deps: SyncDeps, userId: string, id: string): P
       origin,
     },
     calendar: calendarLabel(conn.provider, ev.source_calendar, conn.name, calendarNamesOf(conn, deps.config.AVAIL_SECRET_KEY)),
+    calendar_busy: ev.source_calendar == null ? true : calendarCountsAsBusy(conn, ev.source_calendar, deps.config.AVAIL_SECRET_KEY),
     connection: {
       id: view.id,
       name: view.name,

@@ -31,7 +31,8 @@ export function originText(origin: EventSource['event']['origin']): string {
 }
 
 /** Why the event blocks time, or why it does not. */
-export function busyText(ev: Pick<EventSource['event'], 'is_busy' | 'all_day'>): string {
+export function busyText(ev: Pick<EventSource['event'], 'is_busy' | 'all_day'>, calendarBusy = true): string {
+  if (!calendarBusy) return 'It does not block your time: its calendar does not count as busy (Settings → My Calendars → Calendars).';
   if (!ev.is_busy) return 'It does not block your time: it is cancelled, marked free, declined, or freed by this calendar’s busy rules.';
   return ev.all_day ? 'It blocks the whole day: all-day events count as busy under this calendar’s busy rules.' : 'It blocks this time: an event that is not cancelled, marked free or declined counts as busy.';
 }
@@ -81,7 +82,7 @@ export function WhyBlockedDialog({ source, timezone, onClose }: { source: Blocke
           <dt>When</dt>
           <dd>{data.event.all_day ? `${fmt.instantRange(Date.parse(data.event.start), Date.parse(data.event.end), timezone)} (all day)` : fmt.instantRange(Date.parse(data.event.start), Date.parse(data.event.end), timezone)}</dd>
           <dt>Why</dt>
-          <dd>{busyText(data.event)}</dd>
+          <dd>{busyText(data.event, data.calendar_busy ?? true)}</dd>
           <dt>Kind</dt>
           <dd>{originText(data.event.origin)}</dd>
           <dt>Calendar</dt>
