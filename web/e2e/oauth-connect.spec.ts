@@ -14,33 +14,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { GOOGLE_ACCOUNT, MICROSOFT_ACCOUNT, fakeCall, fakeRunning, fakeState, type FakeName } from './fakes-control.ts';
+import { GOOGLE_ACCOUNT, MICROSOFT_ACCOUNT, fakeCall, fakeRunning, fakeState } from './fakes-control.ts';
+import { connectThroughPopup } from './oauth-popup.ts';
 import { nextWeekMonday, OWNER_ZONE, uniqueAccount, zonedDateTime } from './fixtures.ts';
 import { onboardedOwner } from './helpers.ts';
 
 /** Screenshots (not committed): test-results/oauth-screens at the repository root. */
 const shots = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-results', 'oauth-screens');
-
-/** Settings → My Calendars → Connect {provider} → Allow in the popup; the popup closes by itself. */
-async function connectThroughPopup(page: Page, provider: FakeName) {
-  const cardName = provider === 'google' ? 'Google Calendar' : 'Microsoft Outlook';
-  const card = page.locator('.provider-card', { hasText: cardName });
-  const connect = card.getByRole('button', { name: `Connect ${cardName}` });
-  await expect(connect).toBeEnabled();
-  const popupPromise = page.waitForEvent('popup');
-  await connect.click();
-  const popup = await popupPromise;
-  // While the popup is open the card waits for it.
-  await expect(card.getByRole('button', { name: /Connecting/ })).toBeDisabled();
-  const { url } = await fakeState(provider);
-  const allow = popup.locator(provider === 'google' ? '#allow' : '#accept');
-  await expect(allow).toBeVisible();
-  expect(popup.url().startsWith(url)).toBe(true);
-  const closed = popup.isClosed() ? Promise.resolve() : popup.waitForEvent('close', { timeout: 20_000 });
-  await allow.click();
-  await closed;
-  expect(popup.isClosed()).toBe(true);
-}
 
 /** The connection row of a provider: Connected, the account, the calendar counts, a last sync. */
 async function expectConnectedRow(page: Page, label: string, account: string) {

@@ -396,7 +396,7 @@ export type { BusyRules } from '../ical/busy-rules.ts';
 export type { ShareLink, ShareLinks } from '../schemas/share-link.schema.ts';
 export type { EventSource } from '../schemas/calendar.schema.ts';
 import type { ShareLink, ShareLinks } from '../schemas/share-link.schema.ts';
-import type { EventSource } from '../schemas/calendar.schema.ts';
+import type { ConnectionCalendar, EventSource } from '../schemas/calendar.schema.ts';
 import type { BusyRules } from '../ical/busy-rules.ts';
 import type { ReplacedVersion } from '../rx/replication-protocol.ts';
 
@@ -461,6 +461,12 @@ export const api = {
   eventSource: (id: string | number) => get<EventSource>(`/me/calendar/events/${encodeURIComponent(String(id))}/source`),
   /** PUT /me/calendar/connections/{id}/busy-rules: 200 `{ connection }` re-derived; 422 `errors`; 404. */
   setBusyRules: (id: string, rules: BusyRules) => put<{ connection: CalendarConnection }>(`/me/calendar/connections/${encodeURIComponent(id)}/busy-rules`, rules),
+  /** GET /me/calendar/connections/{id}/calendars: the connection's calendars with their busy switches (issue 23); 404. */
+  connectionCalendars: (id: string | number) =>
+    get<{ calendars: ConnectionCalendar[] }>(`/me/calendar/connections/${encodeURIComponent(String(id))}/calendars`),
+  /** PUT /me/calendar/connections/{id}/calendars: 200 `{ calendars, connection }` re-derived (the public page follows at once); 422 `errors`; 404. */
+  setConnectionCalendars: (id: string | number, calendars: Array<{ id: string; busy: boolean }>) =>
+    put<{ calendars: ConnectionCalendar[]; connection: CalendarConnection }>(`/me/calendar/connections/${encodeURIComponent(String(id))}/calendars`, { calendars }),
   connectIcs: (url: string) => post<{ connection?: CalendarConnection }>('/me/calendar/ics/connect', { url }),
   connectCaldav: (body: { server_url: string; username: string; password: string }) =>
     post<{ connection?: CalendarConnection }>('/me/calendar/caldav/connect', body),
