@@ -225,6 +225,48 @@ describe('calendar selection: Google defaults from calendarList access roles', (
   });
 });
 
+describe('calendar selection: a Google connection synced before calendar lists were recorded', () => {
+  let fake: GoogleCalendarFake;
+  let t: TestApp;
+  let http: { close(): Promise<void> };
+  let owner: BuiltUser;
+  const day = utcDatePlus(3);
+  const slug = `gupg${Math.random().toString(36).slice(2, 7)}`;
+
+  beforeAll(async () => {
+    fake = await startGoogleFake({ autoApprove: true });
+    t = await createTestApp({ env: { ...fake.env } });
+    http = await listen(t);
+    owner = await buildUser(t, { username: slug, timezone: 'UTC' });
+    await openAllWeek(t, owner.user.id);
+    fake.addCalendar({ id: 'holidays@group.v.calendar.google.com', summary: 'Holidays', accessRole: 'reader' });
+    fake.putEvent('holidays@group.v.calendar.google.com', { id: 'h1', summary: 'Holiday', start: { dateTime: `${day}T10:00:00Z` }, end: { dateTime: `${day}T11:00:00Z` } });
+  });
+  afterAll(async () => {
+    await http?.close();
+    await t?.close();
+    await fake?.close();
+  });
+
+  it('keeps every calendar it had busy (an upgrade never frees time by itself); one appearing later gets the default', async () => {
+    await connectThroughConsent(t, owner.auth, 'google');
+    const conn = await t.db.selectFrom('calendar_connections').selectAll().where('user_id', '=', owner.user.id).executeTakeFirstOrThrow();
+    // As an earlier version left it: no calendar list in the state, derived with every calendar busy a day ago.
+    const { calendarsSealed: _list, ...older } = JSON.parse(conn.sync_state_json!);
+    await t.db.updateTable('calendar_connections').set({ sync_state_json: JSON.stringify({ ...older, derivedAt: 0 }) }).where('id', '=', conn.id).execute();
+
+    await request(t.app).post('/api/me/calendar/sync').set(owner.auth).expect(200);
+    const list = (await request(t.app).get(`/api/me/calendar/connections/${conn.id}/calendars`).set(owner.auth).expect(200)).body.calendars;
+    expect(list.map((c: { name: string; busy: boolean }) => [c.name, c.busy])).toEqual([[fake.account, true], ['Holidays', true]]);
+    expect(await publicWindows(t, slug, day)).toEqual([`${day}T00:00:00Z/${day}T10:00:00Z`, `${day}T11:00:00Z/${day}T23:59:00Z`]);
+
+    fake.addCalendar({ id: 'birthdays@group.v.calendar.google.com', summary: 'Birthdays', accessRole: 'reader' });
+    await request(t.app).post('/api/me/calendar/sync').set(owner.auth).expect(200);
+    const later = (await request(t.app).get(`/api/me/calendar/connections/${conn.id}/calendars`).set(owner.auth).expect(200)).body.calendars;
+    expect(later.find((c: { name: string }) => c.name === 'Birthdays')).toMatchObject({ busy: false, new: true });
+  });
+});
+
 describe('calendar selection: Microsoft defaults from canEdit', () => {
   let fake: MicrosoftGraphFake;
   let t: TestApp;

@@ -346,11 +346,17 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
   try {
     const owner = await ownerOf(deps, conn.user_id);
     const providerEmails = result.ownerEmails.length ? result.ownerEmails : (stored?.ownerEmails ?? []);
-    const mustDerive =
-      !result.notModified || conn.status !== 'active' || !stored || now - stored.derivedAt > REDERIVE_UNCHANGED_AFTER_MS;
-    const sources = result.notModified ? held : mergeSources(held, result);
-    const calendarList = mergeCalendarList(openCalendarList(stored?.calendarsSealed, deps.config.AVAIL_SECRET_KEY), result.calendars, now);
+    const previousList = openCalendarList(stored?.calendarsSealed, deps.config.AVAIL_SECRET_KEY);
+    // A connection synced before calendar lists were recorded had every calendar busy: its calendars
+    // keep counting (the owner switches them off); only calendars appearing later get the defaults.
+    const upgrading = stored !== null && !stored.calendarsSealed && previousList.length === 0;
+    const calendarList = mergeCalendarList(previousList, result.calendars, now).map((c) => (upgrading ? { ...c, busyByDefault: true } : c));
     const selection = selectionOf(deps, conn, calendarList);
+    // A calendar's default can change with no event changing (Google access role, Graph canEdit).
+    const selectionChanged = selectionOf(deps, conn, previousList).excludedCalendars.join('\n') !== selection.excludedCalendars.join('\n');
+    const mustDerive =
+      !result.notModified || selectionChanged || conn.status !== 'active' || !stored || now - stored.derivedAt > REDERIVE_UNCHANGED_AFTER_MS;
+    const sources = result.notModified ? held : mergeSources(held, result);
     const derived = mustDerive
       ? await deriveOffThread(sources, {
           ownerZone: owner.timezone,
