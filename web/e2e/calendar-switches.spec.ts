@@ -4,8 +4,9 @@
  * Calendars → the connection's Calendars lists both, the owner's own on and the holidays off (new
  * connections: subscribed calendars leave the owner free) → the holiday's hour is free on the
  * public page → switching it on makes that hour busy on the public page at once; at 375 px the
- * list fits the screen.
+ * list fits the screen; axe (every rule) finds nothing in the open list, light or dark.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { GOOGLE_ACCOUNT, fakeCall, fakeRunning } from './fakes-control.ts';
 import { nextWeekMonday, OWNER_ZONE, uniqueAccount, zonedDateTime } from './fixtures.ts';
@@ -53,6 +54,14 @@ test('Google: a holidays calendar starts switched off; switching it on makes its
   await expect(holidays).toHaveAttribute('aria-checked', 'false');
   await expect(own).toHaveAttribute('aria-checked', 'true');
   await expect(row.getByTestId('calendar-switch').filter({ hasText: 'Holidays in Belgium' })).toContainText('Not counted: its events leave you free · read-only');
+
+  // axe, every rule, on the open list in light and dark.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const found = await new AxeBuilder({ page }).include('#calendars').analyze();
+    expect(found.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), colorScheme).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // The holiday's hour is free for visitors (Monday 09:00–17:00 has no window ending at 13:00).
   const before = await publicMonday(browser, baseURL, acct.username);
