@@ -8,7 +8,7 @@
  * blocks' `start_ms`/`end_ms` are UTC epoch ms.
  */
 import type { RxLocalDocument } from 'rxdb';
-import { availabilityRuleSchema, exceptionSchema } from '../schemas/availability.schema.ts';
+import { exceptionSchema, weeklyRulesSchema } from '../schemas/availability.schema.ts';
 import { busyBlockSchemaAt } from '../schemas/block.schema.ts';
 import type { AvailDatabase } from './avail-database.ts';
 import { deviceClock } from './hlc.ts';
@@ -84,10 +84,12 @@ function editTime(): number {
  * Replaces the weekly schedule with `rules` as a per-document diff: unchanged rules are kept
  * (their ids and revisions untouched, so another device's edit of a different rule never
  * conflicts), changed ones are updated, missing ones deleted, new ones inserted.
- * @throws ZodError (with the spec's messages) when a rule is invalid; nothing is written then.
+ * @throws ZodError (with the spec's messages) when a rule is invalid or slots of one day repeat or
+ *   overlap (path `<i>.start_time_local`, the later slot); nothing is written then.
  */
 export async function replaceRulesLocal(db: AvailDatabase, deviceId: string, rules: ReadonlyArray<RuleInput & { id?: string }>): Promise<void> {
-  for (const r of rules) availabilityRuleSchema.parse(r);
+  // The same rules as the server's list form: repeated or overlapping slots of a day are refused here too.
+  weeklyRulesSchema.parse(rules);
   const current = await db.availability_rules.find().exec();
   const byId = new Map(current.map((d) => [d.id, d]));
   const now = editTime();

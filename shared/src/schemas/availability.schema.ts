@@ -35,12 +35,57 @@ export const availabilityRuleSchema = z
   });
 export type AvailabilityRuleInput = z.infer<typeof availabilityRuleSchema>;
 
-/** The list form of POST /api/me/availability-rules: replaces the whole weekly schedule. */
-export const availabilityRulesListSchema = z.object({
-  rules: z.array(availabilityRuleSchema, { error: 'Please add at least one availability slot' })
-    .min(1, 'Please add at least one availability slot')
-    .max(200, 'Too many availability slots'),
+export const DUPLICATE_SLOT_MESSAGE = 'This time slot is already set for this day';
+export const OVERLAPPING_SLOT_MESSAGE = 'This time slot overlaps another slot on the same day';
+
+type RuleTimes = { weekday: number; start_time_local: string; end_time_local: string };
+
+/**
+ * Issue 23: slots of one day must neither repeat nor overlap (half-open, so 09–12 and 12–17 are
+ * fine). The slot at fault is the later one in the list; its index and message are returned so
+ * the form, the device database and the server all name the same slot with the same words.
+ */
+export function weeklySlotConflicts(rules: ReadonlyArray<RuleTimes>): { index: number; message: string }[] {
+  const out: { index: number; message: string }[] = [];
+  rules.forEach((r, i) => {
+    if (!TIME_PATTERN.test(r.start_time_local) || !TIME_PATTERN.test(r.end_time_local) || r.end_time_local <= r.start_time_local) return;
+    for (let j = 0; j < i; j++) {
+      const o = rules[j];
+      if (o.weekday !== r.weekday || !TIME_PATTERN.test(o.start_time_local) || !TIME_PATTERN.test(o.end_time_local) || o.end_time_local <= o.start_time_local) continue;
+      if (o.start_time_local === r.start_time_local && o.end_time_local === r.end_time_local) {
+        out.push({ index: i, message: DUPLICATE_SLOT_MESSAGE });
+        return;
+      }
+      if (r.start_time_local < o.end_time_local && o.start_time_local < r.end_time_local) {
+        out.push({ index: i, message: OVERLAPPING_SLOT_MESSAGE });
+        return;
+      }
+    }
+  });
+  return out;
+}
+
+/**
+ * A weekly schedule as written on a device (local-writes.ts): every rule valid and no repeated or
+ * overlapping slot on one day (issue #23), reported at `<i>.start_time_local`. May be empty.
+ */
+export const weeklyRulesSchema = z.array(availabilityRuleSchema).superRefine((rules, ctx) => {
+  for (const c of weeklySlotConflicts(rules)) ctx.addIssue({ code: 'custom', message: c.message, path: [c.index, 'start_time_local'] });
 });
+
+/** The list form of POST /api/me/availability-rules: replaces the whole weekly schedule. */
+export const availabilityRulesListSchema = z
+  .object({
+    rules: z.array(availabilityRuleSchema, { error: 'Please add at least one availability slot' })
+      .min(1, 'Please add at least one availability slot')
+      .max(200, 'Too many availability slots'),
+  })
+  .superRefine((v, ctx) => {
+    // Reported on the start field of the later slot: `rules.<i>.start_time_local`.
+    for (const c of weeklySlotConflicts(v.rules)) {
+      ctx.addIssue({ code: 'custom', message: c.message, path: ['rules', c.index, 'start_time_local'] });
+    }
+  });
 
 /** True when `date` is a real calendar date `YYYY-MM-DD`. */
 export function isRealDate(date: string): boolean {

@@ -28,7 +28,9 @@ export function availabilityRouter(deps: Deps) {
    * - `{ weekday, start_time_local, end_time_local }` adds one rule → 201 `{ rule }`;
    * - `{ rules: [ … ] }` (at least one) replaces the whole weekly schedule in one transaction → 200 `{ rules }`.
    * 422 with the spec's messages ('Please add at least one availability slot', 'Please fill in all time fields',
-   * 'Time format must be HH:MM (24-hour format)', 'End time must be after start time'); errors keyed `rules.0.end_time_local`. 401; 403.
+   * 'Time format must be HH:MM (24-hour format)', 'End time must be after start time'); errors keyed `rules.0.end_time_local`.
+   * A slot that repeats or overlaps an earlier slot of its day (the list's earlier slots, or the saved schedule for the
+   * single form) is 422 on the later slot's start field, `rules.<i>.start_time_local` (issue 23; back-to-back is fine). 401; 403.
    */
   r.post('/me/availability-rules', ...guard, async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;

@@ -12,6 +12,7 @@ import {
   TIME_PATTERN,
   availabilityRuleSchema,
   exceptionSchema,
+  weeklySlotConflicts,
   type AvailabilityRuleInput,
   type ExceptionInput,
 } from '@avail/shared/schemas/availability.schema.ts';
@@ -208,9 +209,13 @@ export async function listRules(deps: Deps, userId: string) {
 
 /** Adds one validated rule (device 'server', edited now); returns its Rule JSON. */
 export async function addRule(deps: Deps, userId: string, rule: AvailabilityRuleInput) {
-  const [row] = await replicatedWrite(deps, userId, (trx, stamp, now) =>
-    applyRuleWrites(trx, userId, [newRuleDoc(rule, now)], stamp, now),
-  );
+  const [row] = await replicatedWrite(deps, userId, async (trx, stamp, now) => {
+    // Issue 23: a slot that repeats or overlaps one of the day's slots is refused (422, same words as the list form).
+    const current = (await repo.listRules(trx, userId)).map(presentRule);
+    const clash = weeklySlotConflicts([...current, rule]).find((c) => c.index === current.length);
+    if (clash) throw validationFailed({ start_time_local: clash.message });
+    return applyRuleWrites(trx, userId, [newRuleDoc(rule, now)], stamp, now);
+  });
   return presentRule(row);
 }
 

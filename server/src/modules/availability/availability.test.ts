@@ -71,6 +71,33 @@ describe('weekly rules', () => {
     expect(missing.body.error).toBe('Please fill in all time fields');
   });
 
+  it('refuses repeated or overlapping slots of one day with 422 on the later slot, keeps back-to-back ones (issue 23)', async () => {
+    const { auth } = await buildUser(t);
+    await request(t.app).post('/api/me/availability-rules').set(auth).send({ weekday: 3, start_time_local: '08:00', end_time_local: '09:00' });
+    const slot = (weekday: number, start: string, end: string) => ({ weekday, start_time_local: start, end_time_local: end });
+    const dup = await request(t.app).post('/api/me/availability-rules').set(auth).send({ rules: [slot(0, '09:00', '17:00'), slot(0, '09:00', '17:00'), slot(0, '09:00', '17:00')] });
+    expect(dup.status).toBe(422);
+    expect(dup.body.error).toBe('This time slot is already set for this day');
+    expect(dup.body.errors).toEqual({
+      'rules.1.start_time_local': 'This time slot is already set for this day',
+      'rules.2.start_time_local': 'This time slot is already set for this day',
+    });
+    const overlap = await request(t.app).post('/api/me/availability-rules').set(auth).send({ rules: [slot(0, '12:00', '17:00'), slot(1, '09:00', '17:00'), slot(0, '09:00', '13:00')] });
+    expect(overlap.status).toBe(422);
+    expect(overlap.body.errors).toEqual({ 'rules.2.start_time_local': 'This time slot overlaps another slot on the same day' });
+    // Nothing was replaced.
+    expect((await request(t.app).get('/api/me/availability-rules').set(auth)).body.rules.map((r: any) => r.weekday)).toEqual([3]);
+
+    const backToBack = await request(t.app).post('/api/me/availability-rules').set(auth).send({ rules: [slot(0, '09:00', '12:00'), slot(0, '12:00', '17:00')] });
+    expect(backToBack.status).toBe(200);
+    expect(backToBack.body.rules).toHaveLength(2);
+    // The single form checks against the saved schedule.
+    const single = await request(t.app).post('/api/me/availability-rules').set(auth).send(slot(0, '11:00', '13:00'));
+    expect(single.status).toBe(422);
+    expect(single.body.errors).toEqual({ start_time_local: 'This time slot overlaps another slot on the same day' });
+    expect((await request(t.app).post('/api/me/availability-rules').set(auth).send(slot(0, '17:00', '18:00'))).status).toBe(201);
+  });
+
   it("deletes (soft) only the caller's own rule", async () => {
     const owner = await buildUser(t);
     const other = await buildUser(t);
