@@ -18,7 +18,8 @@ import { AppleForm, AppleHelp, CaldavForm, IcsForm } from './connect-forms.tsx';
 import { ConnectionList } from './connection-list.tsx';
 import { fetchProviders, type ProvidersReport, type ReportedProvider } from './oauth-popup.ts';
 import { ConnectButton, OAuthProviderCard, ProviderCard } from './provider-cards.tsx';
-import { SyncNowButton } from './sync-now-button.tsx';
+import { SyncFailedMessage, SyncNowButton, SYNC_FAILED_TEXT } from './sync-now-button.tsx';
+import { syncOutcome } from './sync-result.ts';
 import { useConnections } from './use-connections.ts';
 import { useOAuthConnect } from './use-oauth-connect.ts';
 
@@ -27,6 +28,8 @@ export function CalendarsSection() {
   const [providers, setProviders] = useState<ProvidersReport>({});
   const [toDisconnect, setToDisconnect] = useState<ConnectionView | null>(null);
   const [connectOpen, setConnectOpen] = useState<null | 'ics' | 'caldav' | 'apple'>(null);
+  // A CalDAV connection being reconnected (its form replaces it; issue 23 item 1).
+  const [replacing, setReplacing] = useState<ConnectionView | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const alert = useAlert();
   const oauth = useOAuthConnect(
@@ -63,6 +66,30 @@ export function CalendarsSection() {
     }
   }
 
+  /** A broken connection's "Try again" (issue 23 item 1): Sync Now, then this connection's outcome. */
+  async function retry(c: ConnectionView) {
+    const label = c.name || PROVIDER_LABEL[c.provider] || c.provider;
+    try {
+      const outcome = syncOutcome(await api.sync());
+      await refresh().catch(() => undefined);
+      const failure = outcome.failures.find((f) => f.connectionId === String(c.id));
+      if (failure || !outcome.ok) alert.show('error', <SyncFailedMessage failures={failure ? [failure] : outcome.failures} />);
+      else alert.show('success', `${label} synced.`);
+    } catch {
+      alert.show('error', SYNC_FAILED_TEXT);
+    }
+  }
+
+  /** An expired connection's Reconnect: the provider's own connect flow again. */
+  function reconnect(c: ConnectionView) {
+    if (c.provider === 'google' || c.provider === 'microsoft') oauth.connect(c.provider);
+    else if (c.provider === 'apple') setConnectOpen('apple');
+    else if (c.provider === 'caldav') {
+      setReplacing(c);
+      setConnectOpen('caldav');
+    } else void retry(c);
+  }
+
   const list = connections ?? [];
   const has = (p: string) => list.some((c) => c.provider === p);
 
@@ -80,7 +107,7 @@ export function CalendarsSection() {
       {alert.node}
       {loadError && !fromDevice && <p className="field-error">{loadError}</p>}
 
-      <ConnectionList connections={connections} onDisconnect={setToDisconnect} />
+      <ConnectionList connections={connections} onDisconnect={setToDisconnect} onRetry={retry} onReconnect={reconnect} />
       <p className="muted small">Calendar selection is coming soon — all calendars of a connection are included.</p>
 
       <h3 className="subhead">Connect a calendar</h3>
@@ -124,7 +151,11 @@ export function CalendarsSection() {
         <IcsForm onClose={() => setConnectOpen(null)} onDone={(msg) => { setConnectOpen(null); alert.show('success', msg); void refresh(); }} />
       )}
       {connectOpen === 'caldav' && (
-        <CaldavForm onClose={() => setConnectOpen(null)} onDone={(msg) => { setConnectOpen(null); alert.show('success', msg); void refresh(); }} />
+        <CaldavForm
+          replacing={replacing}
+          onClose={() => { setConnectOpen(null); setReplacing(null); }}
+          onDone={(msg) => { setConnectOpen(null); setReplacing(null); alert.show('success', msg); void refresh(); }}
+        />
       )}
       {connectOpen === 'apple' && (
         <AppleForm

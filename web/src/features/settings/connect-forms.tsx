@@ -54,8 +54,25 @@ export function IcsForm({ onClose, onDone }: { onClose: () => void; onDone: (msg
   );
 }
 
-export function CaldavForm({ onClose, onDone }: { onClose: () => void; onDone: (msg: string) => void }) {
-  const [form, setForm] = useState({ server_url: '', username: '', password: '' });
+/** Connects, replacing connection `oldId`: a 409 (same server and user) removes the old one first; any other success removes it after. */
+async function reconnectCaldav(oldId: string | number, body: { server_url: string; username: string; password: string }) {
+  try {
+    await api.connectCaldav(body);
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 409) throw e;
+    await api.disconnect(oldId);
+    await api.connectCaldav(body);
+    return;
+  }
+  await api.disconnect(oldId).catch(() => undefined);
+}
+
+/**
+ * `replacing`: an expired CalDAV connection being reconnected (issue 23 item 1): the new
+ * connection replaces it (the server refuses a second connection to the same server and user).
+ */
+export function CaldavForm({ onClose, onDone, replacing = null }: { onClose: () => void; onDone: (msg: string) => void; replacing?: { id: string | number; account?: string | null } | null }) {
+  const [form, setForm] = useState({ server_url: '', username: replacing?.account ?? '', password: '' });
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   async function submit(e: FormEvent) {
@@ -65,7 +82,8 @@ export function CaldavForm({ onClose, onDone }: { onClose: () => void; onDone: (
     setBusy(true);
     setError('');
     try {
-      await api.connectCaldav(r.data);
+      if (replacing) await reconnectCaldav(replacing.id, r.data);
+      else await api.connectCaldav(r.data);
       onDone('CalDAV calendar connected successfully!');
     } catch (err) {
       setError(errorText(err, 'Failed to connect CalDAV calendar. Please try again.'));
@@ -75,7 +93,12 @@ export function CaldavForm({ onClose, onDone }: { onClose: () => void; onDone: (
   }
   const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm((f) => ({ ...f, [k]: e.target.value }));
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title="Connect a CalDAV server" description="Avail only reads your calendars.">
+    <Dialog
+      open
+      onOpenChange={(o) => !o && onClose()}
+      title={replacing ? 'Reconnect your CalDAV server' : 'Connect a CalDAV server'}
+      description={replacing ? 'Sign in again: the new connection replaces the expired one. Avail only reads your calendars.' : 'Avail only reads your calendars.'}
+    >
       <form className="form" onSubmit={submit} noValidate>
         {error && <p className="field-error" role="alert">{error}</p>}
         <div className="field">

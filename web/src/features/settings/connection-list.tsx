@@ -2,6 +2,8 @@
 import type { ConnectionView } from '../../data/local-data.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { BusyRulesEditor } from './busy-rules-editor.tsx';
+import { ConnectionCalendars } from './connection-calendars.tsx';
+import { ConnectionActions, type ConnectionActionHandlers } from './connection-actions.tsx';
 import { PROVIDER_LABEL, statusText } from './connection-status.ts';
 
 function formatWhen(iso: string | null): string {
@@ -11,8 +13,8 @@ function formatWhen(iso: string | null): string {
   return new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** A spinner while `connections` is null, the empty text, or one row per connection. */
-export function ConnectionList({ connections, onDisconnect }: { connections: ConnectionView[] | null; onDisconnect: (c: ConnectionView) => void }) {
+/** A spinner while `connections` is null, the empty text, or one row per connection (`handlers`: its buttons). */
+export function ConnectionList({ connections, ...handlers }: { connections: ConnectionView[] | null } & ConnectionActionHandlers) {
   if (connections === null) {
     return (
       <div className="center-block">
@@ -26,14 +28,19 @@ export function ConnectionList({ connections, onDisconnect }: { connections: Con
   return (
     <ul className="connection-list">
       {connections.map((c) => (
-        <ConnectionRow key={String(c.id)} c={c} onDisconnect={onDisconnect} />
+        <ConnectionRow key={String(c.id)} c={c} handlers={handlers} />
       ))}
     </ul>
   );
 }
 
-/** One connection: provider, name, status, account, calendars included, last sync, last error, warnings, busy rules, Disconnect. */
-function ConnectionRow({ c, onDisconnect }: { c: ConnectionView; onDisconnect: (c: ConnectionView) => void }) {
+/**
+ * One connection: provider, name, status, account, calendars included, last sync, last error,
+ * warnings, busy rules, and its buttons (connection-actions.tsx: Disconnect, and for a broken
+ * connection the fix — issue 23 widens spec T-31 so error/expired ones can be removed and fixed).
+ */
+function ConnectionRow({ c, handlers }: { c: ConnectionView; handlers: ConnectionActionHandlers }) {
+  const nameId = `connection-name-${String(c.id)}`;
   return (
     <li className="connection-row" data-testid="connection-row">
       <div className="connection-main">
@@ -42,7 +49,7 @@ function ConnectionRow({ c, onDisconnect }: { c: ConnectionView; onDisconnect: (
         </span>
         <div className="connection-text">
           <p className="connection-name">
-            {c.name || PROVIDER_LABEL[c.provider] || c.provider}{' '}
+            <span id={nameId}>{c.name || PROVIDER_LABEL[c.provider] || c.provider}</span>{' '}
             <span className={`status status-${c.status === 'active' ? 'ok' : c.status === 'expired' || c.status === 'error' ? 'bad' : 'unknown'}`}>
               {statusText(c.status)}
             </span>
@@ -53,20 +60,31 @@ function ConnectionRow({ c, onDisconnect }: { c: ConnectionView; onDisconnect: (
             {c.calendars_count} calendars included · Last synced:{' '}
             {formatWhen(c.last_synced_at)}
           </p>
-          {c.last_error && <p className="field-error small">Last error: {c.last_error}</p>}
+          {c.last_error && (
+            <p className="field-error small connection-error" data-testid="connection-error">
+              Last error: {c.last_error}
+            </p>
+          )}
+          {!c.last_error && c.status === 'expired' && (
+            <p className="field-error small connection-error" data-testid="connection-error">
+              The sign-in expired: reconnect to resume syncing.
+            </p>
+          )}
           {c.warnings?.map((w) => (
             <p key={w} className="warning-text small">
               {w}
             </p>
           ))}
+          <ConnectionCalendars
+            connectionId={String(c.id)}
+            connectionName={c.name || PROVIDER_LABEL[c.provider] || c.provider}
+            total={c.calendars_count}
+            included={c.included_calendars_count}
+          />
           <BusyRulesEditor connectionId={String(c.id)} connectionName={c.name || PROVIDER_LABEL[c.provider] || c.provider} initial={c.busy_rules} />
         </div>
       </div>
-      {c.status === 'active' && (
-        <button type="button" className="btn btn-danger-ghost btn-sm" onClick={() => onDisconnect(c)}>
-          Disconnect
-        </button>
-      )}
+      <ConnectionActions c={c} describedBy={nameId} {...handlers} />
     </li>
   );
 }

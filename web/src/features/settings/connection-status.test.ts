@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@avail/shared/api/api-client.ts';
-import { appleError, statusText } from './connection-status.ts';
+import { appleError, connectionActions, statusText } from './connection-status.ts';
 
 describe('connection status text', () => {
   it('maps the three statuses and anything else', () => {
@@ -22,3 +22,20 @@ describe('Apple connect messages', () => {
   });
 });
 
+
+describe('connectionActions (issue 23: broken connections can be removed and fixed)', () => {
+  it('an active connection offers Disconnect only', () => {
+    expect(connectionActions({ status: 'active', provider: 'google' })).toEqual(['disconnect']);
+  });
+  it('a connection in error offers Try again and Disconnect', () => {
+    expect(connectionActions({ status: 'error', provider: 'ics' })).toEqual(['retry', 'disconnect']);
+    expect(connectionActions({ status: 'error', provider: 'caldav' })).toEqual(['retry', 'disconnect']);
+  });
+  it('an expired sign-in offers Reconnect and Disconnect; an ICS feed (no sign-in) is tried again', () => {
+    for (const provider of ['google', 'microsoft', 'apple', 'caldav']) expect(connectionActions({ status: 'expired', provider })).toEqual(['reconnect', 'disconnect']);
+    expect(connectionActions({ status: 'expired', provider: 'ics' })).toEqual(['retry', 'disconnect']);
+  });
+  it('an unknown status can still be removed', () => {
+    expect(connectionActions({ status: 'weird', provider: 'ics' })).toEqual(['disconnect']);
+  });
+});

@@ -20,3 +20,18 @@ export function appleError(e: unknown): string {
   }
   return 'Failed to connect Apple Calendar. Please try again.';
 }
+
+/** What a connection's row offers: 'retry' (sync again), 'reconnect' (the provider's connect flow again), 'disconnect'. */
+export type ConnectionAction = 'retry' | 'reconnect' | 'disconnect';
+
+/**
+ * The row's actions by status. Spec T-31 offers Disconnect on `active` connections only; issue 23
+ * widens it on purpose: a connection in error or expired must be removable and fixable, so it
+ * offers Disconnect plus a fix — "Try again" (sync again) for an error, Reconnect for an expired
+ * sign-in (an ICS feed has no sign-in: it is tried again). Any other status: Disconnect only.
+ */
+export function connectionActions(c: { status: string; provider: string }): ConnectionAction[] {
+  if (c.status === 'error') return ['retry', 'disconnect'];
+  if (c.status === 'expired') return [c.provider === 'ics' ? 'retry' : 'reconnect', 'disconnect'];
+  return ['disconnect'];
+}
