@@ -25,6 +25,7 @@ const OverviewPage = lazy(() => import('../features/dashboard/overview-page.tsx'
 const AvailabilityPage = lazy(() => import('../features/dashboard/availability-page.tsx'));
 const LinksPage = lazy(() => import('../features/dashboard/links-page.tsx'));
 const AnalyticsPage = lazy(() => import('../features/dashboard/analytics-page.tsx'));
+const AppNotFoundPage = lazy(() => import('../features/dashboard/app-not-found-page.tsx'));
 const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx'));
 const PublicPage = lazy(() => import('../features/public/public-standalone.tsx'));
 const DesktopIntegration = lazy(() => import('../features/tray/desktop-integration.tsx'));
@@ -76,6 +77,16 @@ function PlatformIntegration() {
 
 const protectedApp = (el: ReactNode) => <RequireAuth>{el}</RequireAuth>;
 
+/**
+ * An unknown /app address (issue 23 item 10): a signed-in, verified owner stays in the app shell
+ * (its page says what to do next); anyone else gets the public not-found page.
+ */
+function AppShellOrPublicNotFound() {
+  const { status, isVerified } = useSession();
+  if (status === 'loading') return <FullScreenLoader />;
+  return status === 'authenticated' && isVerified ? <AppShell /> : <NotFoundPage />;
+}
+
 export function AppRoutes() {
   return (
     <Suspense fallback={<FullScreenLoader />}>
@@ -98,7 +109,9 @@ export function AppRoutes() {
           <Route path="/app/links" element={<LinksPage />} />
           <Route path="/app/analytics" element={<AnalyticsPage />} />
         </Route>
-        <Route path="/app/*" element={<NotFoundPage />} />
+        <Route element={<AppShellOrPublicNotFound />}>
+          <Route path="/app/*" element={<AppNotFoundPage />} />
+        </Route>
 
         {['onboarding', 'dashboard', 'availability', 'links', 'analytics', 'settings'].map((p) => (
           <Route key={p} path={`/${p}`} element={<AliasRedirect to={`/app/${p}`} />} />

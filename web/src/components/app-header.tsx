@@ -29,7 +29,9 @@ export function AppHeader() {
             <span className="avatar" aria-hidden="true">
               {initials(user?.name)}
             </span>
-            <span className="user-name">{user?.name}</span>
+            <span className="user-name" title={user?.name ?? undefined}>
+              {user?.name}
+            </span>
           </div>
           <button type="button" className="btn btn-ghost btn-sm" onClick={() => void logout()}>
             Log out

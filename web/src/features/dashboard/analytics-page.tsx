@@ -5,6 +5,7 @@
  * 'No analytics data yet' while there are none. The Filter button stays non-functional (spec).
  */
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { api, type LinkAnalytics } from '@avail/shared/api/api-client.ts';
 import { dataAreas } from '../../data/session.tsx';
 import { useOwnerFormats } from '../../data/use-owner-formats.ts';
@@ -69,6 +70,9 @@ export default function AnalyticsPage() {
         <section className="card empty-state">
           <h2>No analytics data yet</h2>
           <p className="muted">Share your link — visits will show up here.</p>
+          <Link to="/app/links" className="btn btn-primary">
+            Share your link
+          </Link>
         </section>
       ) : (
         <AnalyticsReport data={data} rangeLabel={label} />

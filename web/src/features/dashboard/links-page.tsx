@@ -117,7 +117,7 @@ export default function LinksPage() {
           <code className="link-box" data-testid="public-link" tabIndex={0}>
             {link}
           </code>
-          <button type="button" className="btn btn-primary btn-sm" onClick={() => void linkCopy.copy(link)} aria-live="polite">
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => void linkCopy.copy(link)} aria-live="polite">
             {linkCopy.copied ? 'Copied!' : 'Copy'}
           </button>
         </div>

@@ -6,6 +6,7 @@ import { dataAreas, useSession } from '../../data/session.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { browserTimeZone } from '../../lib/time.ts';
 import { staleCalendars } from './calendar-freshness.ts';
+import { calendarsSummary } from './calendars-summary.ts';
 import { ProposalsCard } from './proposals-card.tsx';
 import { mapStats, viewsChangeLine } from './stats.ts';
 import { useCopy } from './use-copy.ts';
@@ -35,7 +36,7 @@ export default function OverviewPage() {
   const link = publicLinkOf(user, slug);
   const ruleList = rules.data?.rules ?? [];
   const conns: CalendarConnection[] = connections.data?.connections ?? [];
-  const activeConns = conns.filter((c) => c.status === 'active').length;
+  const calendars = calendarsSummary(conns);
   const stale = staleCalendars(conns, Date.now());
   const timezone = user?.timezone || browserTimeZone();
   const firstName = (user?.name ?? '').split(' ')[0];
@@ -81,8 +82,8 @@ export default function OverviewPage() {
         </div>
         <div className="card stat-card">
           <p className="stat-label">Copy Link</p>
-          <p className="stat-link" title={link}>
-            {displayLink(link)}
+          <p className="stat-link" title={link} data-testid="dashboard-link">
+            <LinkText text={displayLink(link)} />
           </p>
           <button type="button" className="btn btn-primary btn-sm" onClick={() => void copy(link)} aria-live="polite">
             {copied ? 'Copied!' : 'Copy Link'}
@@ -93,10 +94,27 @@ export default function OverviewPage() {
           <p className="stat-value">{s.thisWeekEvents}</p>
           <p className="stat-sub muted small">Events on your calendars</p>
         </div>
-        <Link to="/app/settings#calendars" className="card stat-card card-link">
+        {/* Honest about broken calendars (issue 23 item 5): they count as connected and are named. */}
+        <Link to="/app/settings#calendars" className={`card stat-card card-link${calendars.attention.length ? ' needs-attention' : ''}`} data-testid="calendars-card">
           <p className="stat-label">My Calendars</p>
-          <p className="stat-value">{connections.loading && !connections.data ? <Spinner size={18} /> : activeConns}</p>
-          <p className="stat-sub muted small">{conns.length === 0 ? 'Connect a calendar →' : `${conns.length} connected · Manage →`}</p>
+          <p className="stat-value">{connections.loading && !connections.data ? <Spinner size={18} /> : calendars.count}</p>
+          {calendars.count === 0 ? (
+            <>
+              <p className="stat-sub muted small">None yet: connect one so your busy times stay hidden.</p>
+              <span className="btn btn-primary btn-sm stat-card-action">Connect a calendar</span>
+            </>
+          ) : (
+            <>
+              <p className={`stat-sub small${calendars.attention.length ? ' text-danger' : ' muted'}`} data-testid="calendars-line">
+                {calendars.line}
+              </p>
+              {calendars.attention.length > 0 && (
+                <p className="stat-sub small" data-testid="calendars-attention">
+                  {calendars.attention.join(', ')} · Fix it →
+                </p>
+              )}
+            </>
+          )}
         </Link>
       </div>
       <ProposalsCard />
@@ -117,6 +135,19 @@ export default function OverviewPage() {
         <WeekCalendar rules={ruleList} timezone={timezone} exceptions={exceptions} />
       )}
     </div>
+  );
+}
+
+/** A link that may break after its host ('host/<wbr>name') rather than inside a number. */
+function LinkText({ text }: { text: string }) {
+  const slash = text.indexOf('/');
+  if (slash < 0) return <>{text}</>;
+  return (
+    <>
+      {text.slice(0, slash + 1)}
+      <wbr />
+      {text.slice(slash + 1)}
+    </>
   );
 }
 

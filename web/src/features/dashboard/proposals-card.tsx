@@ -6,7 +6,7 @@
  * in the owner's format choice (useOwnerFormats).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useLocation } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { api, type Proposal } from '@avail/shared/api/api-client.ts';
 import { DASHBOARD_EVENTS_REFRESH_MS } from '@avail/shared/constants.ts';
 import { useSession } from '../../data/session.tsx';
@@ -88,7 +88,13 @@ export function ProposalsCard() {
           {LOAD_ERROR}
         </p>
       ) : items.length === 0 ? (
-        <p className="muted proposals-empty">No proposals yet. When visitors propose a time on your public page, it shows up here.</p>
+        <div className="proposals-empty-state">
+          <p className="muted proposals-empty">No proposals yet. When visitors propose a time on your public page, it shows up here.</p>
+          {/* What to do next (issue 23 item 10): share the page visitors propose on. */}
+          <Link to="/app/links" className="btn btn-secondary btn-sm">
+            Share your link
+          </Link>
+        </div>
       ) : (
         <ul className="proposals-list">
           {items.map((p) => {

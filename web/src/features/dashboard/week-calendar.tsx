@@ -8,7 +8,7 @@
  * toolbar, legend, day heads, all-day row and hour gutter. Dates and times follow the owner's
  * format choice (useOwnerFormats: locale, 12/24 h, first day of the week; issue 22 item 3).
  */
-import { useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { AvailabilityRule } from '@avail/shared/api/api-client.ts';
 import { CALENDAR_PX_PER_HOUR } from '@avail/shared/constants.ts';
 import { useOwnerFormats } from '../../data/use-owner-formats.ts';
@@ -17,6 +17,7 @@ import { useWeekEvents } from './use-week-events.ts';
 import { openableProps, WeekDayColumn } from './week-day-column.tsx';
 import { weekLayout, type PreviewException } from './week-layout.ts';
 import { WhyBlockedDialog, type BlockedSource } from './why-blocked-dialog.tsx';
+import { weekScrollState, weekScrollStep, type WeekScrollState } from './week-scroll.ts';
 
 export { availabilityBlocksFor, type PreviewException } from './week-layout.ts';
 
@@ -41,6 +42,7 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
   const nowDate = dateInZone(now, timezone);
   const nowParts = formatTime(now, timezone).split(':').map(Number);
   const nowMin = nowParts[0] * 60 + nowParts[1];
+  const scroll = useWeekScroll(dates[0], dates.indexOf(nowDate));
 
   return (
     <section className="card week-calendar" aria-labelledby="week-cal-title">
@@ -81,8 +83,23 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
           </span>
         )}
       </div>
+      {/* Narrow screens (issue 23 item 5): the week scrolls sideways; a hint, arrows and faded edges say so. */}
+      {scroll.state.overflows && (
+        <div className="cal-scroll-hint small" data-testid="week-scroll-hint">
+          <span className="muted">Swipe sideways to see the whole week.</span>
+          <span className="toolbar">
+            <button type="button" className="icon-button bordered" aria-label="Earlier days" disabled={!scroll.state.moreBefore} onClick={() => scroll.by(-1)}>
+              ‹
+            </button>
+            <button type="button" className="icon-button bordered" aria-label="Later days" disabled={!scroll.state.moreAfter} onClick={() => scroll.by(1)}>
+              ›
+            </button>
+          </span>
+        </div>
+      )}
+      <div className={`cal-scroll-wrap${scroll.state.moreBefore ? ' more-before' : ''}${scroll.state.moreAfter ? ' more-after' : ''}`}>
       {/* Focusable so keyboard users can scroll the week sideways on narrow screens. */}
-      <div className="cal-scroll" tabIndex={0} role="region" aria-label="Week calendar">
+      <div className="cal-scroll" tabIndex={0} role="region" aria-label="Week calendar" ref={scroll.ref} onScroll={scroll.update}>
         <div className="cal-grid" style={{ ['--cal-height' as string]: `${height}px` }}>
           <div className="cal-corner" />
           {dates.map((d) => (
@@ -119,7 +136,51 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
           ))}
         </div>
       </div>
+      </div>
       <WhyBlockedDialog source={why} timezone={timezone} onClose={() => setWhy(null)} />
     </section>
   );
+}
+
+/**
+ * The sideways scroll of the week grid: which edges hide days (on scroll and resize), arrows that
+ * move by whole days, and on a new week a narrow screen starts at today's column (or Monday).
+ */
+function useWeekScroll(weekKey: string, todayCol: number): { ref: RefObject<HTMLDivElement | null>; state: WeekScrollState; update: () => void; by: (dir: 1 | -1) => void } {
+  const ref = useRef<HTMLDivElement | null>(null);
+  const [state, setState] = useState<WeekScrollState>({ overflows: false, moreBefore: false, moreAfter: false });
+  const update = useCallback(() => {
+    const el = ref.current;
+    if (!el) return;
+    const next = weekScrollState(el.scrollLeft, el.clientWidth, el.scrollWidth);
+    setState((s) => (s.overflows === next.overflows && s.moreBefore === next.moreBefore && s.moreAfter === next.moreAfter ? s : next));
+  }, []);
+  const metrics = () => {
+    const el = ref.current;
+    const gutter = el?.querySelector<HTMLElement>('.cal-corner')?.offsetWidth ?? 56;
+    const day = el?.querySelector<HTMLElement>('.cal-day-head')?.offsetWidth ?? 0;
+    return { el, gutter, day };
+  };
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    update();
+    const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(update) : null;
+    ro?.observe(el);
+    return () => ro?.disconnect();
+  }, [update]);
+  useEffect(() => {
+    const { el, day } = metrics();
+    if (!el) return;
+    el.scrollLeft = todayCol > 0 && day > 0 && el.scrollWidth > el.clientWidth ? todayCol * day : 0;
+    update();
+  }, [weekKey, todayCol, update]);
+  const by = (dir: 1 | -1) => {
+    const { el, gutter, day } = metrics();
+    if (!el) return;
+    const left = el.scrollLeft + dir * weekScrollStep(el.clientWidth, gutter, day);
+    if (typeof el.scrollTo === 'function') el.scrollTo({ left, behavior: 'smooth' });
+    else el.scrollLeft = left;
+  };
+  return { ref, state, update, by };
 }
