@@ -86,8 +86,21 @@ export default async function globalSetup() {
   const feed = buildIcsFeed(eventDate);
   // `/once/<name>.ics`: the feed answers the first request only, then 500 (a feed that broke).
   const answeredOnce = new Set<string>();
+  // `/switch/<name>.ics`: the feed (200) until a spec asks `/switch/<name>.ics?set=404` (any status; `?set=200` brings it back).
+  const switched = new Map<string, number>();
   const icsServer = http.createServer((req, res) => {
-    if (req.url?.startsWith('/once/')) {
+    if (req.url?.startsWith('/switch/')) {
+      const u = new URL(req.url, 'http://feed');
+      const set = Number(u.searchParams.get('set'));
+      if (set) {
+        switched.set(u.pathname, set);
+        res.writeHead(204).end();
+        return;
+      }
+      const status = switched.get(u.pathname) ?? 200;
+      res.writeHead(status, { 'Content-Type': 'text/calendar; charset=utf-8' });
+      res.end(status === 200 ? feed : '');
+    } else if (req.url?.startsWith('/once/')) {
       const first = !answeredOnce.has(req.url);
       answeredOnce.add(req.url);
       res.writeHead(first ? 200 : 500, { 'Content-Type': 'text/calendar; charset=utf-8' });

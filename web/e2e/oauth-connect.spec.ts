@@ -127,7 +127,9 @@ test('Google: a cancelled consent, then connect in a popup, the event is busy on
   const row = page.getByTestId('connection-row').filter({ hasText: 'Google Calendar' });
   await page.getByRole('button', { name: 'Sync Now' }).click();
   await expect(row.getByText('Expired', { exact: true })).toBeVisible({ timeout: 20_000 });
-  await expect(row.getByRole('button', { name: 'Disconnect' })).toHaveCount(0);
+  // Issue 23 widens T-31: an expired connection can be removed (Disconnect) and offers Reconnect in its row too.
+  await expect(row.getByRole('button', { name: 'Disconnect' })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Reconnect' })).toBeVisible();
   await expect(card).toContainText('Expired');
   await page.locator('#calendars').screenshot({ path: `${shots}/my-calendars-expired-1280.png` });
   const reconnect = card.getByRole('button', { name: 'Reconnect Google Calendar' });
