@@ -11,10 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start as startGoogleFake, type GoogleCalendarFake } from '../../../test/fakes/google-calendar-fake.ts';
 import { start as startGraphFake, type MicrosoftGraphFake } from '../../../test/fakes/microsoft-graph-fake.ts';
 import { buildUser, type BuiltUser } from '../../../test/factories.ts';
-import { connectThroughConsent, listen, openAllWeek, publicWindows, utcDatePlus } from '../../../test/oauth-kit.ts';
+import { connectThroughConsent, listen, openAllWeek, publicWindows, utcDatePlus, waitFor } from '../../../test/oauth-kit.ts';
 import { startRadicale, type RadicaleServer } from '../../../test/radicale.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { microsoftProvider } from '../../providers/microsoft/microsoft.provider.ts';
+import { isSyncScheduled } from '../sync/sync-queue.ts';
 import {
   calendarSwitches,
   countsAsBusy,
@@ -250,7 +251,13 @@ describe('calendar selection: a Google connection synced before calendar lists w
 
   it('keeps every calendar it had busy (an upgrade never frees time by itself); one appearing later gets the default', async () => {
     await connectThroughConsent(t, owner.auth, 'google');
-    const conn = await t.db.selectFrom('calendar_connections').selectAll().where('user_id', '=', owner.user.id).executeTakeFirstOrThrow();
+    const { id } = await t.db.selectFrom('calendar_connections').select('id').where('user_id', '=', owner.user.id).executeTakeFirstOrThrow();
+    // No sync of it pending or running (a push channel's first message schedules one), so the state written below is what the next sync reads.
+    await waitFor(async () => {
+      const row = await t.db.selectFrom('calendar_connections').select('sync_lease_until').where('id', '=', id).executeTakeFirstOrThrow();
+      return !isSyncScheduled(t.db, id) && row.sync_lease_until == null;
+    }, 10_000);
+    const conn = await t.db.selectFrom('calendar_connections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     // As an earlier version left it: no calendar list in the state, derived with every calendar busy a day ago.
     const { calendarsSealed: _list, ...older } = JSON.parse(conn.sync_state_json!);
     await t.db.updateTable('calendar_connections').set({ sync_state_json: JSON.stringify({ ...older, derivedAt: 0 }) }).where('id', '=', conn.id).execute();
