@@ -44,6 +44,24 @@ describe('local-first writes on the device (RxDB + Dexie on fake-indexeddb)', ()
     expect(await readPending(db)).toEqual({});
   });
 
+  it('refuses repeated or overlapping slots of one day offline too (issue 23), on the later slot, and writes nothing', async () => {
+    const db = await newTestDatabase();
+    const monday = { weekday: 0, start_time_local: '09:00', end_time_local: '17:00' };
+    const refused = await replaceRulesLocal(db, 'd-1', [monday, { ...monday }, { weekday: 0, start_time_local: '16:00', end_time_local: '18:00' }]).then(
+      () => null,
+      (e: { issues: { path: PropertyKey[]; message: string }[] }) => e.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
+    );
+    expect(refused).toEqual([
+      '1.start_time_local: This time slot is already set for this day',
+      '2.start_time_local: This time slot overlaps another slot on the same day',
+    ]);
+    expect(await db.availability_rules.count().exec()).toBe(0);
+    expect(await readPending(db)).toEqual({});
+    // Back-to-back is fine.
+    await replaceRulesLocal(db, 'd-1', [monday, { weekday: 0, start_time_local: '17:00', end_time_local: '18:00' }]);
+    expect(await db.availability_rules.count().exec()).toBe(2);
+  });
+
   it('adds, edits and deletes a date exception locally', async () => {
     const db = await newTestDatabase();
     const off = await putExceptionLocal(db, 'd-1', { date: '2026-12-24', start_time_local: null, end_time_local: null });

@@ -5,18 +5,20 @@
  */
 import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { api } from '@avail/shared/api/api-client.ts';
-import { availabilityRuleSchema, DEFAULT_RULE } from '@avail/shared';
+import { api, ApiError } from '@avail/shared/api/api-client.ts';
+import { DEFAULT_RULE } from '@avail/shared';
+import { nextSlotDefault, weeklyUnionMinutes } from '@avail/shared/domain/weekly-hours.ts';
 import { replaceRulesLocal } from '@avail/shared/rx/local-writes.ts';
 import { invalidate } from '../../data/data-store.ts';
 import { useLocalData, useLocalRules, usePendingKeys, type RuleView } from '../../data/local-data.tsx';
 import type { LocalData } from '../../data/local-db.ts';
 import { dataAreas, useSession } from '../../data/session.tsx';
-import { SlotEditor, WEEKDAYS, type Slot } from '../../components/slot-editor.tsx';
+import { SlotEditor, WEEKDAYS, type Slot, type SlotError } from '../../components/slot-editor.tsx';
+import { checkSlots, focusFirstSlotError, issuesOfFieldErrors, slotErrorsFrom } from '../../components/slot-errors.ts';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { browserTimeZone, hhmmToMinutes, to12h } from '../../lib/time.ts';
+import { browserTimeZone, to12h } from '../../lib/time.ts';
 import { DateOverridesCard } from './date-overrides-card.tsx';
 import { useStore } from './use-store.ts';
 
@@ -56,7 +58,8 @@ export default function AvailabilityPage() {
   };
   const alert = useAlert();
   const days = new Set(list.map((r) => r.weekday)).size;
-  const totalMin = list.reduce((n, r) => n + hhmmToMinutes(r.end_time_local) - hhmmToMinutes(r.start_time_local), 0);
+  // Issue 23: each day's slots count once where they overlap (the union), never summed.
+  const totalMin = weeklyUnionMinutes(list);
 
   return (
     <div className="page">
@@ -136,23 +139,35 @@ export default function AvailabilityPage() {
   );
 }
 
+/** A ZodError from the device database's write (duck-typed: web does not import zod itself). */
+const isZodLike = (e: unknown): e is { issues: { path: PropertyKey[]; message: string }[] } =>
+  typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'ZodError' && Array.isArray((e as { issues?: unknown }).issues);
+
 function EditScheduleModal({ initial, local, onClose, onSaved }: { initial: EditSlot[]; local: LocalData | null; onClose: () => void; onSaved: () => void }) {
   // The schedule as it was when the modal opened: the parent may re-derive `initial` (with new
   // keys) when the device database finishes a pull, which must not read as "every slot removed".
   const [original] = useState(initial);
   const [slots, setSlots] = useState<EditSlot[]>(original.length ? original : [mk()]);
   const [error, setError] = useState('');
+  const [slotErrors, setSlotErrors] = useState<Record<number, SlotError>>({});
   const [saving, setSaving] = useState(false);
   const [confirm, setConfirm] = useState<null | 'some' | 'all'>(null);
 
-  function validate(): string {
-    if (slots.length === 0) return 'Please add at least one availability slot';
-    for (const s of slots) {
-      if (!s.start_time_local || !s.end_time_local) return 'Please fill in all time fields';
-      const r = availabilityRuleSchema.safeParse(s);
-      if (!r.success) return r.error.issues[0].message;
-    }
-    return '';
+  /** Shows field errors beside their slots (issue 23); false when there were some. */
+  function showSlotErrors(errors: Record<number, SlotError>): boolean {
+    if (!Object.keys(errors).length) return true;
+    setSlotErrors(errors);
+    focusFirstSlotError(slots, errors);
+    return false;
+  }
+
+  /** The shared list schema (the server's and the device database's rules): true when the slots can be saved. */
+  function validate(): boolean {
+    const problem = checkSlots(slots);
+    if (!problem) return true;
+    if (problem.slots) return showSlotErrors(problem.slots);
+    setError(problem.list ?? '');
+    return false;
   }
 
   async function save() {
@@ -166,19 +181,20 @@ function EditScheduleModal({ initial, local, onClose, onSaved }: { initial: Edit
         await api.replaceAvailabilityRules(slots.map(({ weekday, start_time_local, end_time_local }) => ({ weekday, start_time_local, end_time_local })));
       }
       onSaved();
-    } catch {
-      setError('Failed to update availability. Please try again.');
+    } catch (e) {
+      // The device database and the server refuse with the same field errors as the form.
+      const fieldErrors =
+        isZodLike(e) ? slotErrorsFrom(slots, e.issues) : e instanceof ApiError ? slotErrorsFrom(slots, issuesOfFieldErrors(e.fieldErrors)) : {};
+      if (showSlotErrors(fieldErrors)) setError('Failed to update availability. Please try again.');
     } finally {
       setSaving(false);
     }
   }
 
   function onSave() {
-    const v = validate();
-    if (v) {
-      setError(v);
-      return;
-    }
+    setError('');
+    setSlotErrors({});
+    if (!validate()) return;
     const removed = original.filter((i) => !slots.some((s) => s.key === i.key)).length;
     // The last slot cannot be removed (X-28), so "all removed" means every slot the schedule had
     // is gone and only newly added ones remain: a different prompt (X-27).
@@ -210,7 +226,17 @@ function EditScheduleModal({ initial, local, onClose, onSaved }: { initial: Edit
             {error}
           </p>
         )}
-        <SlotEditor slots={slots} onChange={(s) => { setSlots(s as EditSlot[]); setError(''); }} makeSlot={() => mk()} canRemoveLast={false} />
+        <SlotEditor
+          slots={slots}
+          errors={slotErrors}
+          onChange={(s) => {
+            setSlots(s as EditSlot[]);
+            setError('');
+            setSlotErrors({});
+          }}
+          makeSlot={() => mk(nextSlotDefault(slots))}
+          canRemoveLast={false}
+        />
       </Dialog>
       <ConfirmDialog
         open={confirm !== null}

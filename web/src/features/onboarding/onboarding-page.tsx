@@ -3,17 +3,20 @@
  * Welcome → Timezone → Set Schedule → Username → Complete.
  */
 import '../../styles/app.css';
+import './onboarding.css';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError, serverMessage, type AvailabilityRule } from '@avail/shared/api/api-client.ts';
 import {
-  availabilityRuleSchema, DEFAULT_RULE, DEFAULT_TIMEZONE, ONBOARDING_RELOAD_DELAY_MS, TIMEZONE_GROUPS,
+  DEFAULT_RULE, DEFAULT_TIMEZONE, ONBOARDING_RELOAD_DELAY_MS, TIMEZONE_GROUPS,
   timezoneSchema, usernameSchema,
 } from '@avail/shared';
 import { useSession } from '../../data/session.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Logo } from '../../components/ui/logo.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { SlotEditor, type Slot } from '../../components/slot-editor.tsx';
+import { SlotEditor, type Slot, type SlotError } from '../../components/slot-editor.tsx';
+import { checkSlots, focusFirstSlotError, issuesOfFieldErrors, slotErrorsFrom } from '../../components/slot-errors.ts';
+import { nextSlotDefault } from '@avail/shared/domain/weekly-hours.ts';
 import { useUsernameCheck } from '../../components/use-username-check.ts';
 import { displayLink, publicLinkBase, publicLinkOf } from '../../lib/public-link.ts';
 
@@ -51,6 +54,7 @@ export default function OnboardingPage() {
   const [username, setUsername] = useState(user?.username ?? '');
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState('');
+  const [slotErrors, setSlotErrors] = useState<Record<number, SlotError>>({});
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   // Existing rules (a returning user) replace the default slot.
@@ -74,16 +78,16 @@ export default function OnboardingPage() {
       setError('Please select a timezone');
       return;
     }
-    if (slots.length === 0) {
-      setError('Please add at least one availability slot');
+    // The shared list schema: field errors beside their slot (issue 23), a list message on top.
+    const problem = checkSlots(slots);
+    if (problem?.slots) {
+      setSlotErrors(problem.slots);
+      focusFirstSlotError(slots, problem.slots);
       return;
     }
-    for (const s of slots) {
-      const r = availabilityRuleSchema.safeParse(s);
-      if (!r.success) {
-        setError(r.error.issues[0].message);
-        return;
-      }
+    if (problem) {
+      setError(problem.list ?? '');
+      return;
     }
     setSaving(true);
     try {
@@ -91,7 +95,9 @@ export default function OnboardingPage() {
       await api.replaceAvailabilityRules(slots.map(({ weekday, start_time_local, end_time_local }) => ({ weekday, start_time_local, end_time_local })));
       setStep(4);
     } catch (e) {
-      setError(saveErrorMessage(e, 'Failed to save your availability settings. Please try again.'));
+      const bySlot = e instanceof ApiError ? slotErrorsFrom(slots, issuesOfFieldErrors(e.fieldErrors)) : {};
+      if (Object.keys(bySlot).length) setSlotErrors(bySlot);
+      else setError(saveErrorMessage(e, 'Failed to save your availability settings. Please try again.'));
     } finally {
       setSaving(false);
     }
@@ -114,8 +120,9 @@ export default function OnboardingPage() {
             </li>
           ))}
         </ol>
-        <p className="sr-only" aria-live="polite">
-          Step {step} of 5: {STEPS[step - 1]}
+        {/* Visible at phone width, where the stepper shows bare numbers (issue 23); read out on every width. */}
+        <p className="stepper-current" aria-live="polite">
+          Step {step} of 5 · {STEPS[step - 1]}
         </p>
 
         {step === 1 && (
@@ -165,7 +172,15 @@ export default function OnboardingPage() {
             </h1>
             <p className="muted">Add the times you are usually available. Busy events from your calendars are removed automatically.</p>
             {error && <Alert kind="error">{error}</Alert>}
-            <SlotEditor slots={slots} onChange={setSlots} makeSlot={() => newSlot()} />
+            <SlotEditor
+              slots={slots}
+              errors={slotErrors}
+              onChange={(s) => {
+                setSlots(s);
+                setSlotErrors({});
+              }}
+              makeSlot={() => newSlot(nextSlotDefault(slots))}
+            />
             <div className="step-actions">
               <button type="button" className="btn btn-secondary" onClick={() => setStep(2)} disabled={saving}>
                 Back
