@@ -19,7 +19,7 @@ import { ConnectionList } from './connection-list.tsx';
 import { fetchProviders, type ProvidersReport, type ReportedProvider } from './oauth-popup.ts';
 import { ConnectButton, OAuthProviderCard, ProviderCard } from './provider-cards.tsx';
 import { SyncFailedMessage, SyncNowButton, SYNC_FAILED_TEXT } from './sync-now-button.tsx';
-import { syncOutcome } from './sync-result.ts';
+import { connectionSynced, syncOutcome } from './sync-result.ts';
 import { useConnections } from './use-connections.ts';
 import { useOAuthConnect } from './use-oauth-connect.ts';
 
@@ -72,9 +72,10 @@ export function CalendarsSection() {
     try {
       const outcome = syncOutcome(await api.sync());
       await refresh().catch(() => undefined);
+      // This connection's own outcome; another calendar's failure shows in its own row.
       const failure = outcome.failures.find((f) => f.connectionId === String(c.id));
-      if (failure || !outcome.ok) alert.show('error', <SyncFailedMessage failures={failure ? [failure] : outcome.failures} />);
-      else alert.show('success', `${label} synced.`);
+      if (connectionSynced(outcome, String(c.id))) alert.show('success', `${label} synced.`);
+      else alert.show('error', <SyncFailedMessage failures={failure ? [failure] : outcome.failures} />);
     } catch {
       alert.show('error', SYNC_FAILED_TEXT);
     }

@@ -10,6 +10,8 @@ export interface SyncFailure {
 export interface SyncOutcome {
   ok: boolean;
   failures: SyncFailure[];
+  /** The connections the answer reports on (empty from an older server). */
+  reported: string[];
 }
 
 /**
@@ -25,6 +27,13 @@ export function syncOutcome(res: Partial<SyncNowResponse> | null | undefined): S
       const name = r.name?.trim() || PROVIDER_LABEL[r.provider] || r.provider || 'A calendar';
       return { connectionId: String(r.connection_id), line: `${name}: ${r.error?.trim() || 'it could not be synced.'}` };
     });
-  if (results === null) return { ok: res?.success !== false, failures };
-  return { ok: res?.success === true && failures.length === 0, failures };
+  const reported = (results ?? []).map((r) => String(r.connection_id));
+  if (results === null) return { ok: res?.success !== false, failures, reported };
+  return { ok: res?.success === true && failures.length === 0, failures, reported };
+}
+
+/** "Try again" on one connection: did that one sync (another calendar's failure does not count against it)? */
+export function connectionSynced(outcome: SyncOutcome, connectionId: string): boolean {
+  if (outcome.failures.some((f) => f.connectionId === connectionId)) return false;
+  return outcome.ok || outcome.reported.includes(connectionId);
 }
