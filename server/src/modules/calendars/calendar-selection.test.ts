@@ -13,7 +13,7 @@ import { start as startGraphFake, type MicrosoftGraphFake } from '../../../test/
 import { buildUser, type BuiltUser } from '../../../test/factories.ts';
 import { connectThroughConsent, listen, openAllWeek, publicWindows, utcDatePlus, waitFor } from '../../../test/oauth-kit.ts';
 import { startRadicale, type RadicaleServer } from '../../../test/radicale.ts';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { createTestApp, type TestApp, type TestAppOptions } from '../../../test/test-app.ts';
 import { microsoftProvider } from '../../providers/microsoft/microsoft.provider.ts';
 import { isSyncScheduled } from '../sync/sync-queue.ts';
 import {
@@ -167,20 +167,37 @@ describe('calendar selection against Radicale', () => {
   });
 });
 
-describe('calendar selection: Google defaults from calendarList access roles', () => {
-  let fake: GoogleCalendarFake;
-  let t: TestApp;
-  let http: { close(): Promise<void> };
-  let owner: BuiltUser;
-  const day = utcDatePlus(3);
-  const slug = `gsel${Math.random().toString(36).slice(2, 7)}`;
-
+/**
+ * An owner (UTC, open all week, slug `prefix…`) on a test app wired to a provider fake started by
+ * `startFake`, with `seed` run on the fake first; the hooks of the enclosing describe start and
+ * close everything. Read the fields inside the tests.
+ */
+function ownerWithFake<F extends { env: object; close(): Promise<void> }>(
+  startFake: () => Promise<F>,
+  appOptions: Omit<TestAppOptions, 'env'>,
+  prefix: string,
+  seed: (fake: F, day: string) => void,
+) {
+  const ctx = { day: utcDatePlus(3), slug: `${prefix}${Math.random().toString(36).slice(2, 7)}` } as { fake: F; t: TestApp; owner: BuiltUser; day: string; slug: string };
+  let http: { close(): Promise<void> } | undefined;
   beforeAll(async () => {
-    fake = await startGoogleFake({ autoApprove: true });
-    t = await createTestApp({ env: { ...fake.env } });
-    http = await listen(t);
-    owner = await buildUser(t, { username: slug, timezone: 'UTC' });
-    await openAllWeek(t, owner.user.id);
+    ctx.fake = await startFake();
+    ctx.t = await createTestApp({ ...appOptions, env: { ...(ctx.fake.env as Record<string, string>) } });
+    http = await listen(ctx.t);
+    ctx.owner = await buildUser(ctx.t, { username: ctx.slug, timezone: 'UTC' });
+    await openAllWeek(ctx.t, ctx.owner.user.id);
+    seed(ctx.fake, ctx.day);
+  });
+  afterAll(async () => {
+    await http?.close();
+    await ctx.t?.close();
+    await ctx.fake?.close();
+  });
+  return ctx;
+}
+
+describe('calendar selection: Google defaults from calendarList access roles', () => {
+  const c = ownerWithFake(() => startGoogleFake({ autoApprove: true }), {}, 'gsel', (fake, day) => {
     fake.addCalendar({ id: 'en.be#holiday@group.v.calendar.google.com', summary: 'Holidays in Belgium', accessRole: 'reader', backgroundColor: '#16A765' });
     fake.addCalendar({ id: 'colleague@example.com', summary: 'Ana (work)', accessRole: 'freeBusyReader' });
     fake.addCalendar({ id: 'team@group.calendar.google.com', summary: 'Team', accessRole: 'writer' });
@@ -190,13 +207,9 @@ describe('calendar selection: Google defaults from calendarList access roles', (
     fake.putEvent('colleague@example.com', { id: 'c1', summary: 'Ana busy', start: at(12), end: at(13) });
     fake.putEvent('team@group.calendar.google.com', { id: 't1', summary: 'Team sync', start: at(14), end: at(15) });
   });
-  afterAll(async () => {
-    await http?.close();
-    await t?.close();
-    await fake?.close();
-  });
 
   it("counts the primary and writable calendars; holidays and colleagues' calendars only once switched on", async () => {
+    const { t, fake, owner, day, slug } = c;
     const { callback } = await connectThroughConsent(t, owner.auth, 'google');
     expect(callback.status).toBe(200);
     const conn = (await request(t.app).get('/api/me/calendar/connections').set(owner.auth)).body.connections[0];
@@ -227,29 +240,13 @@ describe('calendar selection: Google defaults from calendarList access roles', (
 });
 
 describe('calendar selection: a Google connection synced before calendar lists were recorded', () => {
-  let fake: GoogleCalendarFake;
-  let t: TestApp;
-  let http: { close(): Promise<void> };
-  let owner: BuiltUser;
-  const day = utcDatePlus(3);
-  const slug = `gupg${Math.random().toString(36).slice(2, 7)}`;
-
-  beforeAll(async () => {
-    fake = await startGoogleFake({ autoApprove: true });
-    t = await createTestApp({ env: { ...fake.env } });
-    http = await listen(t);
-    owner = await buildUser(t, { username: slug, timezone: 'UTC' });
-    await openAllWeek(t, owner.user.id);
+  const c = ownerWithFake(() => startGoogleFake({ autoApprove: true }), {}, 'gupg', (fake, day) => {
     fake.addCalendar({ id: 'holidays@group.v.calendar.google.com', summary: 'Holidays', accessRole: 'reader' });
     fake.putEvent('holidays@group.v.calendar.google.com', { id: 'h1', summary: 'Holiday', start: { dateTime: `${day}T10:00:00Z` }, end: { dateTime: `${day}T11:00:00Z` } });
   });
-  afterAll(async () => {
-    await http?.close();
-    await t?.close();
-    await fake?.close();
-  });
 
   it('keeps every calendar it had busy (an upgrade never frees time by itself); one appearing later gets the default', async () => {
+    const { t, fake, owner, day, slug } = c;
     await connectThroughConsent(t, owner.auth, 'google');
     const { id } = await t.db.selectFrom('calendar_connections').select('id').where('user_id', '=', owner.user.id).executeTakeFirstOrThrow();
     // No sync of it pending or running (a push channel's first message schedules one), so the state written below is what the next sync reads.
@@ -275,31 +272,15 @@ describe('calendar selection: a Google connection synced before calendar lists w
 });
 
 describe('calendar selection: Microsoft defaults from canEdit', () => {
-  let fake: MicrosoftGraphFake;
-  let t: TestApp;
-  let http: { close(): Promise<void> };
-  let owner: BuiltUser;
-  const day = utcDatePlus(3);
-  const slug = `msel${Math.random().toString(36).slice(2, 7)}`;
-
-  beforeAll(async () => {
-    fake = await startGraphFake({ autoApprove: true });
-    t = await createTestApp({ env: { ...fake.env }, oauthProviders: { microsoft: microsoftProvider } });
-    http = await listen(t);
-    owner = await buildUser(t, { username: slug, timezone: 'UTC' });
-    await openAllWeek(t, owner.user.id);
+  const c = ownerWithFake(() => startGraphFake({ autoApprove: true }), { oauthProviders: { microsoft: microsoftProvider } }, 'msel', (fake, day) => {
     const own = fake.addCalendar('Calendar');
     const shared = fake.addCalendar("Ben's calendar", undefined, { canEdit: false, hexColor: '#E07A5F' });
     fake.putEvent(own, { subject: 'Own', start: `${day}T08:00:00Z`, end: `${day}T09:00:00Z` });
     fake.putEvent(shared, { subject: 'Ben busy', start: `${day}T10:00:00Z`, end: `${day}T11:00:00Z` });
   });
-  afterAll(async () => {
-    await http?.close();
-    await t?.close();
-    await fake?.close();
-  });
 
   it('counts the calendars the owner can edit; a shared read-only one only once switched on', async () => {
+    const { t, fake, owner, day, slug } = c;
     const { callback } = await connectThroughConsent(t, owner.auth, 'microsoft');
     expect(callback.status).toBe(200);
     const conn = (await request(t.app).get('/api/me/calendar/connections').set(owner.auth)).body.connections[0];
