@@ -109,7 +109,11 @@ export function CalendarsSection() {
       {loadError && !fromDevice && <p className="field-error">{loadError}</p>}
 
       <ConnectionList connections={connections} onDisconnect={setToDisconnect} onRetry={retry} onReconnect={reconnect} />
-      <p className="muted small">Calendar selection is coming soon — all calendars of a connection are included.</p>
+      {list.length > 0 && (
+        <p className="muted small">
+          Holidays, birthdays and other people&rsquo;s calendars start switched off: open a connection&rsquo;s Calendars to choose which ones make you busy.
+        </p>
+      )}
 
       <h3 className="subhead">Connect a calendar</h3>
       <ul className="provider-grid">
