@@ -35,7 +35,7 @@ for (const viewport of [
     const summary = page.getByTestId('availability-summary');
     await expect(summary).toContainText('1 slot across 1 day · 8 hours per week');
 
-    // Adding slots: Tuesday, Wednesday, Thursday — each with the last slot's hours.
+    // Adding slots: Tuesday, Wednesday, Thursday — each 09:00–17:00 (not another Monday).
     let modal = await openEditor(page);
     const add = modal.getByRole('button', { name: /Add Another Time Slot/ });
     await modal.getByLabel('End').first().fill('16:00');
@@ -43,7 +43,7 @@ for (const viewport of [
     await expect(modal.getByLabel('Day')).toHaveCount(4);
     for (const [i, day] of ['0', '1', '2', '3'].entries()) await expect(modal.getByLabel('Day').nth(i)).toHaveValue(day);
     await expect(modal.getByLabel('Start').nth(3)).toHaveValue('09:00');
-    await expect(modal.getByLabel('End').nth(3)).toHaveValue('16:00');
+    await expect(modal.getByLabel('End').nth(3)).toHaveValue('17:00');
     // The remove control stays on its slot's row (same line as the Day field), also at 375 px.
     const dayBox = await modal.getByLabel('Day').nth(3).boundingBox();
     const removeBox = await modal.getByRole('button', { name: 'Remove slot 4' }).boundingBox();

@@ -7,11 +7,11 @@ describe('nextSlotDefault', () => {
   it('starts on Monday 09:00–17:00 when there is no slot', () => {
     expect(nextSlotDefault([])).toEqual(at(0, '09:00', '17:00'));
   });
-  it('moves to the next day without a slot, with the last slot’s hours', () => {
+  it('moves to the next day without a slot, with the default hours 09:00–17:00', () => {
     expect(nextSlotDefault([at(0, '09:00', '17:00')])).toEqual(at(1, '09:00', '17:00'));
-    expect(nextSlotDefault([at(0, '09:00', '17:00'), at(1, '10:00', '18:00')])).toEqual(at(2, '10:00', '18:00'));
+    expect(nextSlotDefault([at(0, '09:00', '17:00'), at(1, '10:00', '18:00')])).toEqual(at(2, '09:00', '17:00'));
     // Tuesday already has a slot: skipped.
-    expect(nextSlotDefault([at(1, '09:00', '17:00'), at(0, '09:00', '12:00')])).toEqual(at(2, '09:00', '12:00'));
+    expect(nextSlotDefault([at(1, '09:00', '17:00'), at(0, '09:00', '12:00')])).toEqual(at(2, '09:00', '17:00'));
     // Wraps from Sunday to the first free day of the week.
     expect(nextSlotDefault([at(0, '09:00', '17:00'), at(6, '09:00', '17:00')])).toEqual(at(1, '09:00', '17:00'));
   });

@@ -16,24 +16,21 @@ const minutes = (hhmm: string) => {
 };
 
 /**
- * The slot 'Add Another Time Slot' adds: the hours of the last slot on the next weekday after the
- * last slot's day (Monday → Sunday, wrapping) that has no slot yet; when every day has one, the
- * day after the last slot's day with the same hours. No slots yet → Monday 09:00–17:00.
+ * The slot 'Add Another Time Slot' adds (issue 23): 09:00–17:00 (the spec's default hours) on the
+ * next weekday after the last slot's day (Monday → Sunday, wrapping) that has no slot yet; when
+ * every day has one, the day after the last slot's day with the last slot's hours. No slots yet →
+ * Monday 09:00–17:00.
  */
 export function nextSlotDefault(slots: ReadonlyArray<WeeklySlot>): WeeklySlot {
   const last = slots[slots.length - 1];
   if (!last) return { ...DEFAULT_RULE };
   const used = new Set(slots.map((s) => Number(s.weekday)));
   const from = Number(last.weekday);
-  let weekday = (from + 1) % 7;
   for (let step = 1; step <= 7; step++) {
     const d = (from + step) % 7;
-    if (!used.has(d)) {
-      weekday = d;
-      break;
-    }
+    if (!used.has(d)) return { ...DEFAULT_RULE, weekday: d };
   }
-  return { weekday, start_time_local: last.start_time_local, end_time_local: last.end_time_local };
+  return { weekday: (from + 1) % 7, start_time_local: last.start_time_local, end_time_local: last.end_time_local };
 }
 
 /**
