@@ -14,7 +14,8 @@ export function AuthLayout({ title, subtitle, children, footer, logoExternal = f
         {subtitle && <p className="auth-subtitle">{subtitle}</p>}
         {children}
       </main>
-      {footer && <div className="auth-footer">{footer}</div>}
+      {/* A landmark of its own (contentinfo), so no content sits outside one (axe `region`, issue 23). */}
+      {footer && <footer className="auth-footer">{footer}</footer>}
       <nav className="auth-legal" aria-label="Legal">
         <Link to="/privacypolicy">Privacy</Link>
         <Link to="/termsofservice">Terms</Link>

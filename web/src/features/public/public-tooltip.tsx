@@ -3,7 +3,9 @@
  * gzipped of the visitor's JavaScript). Same behaviour the page had: shown on hover and on keyboard
  * focus, hidden on leave, blur, press, Escape and scroll; one at a time; `role="tooltip"` linked to
  * its trigger by `aria-describedby` while shown. Rendered into <body> at a fixed position above the
- * trigger (below it when there is no room), so it never changes the layout it points at.
+ * trigger (below it when there is no room), so it never changes the layout it points at. Rendered
+ * into the trigger's landmark (its <main>) rather than <body>, so no content sits outside a
+ * landmark (axe `region`, issue 23); <body> when the trigger has none.
  */
 import { cloneElement, useEffect, useId, useState, type CSSProperties, type ReactElement, type SyntheticEvent } from 'react';
 import { createPortal } from 'react-dom';
@@ -30,6 +32,7 @@ const GAP = 6;
 export function Tooltip({ content, children }: { content: string; children: ReactElement<TriggerProps> }) {
   const id = useId();
   const [pos, setPos] = useState<CSSProperties | null>(null);
+  const [host, setHost] = useState<Element | null>(null);
 
   useEffect(() => {
     if (!pos) return;
@@ -48,6 +51,7 @@ export function Tooltip({ content, children }: { content: string; children: Reac
 
   const show = (e: SyntheticEvent) => {
     const r = (e.currentTarget as HTMLElement).getBoundingClientRect();
+    setHost((e.currentTarget as HTMLElement).closest('main'));
     const below = r.top < 44;
     if (closeCurrent) closeCurrent();
     closeCurrent = () => setPos(null);
@@ -87,7 +91,7 @@ export function Tooltip({ content, children }: { content: string; children: Reac
           <div id={id} role="tooltip" className="tooltip" style={pos}>
             {content}
           </div>,
-          document.body,
+          host ?? document.body,
         )}
     </>
   );

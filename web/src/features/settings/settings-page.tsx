@@ -1,5 +1,6 @@
 /** Settings (spec §2 Settings): My Calendars (#calendars), Profile, This device (desktop app only), changes replaced on another device, Notifications, Privacy & Security. */
 import '../../styles/app.css';
+import './settings.css';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { AppHeader } from '../../components/app-header.tsx';
@@ -54,8 +55,8 @@ export default function SettingsPage() {
               <h2 id="privacy-title" className="card-title">
                 Privacy &amp; Security
               </h2>
-              {/* Spec §2: the section is "coming soon"; account deletion (issue 12) is already here. */}
-              <span className="badge">Coming soon</span>
+              {/* Spec §2 (S-04) marks this section "coming soon"; issue 23 overrides that: the section works
+                  (account deletion, issue 12), so it carries no "Coming soon" badge. */}
             </div>
             <p className="muted">Password change and a list of signed-in devices are coming soon. To change your password now, use “Forgot password” on the sign-in page.</p>
             <DeleteAccountSection />
