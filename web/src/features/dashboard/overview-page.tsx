@@ -80,7 +80,7 @@ export default function OverviewPage() {
           </p>
           <ViewsChange stats={stats.data} loading={stats.loading && !stats.data} />
         </div>
-        <div className="card stat-card">
+        <div className="card stat-card stat-card-wide">
           <p className="stat-label">Copy Link</p>
           <p className="stat-link" title={link} data-testid="dashboard-link">
             <LinkText text={displayLink(link)} />
@@ -95,7 +95,7 @@ export default function OverviewPage() {
           <p className="stat-sub muted small">Events on your calendars</p>
         </div>
         {/* Honest about broken calendars (issue 23 item 5): they count as connected and are named. */}
-        <Link to="/app/settings#calendars" className={`card stat-card card-link${calendars.attention.length ? ' needs-attention' : ''}`} data-testid="calendars-card">
+        <Link to="/app/settings#calendars" className={`card stat-card stat-card-wide card-link${calendars.attention.length ? ' needs-attention' : ''}`} data-testid="calendars-card">
           <p className="stat-label">My Calendars</p>
           <p className="stat-value">{connections.loading && !connections.data ? <Spinner size={18} /> : calendars.count}</p>
           {calendars.count === 0 ? (
