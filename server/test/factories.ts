@@ -68,6 +68,7 @@ export async function buildUser(
     format_locale: null,
     hour12: null,
     week_start: null,
+    proposal_target: null,
   };
   await ctx.db.insertInto('users').values(row).execute();
   const token = await issueToken({ db: ctx.db, now: () => now }, row.id);

@@ -16,6 +16,7 @@ import * as m0010 from './migrations/0010_event_origin.ts';
 import * as m0011 from './migrations/0011_host_profile.ts';
 import * as m0012 from './migrations/0012_owner_formats.ts';
 import * as m0013 from './migrations/0013_calendar_selection.ts';
+import * as m0014 from './migrations/0014_proposal_decisions.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -31,6 +32,7 @@ export const migrations: Record<string, Migration> = {
   '0011_host_profile': m0011,
   '0012_owner_formats': m0012,
   '0013_calendar_selection': m0013,
+  '0014_proposal_decisions': m0014,
 };
 
 const provider: MigrationProvider = {

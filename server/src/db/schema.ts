@@ -36,6 +36,8 @@ export interface UsersTable {
   hour12: Generated<number | null>;
   /** First day of the week on the owner's screens, 0 = Sunday … 6 = Saturday; null = automatic (Monday, spec Z-11). */
   week_start: Generated<number | null>;
+  /** Issue 24: the calendar confirmed meetings go to, sealed JSON `{ connection_id, calendar_id }`; null = the default. */
+  proposal_target: Generated<string | null>;
 }
 
 /** The owner's picture (issue 22): the server's 256×256 WebP re-encoding, one row per owner. */
@@ -294,6 +296,36 @@ export interface ProposalsTable {
   created_at: number;
   /** UTC ms when the owner dismissed it (hidden from the list; still counted by the per-owner cap), else null. */
   dismissed_at: Generated<number | null>;
+  /** Issue 24 (migration 0014): the owner's decision. */
+  status: Generated<'pending' | 'confirmed' | 'declined' | 'cancelled'>;
+  /** The visitor's language (en, de, fr, es, nl, pt). */
+  visitor_language: Generated<string>;
+  decided_at: Generated<number | null>;
+  /** The owner's message of a decline or cancel ('' none). */
+  message: Generated<string>;
+  /** The meeting's RFC 5545 UID (set when confirmed) and SEQUENCE. */
+  uid: Generated<string | null>;
+  sequence: Generated<number>;
+  /** Where the event was written: connection, sealed calendar id, sealed remote id (href / event id), the provider's own iCalUID (Graph), the calendar's name. */
+  target_connection_id: Generated<string | null>;
+  target_calendar: Generated<string | null>;
+  remote_id: Generated<string | null>;
+  remote_uid: Generated<string | null>;
+  calendar_name: Generated<string | null>;
+  /** Replication: the per-user stamp, the edit's time and author. */
+  updated_at: Generated<number>;
+  edited_at: Generated<number>;
+  device_id: Generated<string>;
+  /** A device's request (also made offline), carried out by the server; its failure reason. */
+  request_action: Generated<'confirm' | 'decline' | 'cancel' | null>;
+  request_message: Generated<string | null>;
+  request_connection_id: Generated<string | null>;
+  request_calendar_id: Generated<string | null>;
+  request_error: Generated<string | null>;
+  /** When an instance took the request to carry it out (others leave it alone for 5 minutes). */
+  request_claimed_at: Generated<number | null>;
+  /** When one of the e-mail's one-click links was used (both are spent). */
+  link_used_at: Generated<number | null>;
 }
 
 /** A time the owner marked busy by hand (issue 10); replicated (writable) like rules and exceptions. */

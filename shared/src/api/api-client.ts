@@ -371,17 +371,8 @@ export interface GeneratedEmailText {
   default: boolean;
   error?: string;
 }
-/** A visitor's proposed time (never a booking). Instants ISO 8601 UTC. */
-export interface Proposal {
-  id: string;
-  start: string;
-  end: string;
-  name: string;
-  email: string;
-  note: string;
-  visitor_timezone: string;
-  created_at: string;
-}
+/** A visitor's proposed time as the owner sees it (issue 24: status, the meeting's UID, pending offline action). */
+export type Proposal = OwnerProposal;
 export interface ProposalInput {
   start: string;
   end: string;
@@ -389,6 +380,14 @@ export interface ProposalInput {
   email: string;
   note?: string;
   visitor_timezone: string;
+  /** The page's language (en, de, fr, es, nl, pt): the visitor's later e-mails are written in it. */
+  language?: string;
+}
+/** POST /api/proposal-links/inspect answer: what the e-mail's one-click link does, asked once before it acts. */
+export interface ProposalLinkInfo {
+  action: 'confirm' | 'decline';
+  owner_timezone: string;
+  proposal: Pick<OwnerProposal, 'id' | 'start' | 'end' | 'name' | 'note' | 'visitor_timezone' | 'status'>;
 }
 
 export type { ReplacedVersion } from '../rx/replication-protocol.ts';
@@ -398,6 +397,8 @@ export type { EventSource } from '../schemas/calendar.schema.ts';
 import type { ShareLink, ShareLinks } from '../schemas/share-link.schema.ts';
 import type { ConnectionCalendar, EventSource } from '../schemas/calendar.schema.ts';
 import type { BusyRules } from '../ical/busy-rules.ts';
+import type { CalendarTarget, OwnerProposal, ProposalSettings } from '../schemas/proposal.schema.ts';
+export type { CalendarTarget, OwnerProposal, ProposalSettings, WritableCalendar, ProposalStatus, ProposalAction } from '../schemas/proposal.schema.ts';
 import type { ReplacedVersion } from '../rx/replication-protocol.ts';
 
 // ---- calls ---------------------------------------------------------------------------------
@@ -506,7 +507,23 @@ export const api = {
   linkAnalytics: (days: 7 | 30 | 90 = 30) => get<LinkAnalytics>('/me/analytics/links', { query: { days: String(days) } }),
   generateEmailText: (body: { context?: string; timezone?: string }) =>
     post<GeneratedEmailText>('/me/profile/generate-email-text', body),
+  /** GET /me/proposals: the owner's proposals, newest first (pending, confirmed, declined, cancelled), at most 50. */
   proposals: () => get<{ proposals: Proposal[] }>('/me/proposals'),
+  /** POST /me/proposals/{id}/confirm: the meeting goes into `target` (else the proposal settings' calendar); 409 `not_free` (with the reason) / `already_decided`. */
+  confirmProposal: (id: string, target?: CalendarTarget | null) =>
+    post<{ proposal: Proposal }>(`/me/proposals/${encodeURIComponent(id)}/confirm`, target ? { target } : {}),
+  /** POST /me/proposals/{id}/decline: the visitor is told (with `message` and the next free times); 409 `already_decided`. */
+  declineProposal: (id: string, message?: string) => post<{ proposal: Proposal }>(`/me/proposals/${encodeURIComponent(id)}/decline`, { message: message ?? '' }),
+  /** POST /me/proposals/{id}/cancel (confirmed only): the event is removed and the visitor gets a cancellation; 409 `not_confirmed`. */
+  cancelProposal: (id: string, message?: string) => post<{ proposal: Proposal }>(`/me/proposals/${encodeURIComponent(id)}/cancel`, { message: message ?? '' }),
+  /** GET /me/proposal-settings: where confirmed meetings go, and the writable calendars to choose from. */
+  proposalSettings: () => get<ProposalSettings>('/me/proposal-settings'),
+  /** PUT /me/proposal-settings: `target` null = the default calendar; 422 `errors.target` for a calendar that cannot be written. */
+  setProposalSettings: (target: CalendarTarget | null) => put<ProposalSettings>('/me/proposal-settings', { target }),
+  /** POST /proposal-links/inspect (no sign-in): the one-click link's proposal; 404 forged or unknown, 410 `expired` / `used`. */
+  inspectProposalLink: (token: string) => post<ProposalLinkInfo>('/proposal-links/inspect', { token }, { auth: false }),
+  /** POST /proposal-links/act (no sign-in): carries the link's action out once; same errors, plus 409 as the owner's API. */
+  actOnProposalLink: (token: string, message?: string) => post<{ proposal: ProposalLinkInfo['proposal'] }>('/proposal-links/act', { token, message: message ?? '' }, { auth: false }),
   /** DELETE /me/proposals/{id}: the owner dismisses a proposal. 204; 404 when it is not one of the owner's. */
   dismissProposal: (id: string) => del<unknown>(`/me/proposals/${encodeURIComponent(id)}`),
 };

@@ -1,5 +1,5 @@
 /**
- * The owner's local database: one RxDB database per signed-in user, with the six replicated
+ * The owner's local database: one RxDB database per signed-in user, with the seven replicated
  * collections of `rx-schemas.ts` and local (never replicated) documents for device state.
  *
  * The caller passes the storage: the browser and the desktop renderer pass
@@ -17,11 +17,13 @@ import {
   calendarConnectionRxSchema,
   calendarEventRxSchema,
   profileRxSchema,
+  proposalRxSchema,
   type BlockDoc,
   type ConnectionDoc,
   type EventDoc,
   type ExceptionDoc,
   type ProfileDoc,
+  type ProposalDoc,
   type RuleDoc,
 } from './rx-schemas.ts';
 
@@ -35,6 +37,7 @@ export interface AvailCollections {
   calendar_events: RxCollection<EventDoc>;
   calendar_connections: RxCollection<ConnectionDoc>;
   profile: RxCollection<ProfileDoc>;
+  proposals: RxCollection<ProposalDoc>;
 }
 export type AvailDatabase = RxDatabase<AvailCollections>;
 
@@ -74,6 +77,7 @@ export async function createAvailDatabase(opts: CreateAvailDatabaseOptions): Pro
     calendar_events: { schema: calendarEventRxSchema },
     calendar_connections: { schema: calendarConnectionRxSchema },
     profile: { schema: profileRxSchema },
+    proposals: { schema: proposalRxSchema, conflictHandler: conflictHandlerFor<ProposalDoc>() },
   });
   return db;
 }

@@ -16,7 +16,7 @@
  * gets 426 `{ error, code: 'client_outdated' }`; unknown collection 404; bad input 400/422.
  */
 import type { WithDeleted } from 'rxdb';
-import type { BlockDoc, ConnectionDoc, EventDoc, ExceptionDoc, ProfileDoc, RuleDoc } from './rx-schemas.ts';
+import type { BlockDoc, ConnectionDoc, EventDoc, ExceptionDoc, ProfileDoc, ProposalDoc, RuleDoc } from './rx-schemas.ts';
 
 /** Schema version this client speaks; sent as `X-Avail-Schema`. Bump with any wire-shape change. */
 export const REPLICATION_SCHEMA_VERSION = 1;
@@ -38,6 +38,7 @@ export const REPLICATED_COLLECTIONS = {
   calendar_events: { writable: false },
   calendar_connections: { writable: false },
   profile: { writable: false },
+  proposals: { writable: true },
 } as const;
 export type CollectionName = keyof typeof REPLICATED_COLLECTIONS;
 export const COLLECTION_NAMES = Object.keys(REPLICATED_COLLECTIONS) as CollectionName[];
@@ -56,6 +57,7 @@ export interface DocTypes {
   calendar_events: EventDoc;
   calendar_connections: ConnectionDoc;
   profile: ProfileDoc;
+  proposals: ProposalDoc;
 }
 
 /** Pull position: the last document seen, ordered by (updated_at, id). */

@@ -14,7 +14,7 @@
  *   decide conflicts (latest `edited_at` wins, ties by the larger `device_id`) and identify a
  *   revision when the server compares a push's assumed master state with the stored one.
  *
- * Writable on the device: availability rules and exceptions, busy blocks. Read-only (the server
+ * Writable on the device: availability rules and exceptions, busy blocks, a proposal's request. Read-only (the server
  * owns them): calendar events, calendar connections, profile.
  */
 import { toTypedRxJsonSchema, type ExtractDocumentTypeFromTypedRxJsonSchema } from 'rxdb';
@@ -153,12 +153,61 @@ export const profileSchemaLiteral = {
   additionalProperties: false,
 } as const;
 
+/**
+ * A visitor's proposal on the owner's device (issue 24). The server owns every field but the
+ * `request_*` ones: a device confirms, declines or cancels — also offline — by setting
+ * `request_action` (+ message, target calendar) with its own `edited_at`/`device_id`; the push
+ * stores only those fields, the server carries the action out and writes the outcome (`status`,
+ * `request_action` null again, or `request_error` with the reason). While `request_action` is set
+ * the device shows the action as pending.
+ */
+export const proposalSchemaLiteral = {
+  title: 'proposal',
+  description: "A visitor's proposed time and the owner's decision; owner-only.",
+  version: 0,
+  primaryKey: 'id',
+  type: 'object',
+  properties: {
+    id,
+    start_ms: ms,
+    end_ms: ms,
+    name: { type: 'string' },
+    email: { type: 'string' },
+    note: { type: 'string' },
+    visitor_timezone: { type: 'string' },
+    visitor_language: { type: 'string', maxLength: 8 },
+    status: { type: 'string', enum: ['pending', 'confirmed', 'declined', 'cancelled'], maxLength: 16 },
+    uid: { type: ['string', 'null'] },
+    sequence: { type: 'number', minimum: 0, maximum: 1e6, multipleOf: 1 },
+    created_at: ms,
+    decided_at: { type: ['number', 'null'] },
+    message: { type: 'string' },
+    calendar_name: { type: ['string', 'null'] },
+    request_action: { type: ['string', 'null'], enum: ['confirm', 'decline', 'cancel', null] },
+    request_message: { type: ['string', 'null'] },
+    request_connection_id: { type: ['string', 'null'] },
+    request_calendar_id: { type: ['string', 'null'] },
+    request_error: { type: ['string', 'null'] },
+    edited_at: ms,
+    device_id: { type: 'string', maxLength: 64 },
+    updated_at: ms,
+  },
+  required: [
+    'id', 'start_ms', 'end_ms', 'name', 'email', 'note', 'visitor_timezone', 'visitor_language', 'status', 'uid', 'sequence',
+    'created_at', 'decided_at', 'message', 'calendar_name', 'request_action', 'request_message', 'request_connection_id',
+    'request_calendar_id', 'request_error', 'edited_at', 'device_id', 'updated_at',
+  ],
+  indexes: ['created_at'],
+  additionalProperties: false,
+} as const;
+
 export const availabilityRuleRxSchema = toTypedRxJsonSchema(availabilityRuleSchemaLiteral);
 export const availabilityExceptionRxSchema = toTypedRxJsonSchema(availabilityExceptionSchemaLiteral);
 export const busyBlockRxSchema = toTypedRxJsonSchema(busyBlockSchemaLiteral);
 export const calendarEventRxSchema = toTypedRxJsonSchema(calendarEventSchemaLiteral);
 export const calendarConnectionRxSchema = toTypedRxJsonSchema(calendarConnectionSchemaLiteral);
 export const profileRxSchema = toTypedRxJsonSchema(profileSchemaLiteral);
+export const proposalRxSchema = toTypedRxJsonSchema(proposalSchemaLiteral);
 
 export type RuleDoc = ExtractDocumentTypeFromTypedRxJsonSchema<typeof availabilityRuleRxSchema>;
 export type ExceptionDoc = ExtractDocumentTypeFromTypedRxJsonSchema<typeof availabilityExceptionRxSchema>;
@@ -167,3 +216,4 @@ export type BlockDoc = ExtractDocumentTypeFromTypedRxJsonSchema<typeof busyBlock
 export type EventDoc = ExtractDocumentTypeFromTypedRxJsonSchema<typeof calendarEventRxSchema>;
 export type ConnectionDoc = ExtractDocumentTypeFromTypedRxJsonSchema<typeof calendarConnectionRxSchema>;
 export type ProfileDoc = ExtractDocumentTypeFromTypedRxJsonSchema<typeof profileRxSchema>;
+export type ProposalDoc = ExtractDocumentTypeFromTypedRxJsonSchema<typeof proposalRxSchema>;

@@ -7,6 +7,7 @@ import './zod-setup.ts';
 import { z } from 'zod';
 import { canonicalIanaZone } from '../domain/zone-time.ts';
 import { emailField } from './auth.schema.ts';
+import { LANGUAGES } from '../i18n/languages.ts';
 
 /** Shortest proposal: 15 minutes. */
 export const PROPOSAL_MIN_MINUTES = 15;
@@ -33,7 +34,7 @@ const instant = (message: string) =>
     .refine((v) => Number.isFinite(parseIsoInstant(v)), message);
 
 /**
- * `{ start, end, name, email, note?, visitor_timezone }`. Output: the same strings trimmed, e-mail
+ * `{ start, end, name, email, note?, visitor_timezone, language? }`. Output: the same strings trimmed, e-mail
  * lower-cased, note '' when absent, zone with its canonical letter case. Messages per field:
  * start/end 'Start time is invalid' / 'End time is invalid'; end: 'End time must be after start time',
  * 'A proposal must be at least 15 minutes long', 'A proposal can be at most 8 hours long';
@@ -62,6 +63,12 @@ export const proposalSchema = z
       .trim()
       .refine((v) => canonicalIanaZone(v) !== null, 'Unknown timezone')
       .transform((v) => canonicalIanaZone(v) ?? v),
+    /** The page's language (issue 24: the invitation is written in it); absent or unknown → the server reads Accept-Language. */
+    language: z
+      .string()
+      .optional()
+      .catch(undefined)
+      .transform((v) => (v && (LANGUAGES as readonly string[]).includes(v) ? v : undefined)),
   })
   .superRefine((body, ctx) => {
     const start = parseIsoInstant(body.start);
@@ -75,3 +82,92 @@ export const proposalSchema = z
     if (message) ctx.addIssue({ code: 'custom', message, path: ['end'] });
   });
 export type ProposalBody = z.infer<typeof proposalSchema>;
+
+/** Where a proposal stands (issue 24): nothing is booked while `pending`. */
+export const PROPOSAL_STATUSES = ['pending', 'confirmed', 'declined', 'cancelled'] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+/** What the owner does to a proposal: confirm or decline a pending one, cancel a confirmed one. */
+export const PROPOSAL_ACTIONS = ['confirm', 'decline', 'cancel'] as const;
+export type ProposalAction = (typeof PROPOSAL_ACTIONS)[number];
+/** Longest message the owner adds to a decline or a cancel. */
+export const PROPOSAL_MESSAGE_MAX = 1000;
+/** How long the one-click links of the owner's proposal e-mail work (ms): 7 days. */
+export const PROPOSAL_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** A calendar of one connection: `{ connection_id, calendar_id }` (calendar_id as in GET …/calendars). */
+export const calendarTargetSchema = z.object({
+  connection_id: z.string({ error: 'Choose a calendar' }).trim().min(1, 'Choose a calendar').max(64, 'Choose a calendar'),
+  calendar_id: z.string({ error: 'Choose a calendar' }).min(1, 'Choose a calendar').max(2048, 'Choose a calendar'),
+});
+export type CalendarTarget = z.infer<typeof calendarTargetSchema>;
+
+/** POST /me/proposals/{id}/confirm body: `{ target? }` (absent: the proposal settings' calendar). */
+export const confirmProposalSchema = z.object({ target: calendarTargetSchema.nullish() }).default({});
+/** POST /me/proposals/{id}/decline and …/cancel body: `{ message? }`, ≤ 1000 characters, '' when absent. */
+export const proposalMessageSchema = z
+  .object({
+    message: z
+      .string({ error: 'Message must be text' })
+      .trim()
+      .max(PROPOSAL_MESSAGE_MAX, 'Message must be no more than 1000 characters')
+      .nullish()
+      .transform((v) => v ?? ''),
+  })
+  .default({ message: '' });
+/** PUT /me/proposal-settings body: `{ target: { connection_id, calendar_id } | null }` (null: the default calendar). */
+export const proposalSettingsSchema = z.object({ target: calendarTargetSchema.nullable() });
+
+/** One-click link bodies (POST /api/proposal-links/inspect and …/act): the token of the e-mail's link. */
+export const proposalLinkSchema = z.object({
+  token: z.string({ error: 'This link is not valid.' }).min(1, 'This link is not valid.').max(512, 'This link is not valid.'),
+  message: z.string().trim().max(PROPOSAL_MESSAGE_MAX, 'Message must be no more than 1000 characters').nullish().transform((v) => v ?? ''),
+});
+
+/** A calendar confirmed meetings can be written to (GET /me/proposal-settings). */
+export interface WritableCalendar {
+  connection_id: string;
+  connection_name: string;
+  provider: string;
+  calendar_id: string;
+  calendar_name: string;
+  color?: string;
+}
+
+/** GET/PUT /me/proposal-settings answer. */
+export interface ProposalSettings {
+  /** The owner's choice, or null (the default). */
+  target: CalendarTarget | null;
+  /** Where the next confirmed meeting goes: the choice, else the first writable calendar of the oldest writable connection; null = no calendar write (the .ics goes to the owner by e-mail). */
+  effective: WritableCalendar | null;
+  /** Every writable calendar, oldest connection first. */
+  calendars: WritableCalendar[];
+}
+
+/**
+ * A proposal as the owner sees it (GET /me/proposals and every action's answer). Instants ISO 8601 UTC.
+ * `pending_action`: an action made offline and not yet carried out by the server (replicated);
+ * `error`: why the last such action could not be carried out (shown to the owner), else null.
+ */
+export interface OwnerProposal {
+  id: string;
+  start: string;
+  end: string;
+  name: string;
+  email: string;
+  note: string;
+  visitor_timezone: string;
+  /** The visitor's language (en, de, fr, es, nl, pt): the invitation and every later e-mail are in it. */
+  visitor_language: string;
+  created_at: string;
+  status: ProposalStatus;
+  /** The meeting's iCalendar UID once confirmed, else null. */
+  uid: string | null;
+  sequence: number;
+  decided_at: string | null;
+  /** The owner's message of a decline or cancel ('' none). */
+  message: string;
+  /** The calendar the meeting was written to, null when none (no writable calendar: .ics by e-mail). */
+  calendar: { connection_id: string; calendar_id: string; name: string } | null;
+  pending_action: ProposalAction | null;
+  error: string | null;
+}

@@ -183,6 +183,7 @@ async function registerNew(deps: Deps, input: RegisterInput, now: number): Promi
     format_locale: null,
     hour12: null,
     week_start: null,
+    proposal_target: null,
   };
   try {
     await usersRepo.insertUser(deps.db, user);
