@@ -100,7 +100,7 @@ export const RESERVED_USERNAMES: ReadonlySet<string> = new Set([
   'dashboard', 'availability', 'links', 'analytics', 'settings', 'assets', 'static', 'public',
   'favicon.ico', 'robots.txt', 'sitemap.xml', 'manifest.json', 'admin', 'root', 'help', 'about',
   'pricing', 'faq', 'docs', 'blog', 'status', 'health', 'webhooks', 'oauth', 'auth', 'me', 'user',
-  'users', 'www', 'mail', 'avail',
+  'users', 'www', 'mail', 'avail', 'proposal',
 ]);
 
 /** True when `name` (any case) is reserved for the app's own routes. */

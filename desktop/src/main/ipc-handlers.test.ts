@@ -210,6 +210,17 @@ describe('registerIpcHandlers', () => {
     expect(parseTrayState(validState({ signedIn: false, link: null, freeTimesText: null, windows: [], pendingCount: 0, connection: 'unauthorized' }))).not.toBeNull();
   });
 
+  it('tray proposals (issue 24): valid ones are copied, absent means none, a bad one refuses the state', () => {
+    const p = { id: 'p-1', name: 'Vera', start: 1_781_500_000_000, end: 1_781_501_800_000 };
+    expect(parseTrayState(validState({ proposals: [{ ...p, extra: 1 }] }))?.proposals).toEqual([p]);
+    expect(parseTrayState(validState())?.proposals).toBeUndefined();
+    expect(parseTrayState(validState({ proposals: [{ ...p, end: p.start }] }))).toBeNull();
+    expect(parseTrayState(validState({ proposals: [{ ...p, id: '' }] }))).toBeNull();
+    expect(parseTrayState(validState({ proposals: [{ ...p, name: 'a\nb' }] }))).toBeNull();
+    expect(parseTrayState(validState({ proposals: Array.from({ length: 11 }, (_, i) => ({ ...p, id: `p-${i}` })) }))).toBeNull();
+    expect(parseTrayState(validState({ proposals: 'p-1' }))).toBeNull();
+  });
+
   it('notify shows a notification whose click opens the window at the route', () => {
     const { send, notifications, commands, deps } = setup();
     send(APP, IPC_CHANNELS.notify, { title: 'New proposal', body: 'Bo proposed Tue 10:00', route: '/app/dashboard#proposals' });

@@ -3,7 +3,7 @@
  * even if it is our own), so every payload is checked field by field and copied: a bad one is
  * refused as a whole (`null`), never partly used.
  */
-import type { DesktopNotification, TrayState, TrayWindow } from '@avail/shared/desktop/desktop-bridge.ts';
+import { TRAY_PROPOSALS_MAX, type DesktopNotification, type TrayProposal, type TrayState, type TrayWindow } from '@avail/shared/desktop/desktop-bridge.ts';
 import { isValidIanaZone } from '@avail/shared/domain/zone-time.ts';
 
 /** At most this many windows (14 days of short windows is far fewer). */
@@ -33,17 +33,44 @@ function isWebUrl(v: string): boolean {
   }
 }
 
+/** Longest proposal id and visitor name the tray accepts (the server's limits: 64, 100). */
+export const MAX_PROPOSAL_ID_LENGTH = 64;
+export const MAX_PROPOSAL_NAME_LENGTH = 100;
+
+/**
+ * The tray's pending proposals rebuilt from untrusted `value` (absent → []), or null when any is
+ * wrong: at most {@link TRAY_PROPOSALS_MAX} `{ id, name, start, end }` — id a non-empty string of
+ * at most 64 characters, name at most 100 without control characters, instants with start < end.
+ */
+export function parseTrayProposals(value: unknown): TrayProposal[] | null {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.length > TRAY_PROPOSALS_MAX) return null;
+  const out: TrayProposal[] = [];
+  for (const p of value) {
+    if (!isRecord(p)) return null;
+    const { id, name, start, end } = p;
+    if (typeof id !== 'string' || id.length === 0 || id.length > MAX_PROPOSAL_ID_LENGTH) return null;
+    if (typeof name !== 'string' || name.length > MAX_PROPOSAL_NAME_LENGTH || /[\u0000-\u001f\u007f]/.test(name)) return null;
+    if (!isInstant(start) || !isInstant(end) || !(start < end)) return null;
+    out.push({ id, name, start, end });
+  }
+  return out;
+}
+
 /**
  * A {@link TrayState} rebuilt from untrusted `value`, or null when any field is wrong:
  * `signedIn` boolean; `connection` one of the five statuses; `pendingCount` a non-negative safe
  * integer; `timezone` a known IANA zone; `windows` at most {@link MAX_TRAY_WINDOWS} `{start, end}`
  * instants (UTC ms) with `start < end`; `link` null or an http(s) URL; `freeTimesText` null or a
- * string of at most {@link MAX_TEXT_LENGTH} characters; `computedAt` an instant.
+ * string of at most {@link MAX_TEXT_LENGTH} characters; `computedAt` an instant; `proposals` as
+ * {@link parseTrayProposals}.
  * Extra properties are dropped.
  */
 export function parseTrayState(value: unknown): TrayState | null {
   if (!isRecord(value)) return null;
   const { signedIn, connection, pendingCount, timezone, windows, link, freeTimesText, computedAt } = value;
+  const proposals = parseTrayProposals(value.proposals);
+  if (proposals === null) return null;
   if (typeof signedIn !== 'boolean') return null;
   if (typeof connection !== 'string' || !CONNECTIONS.has(connection)) return null;
   if (typeof pendingCount !== 'number' || !Number.isSafeInteger(pendingCount) || pendingCount < 0) return null;
@@ -66,6 +93,7 @@ export function parseTrayState(value: unknown): TrayState | null {
     link,
     freeTimesText,
     computedAt,
+    ...(value.proposals === undefined ? {} : { proposals }),
   };
 }
 

@@ -105,6 +105,28 @@ describe('createTrayController', () => {
     expect(deps.quit).toHaveBeenCalledOnce();
   });
 
+  it('a pending proposal: Confirm / Decline send the command, Open in Avail shows its route; a proposal no longer listed sends nothing', () => {
+    const { controller, item, sent, deps } = setup('2026-06-15T13:10:00Z');
+    const p = { id: 'p 1', name: 'Vera', start: Date.parse('2026-06-16T08:00:00Z'), end: Date.parse('2026-06-16T08:30:00Z') };
+    controller.setState(state({ proposals: [p] }));
+    const sub = item('Proposed times (1)').submenu as Template;
+    const actions = sub[0].submenu as Template;
+    const press = (i: MenuItemConstructorOptions) => i.click?.(i as unknown as Electron.MenuItem, undefined, {} as Electron.KeyboardEvent);
+    press(actions[0]);
+    press(actions[1]);
+    press(actions[2]);
+    expect(sent).toEqual([
+      { type: 'proposal', id: 'p 1', action: 'confirm' },
+      { type: 'proposal', id: 'p 1', action: 'decline' },
+      { type: 'navigate', route: '/app/dashboard#proposal-p%201' },
+    ]);
+    expect(deps.showWindow).toHaveBeenCalledOnce();
+    // A stale menu after the proposal was decided elsewhere: nothing is sent.
+    controller.setState(state({ proposals: [] }));
+    press(actions[0]);
+    expect(sent).toHaveLength(3);
+  });
+
   it('"Start at login" sets the login item and redraws the checkbox', () => {
     const { controller, click, item, deps } = setup('2026-06-15T13:10:00Z');
     controller.setState(state());

@@ -8,7 +8,7 @@
  * setToolTip) and https://www.electronjs.org/docs/latest/api/clipboard (writeText).
  */
 import type { MenuItemConstructorOptions } from 'electron';
-import { signedOutTrayState, type DesktopCommand, type TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
+import { proposalRoute, signedOutTrayState, type DesktopCommand, type TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
 import { MINUTE_MS } from '@avail/shared/domain/zone-time.ts';
 import { trayMenuTemplate, type LoginItemState } from './tray-menu.ts';
 import { trayStatusText } from './tray-label.ts';
@@ -85,6 +85,14 @@ export function createTrayController<M>(deps: TrayControllerDeps<M>): TrayContro
     },
     busy: (duration: Extract<DesktopCommand, { type: 'busy' }>['duration']) => deps.send({ type: 'busy', duration }),
     syncNow: () => deps.send({ type: 'sync-now' }),
+    // Only a proposal the tray lists (the menu may be a minute old; the renderer checks again).
+    proposal: (id: string, action: 'confirm' | 'decline') => {
+      if (last.signedIn && last.proposals?.some((p) => p.id === id)) deps.send({ type: 'proposal', id, action });
+    },
+    openProposal: (id: string) => {
+      deps.showWindow();
+      deps.send({ type: 'navigate', route: proposalRoute(id) });
+    },
     setOpenAtLogin: (openAtLogin: boolean) => {
       deps.loginItem.set(openAtLogin);
       refresh();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
-import { NO_FREE_TIME_TEXT, SIGNED_OUT_TEXT, mergeRuns, trayStatusText } from './tray-label.ts';
+import { NO_FREE_TIME_TEXT, SIGNED_OUT_TEXT, mergeRuns, proposalTimeText, trayStatusText } from './tray-label.ts';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -152,5 +152,15 @@ describe('mergeRuns', () => {
       { start: 0, end: 30 },
       { start: 50, end: 60 },
     ]);
+  });
+});
+
+describe('proposalTimeText (issue 24)', () => {
+  const now = Date.parse('2026-06-15T10:00:00Z'); // Mon 12:00 in Brussels
+  it('today, a weekday, a date a week or more away, an end on another day', () => {
+    expect(proposalTimeText('Europe/Brussels', Date.parse('2026-06-15T12:00:00Z'), Date.parse('2026-06-15T12:30:00Z'), now)).toBe('today 14:00–14:30');
+    expect(proposalTimeText('Europe/Brussels', Date.parse('2026-06-16T08:00:00Z'), Date.parse('2026-06-16T08:45:00Z'), now)).toBe('Tue 10:00–10:45');
+    expect(proposalTimeText('Europe/Brussels', Date.parse('2026-06-23T08:00:00Z'), Date.parse('2026-06-23T09:00:00Z'), now)).toBe('Tue 23 Jun 10:00–11:00');
+    expect(proposalTimeText('Europe/Brussels', Date.parse('2026-06-15T21:00:00Z'), Date.parse('2026-06-15T22:30:00Z'), now)).toBe('today 23:00–Tue 00:30');
   });
 });

@@ -49,6 +49,19 @@ export function trayStatusText(state: TrayState, now: number): string {
   return `Busy — next free ${startText}–${formatEnd(zone, first.end, startDay, today)}`;
 }
 
+/**
+ * A proposal's time in the owner's zone relative to `now`: `today 10:00–10:45`, `Tue 10:00–10:45`,
+ * `Tue 10 Mar 10:00–10:45` (a week or more away), an end on another day with its day
+ * (`today 23:00–Wed 00:30`). Unknown zones fall back to UTC.
+ */
+export function proposalTimeText(timezone: string, start: number, end: number, now: number): string {
+  const zone = zoneOrUtc(timezone);
+  const today = wallDay(instantToWall(zone, now));
+  const startDay = wallDay(instantToWall(zone, start));
+  const day = startDay === today ? 'today' : dayLabel(startDay, today);
+  return `${day} ${clock(zone, start)}–${formatEnd(zone, end, startDay, today)}`;
+}
+
 /** Sorted runs of windows, merged where they touch or overlap (`[start, end)`, UTC ms). */
 export function mergeRuns(windows: readonly TrayWindow[]): TrayWindow[] {
   const sorted = [...windows].sort((a, b) => a.start - b.start || a.end - b.end);

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { MenuItemConstructorOptions } from 'electron';
 import { signedOutTrayState, type TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
-import { connectionText, trayMenuTemplate, type TrayMenuHandlers } from './tray-menu.ts';
+import { connectionText, proposalLabel, trayMenuTemplate, type TrayMenuHandlers } from './tray-menu.ts';
 
 const NOW = Date.parse('2026-06-15T10:00:00Z'); // Mon 12:00 in Brussels
 
@@ -26,6 +26,8 @@ function handlers() {
     copyFreeTimes: vi.fn<() => void>(),
     busy: vi.fn<TrayMenuHandlers['busy']>(),
     syncNow: vi.fn<() => void>(),
+    proposal: vi.fn<TrayMenuHandlers['proposal']>(),
+    openProposal: vi.fn<(id: string) => void>(),
     setOpenAtLogin: vi.fn<(openAtLogin: boolean) => void>(),
     quit: vi.fn<() => void>(),
   } satisfies TrayMenuHandlers;
@@ -129,5 +131,33 @@ describe('trayMenuTemplate', () => {
     const item = byLabel(trayMenuTemplate(state(), NOW, { openAtLogin: true, loginItemSupported: false }, handlers()), 'Start at login');
     expect(item.enabled).toBe(false);
     expect(item.checked).toBe(false);
+  });
+});
+
+describe('pending proposals in the tray (issue 24)', () => {
+  const vera = { id: 'p-1', name: 'Vera Visitor', start: Date.parse('2026-06-16T08:00:00Z'), end: Date.parse('2026-06-16T08:45:00Z') };
+  const bo = { id: 'p-2', name: 'Bo', start: Date.parse('2026-06-15T12:00:00Z'), end: Date.parse('2026-06-15T12:30:00Z') };
+
+  it('no proposals: the menu is unchanged', () => {
+    expect(labels(trayMenuTemplate(state({ proposals: [] }), NOW, SUPPORTED, handlers()))).toEqual(labels(trayMenuTemplate(state(), NOW, SUPPORTED, handlers())));
+  });
+
+  it('lists them after Open Avail, each with Confirm / Decline / Open in Avail', () => {
+    const h = handlers();
+    const items = trayMenuTemplate(state({ proposals: [bo, vera] }), NOW, SUPPORTED, h);
+    expect(labels(items).slice(0, 6)).toEqual(['Free now until 15:30', 'Open Avail', '---', 'Proposed times (2)', '---', 'Copy my link']);
+    const sub = byLabel(items, 'Proposed times (2)').submenu as MenuItemConstructorOptions[];
+    expect(labels(sub)).toEqual(['Bo — today 14:00–14:30', 'Vera Visitor — Tue 10:00–10:45']);
+    const actions = sub[1].submenu as MenuItemConstructorOptions[];
+    expect(labels(actions)).toEqual(['Confirm', 'Decline', 'Open in Avail']);
+    click(actions[0]);
+    click(actions[1]);
+    click(actions[2]);
+    expect(h.proposal.mock.calls).toEqual([['p-1', 'confirm'], ['p-1', 'decline']]);
+    expect(h.openProposal).toHaveBeenCalledWith('p-1');
+  });
+
+  it('a long name is shortened', () => {
+    expect(proposalLabel({ ...vera, name: 'N'.repeat(60) }, 'Europe/Brussels', NOW)).toBe(`${'N'.repeat(39)}… — Tue 10:00–10:45`);
   });
 });

@@ -4,8 +4,8 @@
  * `Menu.buildFromTemplate` (https://www.electronjs.org/docs/latest/api/menu#menubuildfromtemplatetemplate).
  */
 import type { MenuItemConstructorOptions } from 'electron';
-import type { BusyDuration, TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
-import { trayStatusText } from './tray-label.ts';
+import type { BusyDuration, TrayProposal, TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
+import { proposalTimeText, trayStatusText } from './tray-label.ts';
 
 /** What the menu's items do; the controller wires them to the window, clipboard and renderer. */
 export interface TrayMenuHandlers {
@@ -14,6 +14,10 @@ export interface TrayMenuHandlers {
   copyFreeTimes(): void;
   busy(duration: BusyDuration): void;
   syncNow(): void;
+  /** Confirm or decline a pending proposal (issue 24). */
+  proposal(id: string, action: 'confirm' | 'decline'): void;
+  /** Opens the app at one proposal. */
+  openProposal(id: string): void;
   setOpenAtLogin(openAtLogin: boolean): void;
   quit(): void;
 }
@@ -50,9 +54,45 @@ export function connectionText(state: Pick<TrayState, 'connection' | 'pendingCou
   return `${base} · ${n} ${n === 1 ? 'change' : 'changes'} pending`;
 }
 
+/** `Proposed times (2)`: the heading of the pending proposals' submenu. */
+export function proposalsHeading(count: number): string {
+  return `Proposed times (${count})`;
+}
+
+/** `Vera Visitor — Tue 10:00–10:45`: one pending proposal in the tray (the owner's zone). */
+export function proposalLabel(p: TrayProposal, timezone: string, now: number): string {
+  const name = p.name.length > 40 ? `${p.name.slice(0, 39)}…` : p.name;
+  return `${name} — ${proposalTimeText(timezone, p.start, p.end, now)}`;
+}
+
+/** The pending proposals' items: one submenu each with Confirm, Decline and Open in Avail. */
+function proposalItems(state: TrayState, now: number, handlers: TrayMenuHandlers): MenuItemConstructorOptions[] {
+  const list = state.proposals ?? [];
+  if (list.length === 0) return [];
+  return [
+    {
+      id: 'proposals',
+      label: proposalsHeading(list.length),
+      submenu: list.map(
+        (p): MenuItemConstructorOptions => ({
+          id: `proposal-${p.id}`,
+          label: proposalLabel(p, state.timezone, now),
+          submenu: [
+            { id: `proposal-${p.id}-confirm`, label: 'Confirm', click: () => handlers.proposal(p.id, 'confirm') },
+            { id: `proposal-${p.id}-decline`, label: 'Decline', click: () => handlers.proposal(p.id, 'decline') },
+            { id: `proposal-${p.id}-open`, label: 'Open in Avail', click: () => handlers.openProposal(p.id) },
+          ],
+        }),
+      ),
+    },
+    { type: 'separator' },
+  ];
+}
+
 /**
  * The menu for `state` at instant `now` (UTC epoch ms):
- * status line (disabled, same text as the tooltip) · Open Avail · ─ · Copy my link (disabled
+ * status line (disabled, same text as the tooltip) · Open Avail · ─ · with pending proposals
+ * "Proposed times (n)" (a submenu: each proposal → Confirm / Decline / Open in Avail) · ─ · Copy my link (disabled
  * without a link) · Copy my next free times (disabled without text) · ─ · Busy for the next
  * 30 min / 1 h / 2 h / the rest of today · ─ · Sync now · connection line (disabled) · Start at
  * login (checkbox, disabled where unsupported) · ─ · Quit.
@@ -67,6 +107,7 @@ export function trayMenuTemplate(state: TrayState, now: number, login: LoginItem
     status,
     open,
     { type: 'separator' },
+    ...proposalItems(state, now, handlers),
     { id: 'copy-link', label: 'Copy my link', enabled: Boolean(state.link), click: () => handlers.copyLink() },
     { id: 'copy-free-times', label: 'Copy my next free times', enabled: Boolean(state.freeTimesText), click: () => handlers.copyFreeTimes() },
     { type: 'separator' },

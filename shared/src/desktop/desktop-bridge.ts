@@ -38,6 +38,18 @@ export interface TrayWindow {
   end: number;
 }
 
+/** A visitor's pending proposal as the tray lists it (issue 24): `[start, end)` UTC epoch ms. */
+export interface TrayProposal {
+  id: string;
+  /** The visitor's name. */
+  name: string;
+  start: number;
+  end: number;
+}
+
+/** At most this many pending proposals are listed in the tray (soonest first). */
+export const TRAY_PROPOSALS_MAX = 10;
+
 /**
  * What the tray shows, computed by the renderer from the device's local data (rules, date
  * overrides, busy calendar events, manual busy blocks) with the shared free-window engine — no
@@ -60,6 +72,11 @@ export interface TrayState {
   freeTimesText: string | null;
   /** When the windows were computed (UTC ms). */
   computedAt: number;
+  /**
+   * Pending proposals, soonest first, at most {@link TRAY_PROPOSALS_MAX} (issue 24): each with
+   * Confirm / Decline / Open in the menu. Absent (an older renderer) = none.
+   */
+  proposals?: TrayProposal[];
 }
 
 /** The tray state of a signed-out app (also the main process's state before the renderer reports). */
@@ -74,7 +91,9 @@ export type BusyDuration = { minutes: 30 | 60 | 120 } | { restOfToday: true };
 export type DesktopCommand =
   | { type: 'busy'; duration: BusyDuration }
   | { type: 'sync-now' }
-  /** Show an in-app route, e.g. `/app/dashboard#proposals`. */
+  /** Confirm or decline a pending proposal (issue 24; the renderer carries it out, offline too). */
+  | { type: 'proposal'; id: string; action: 'confirm' | 'decline' }
+  /** Show an in-app route, e.g. `/app/dashboard#proposals` or one proposal, `/app/dashboard#proposal-<id>`. */
   | { type: 'navigate'; route: string };
 
 /** A system notification; a click opens the app window at `route`. */
@@ -149,6 +168,11 @@ export const DESKTOP_BRIDGE_MEMBERS = [
   'notify',
   'usesServiceWorker',
 ] as const satisfies ReadonlyArray<keyof DesktopBridge>;
+
+/** The in-app route of one proposal: the dashboard scrolled to it, highlighted. */
+export function proposalRoute(id: string): string {
+  return `/app/dashboard#proposal-${encodeURIComponent(id)}`;
+}
 
 /** The global name the preload script exposes the bridge under (`window.availDesktop`). */
 export const DESKTOP_BRIDGE_GLOBAL = 'availDesktop';

@@ -27,6 +27,7 @@ const LinksPage = lazy(() => import('../features/dashboard/links-page.tsx'));
 const AnalyticsPage = lazy(() => import('../features/dashboard/analytics-page.tsx'));
 const AppNotFoundPage = lazy(() => import('../features/dashboard/app-not-found-page.tsx'));
 const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx'));
+const ProposalLinkPage = lazy(() => import('../features/proposal-link/proposal-link-page.tsx'));
 const PublicPage = lazy(() => import('../features/public/public-standalone.tsx'));
 const DesktopIntegration = lazy(() => import('../features/tray/desktop-integration.tsx'));
 
@@ -99,6 +100,8 @@ export function AppRoutes() {
         <Route path="/register" element={<GuestOnly><RegisterPage /></GuestOnly>} />
         <Route path="/verify-email" element={<VerifyEmailPage />} />
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+        {/* The owner's one-click proposal link (issue 24): public, the token in the fragment. */}
+        <Route path="/proposal" element={<ProposalLinkPage />} />
 
         <Route path="/app" element={<Navigate to="/app/dashboard" replace />} />
         <Route path="/app/onboarding" element={<RequireAuth allowUnverified><OnboardingPage /></RequireAuth>} />

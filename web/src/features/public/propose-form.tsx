@@ -100,6 +100,8 @@ export function ProposeForm({
         email: email.trim(),
         note: note.trim(),
         visitor_timezone: tz,
+        // The page's language: the visitor's later e-mails (confirmation, decline) are written in it.
+        language: i18n.language,
       }, linkKey);
       // English: the server's own words; other languages: the same message translated.
       onSent(i18n.language === 'en' && res.message ? res.message : t('propose.sent', { name: ownerName }));

@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { AppHeader } from '../../components/app-header.tsx';
 import { CalendarsSection } from './calendars-section.tsx';
+import { ConfirmedMeetingsSection } from './confirmed-meetings-section.tsx';
 import { ConflictsSection } from './conflicts-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
 import { DeviceSection } from './device-section.tsx';
@@ -38,6 +39,7 @@ export default function SettingsPage() {
             </div>
           </div>
           <CalendarsSection />
+          <ConfirmedMeetingsSection />
           <ProfileSection />
           <DeviceSection />
           <ConflictsSection />

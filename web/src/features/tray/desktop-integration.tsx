@@ -8,12 +8,13 @@
  */
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { api, type OwnerLink, type User } from '@avail/shared/api/api-client.ts';
-import type { DesktopCommand } from '@avail/shared/desktop/desktop-bridge.ts';
+import { proposalRoute, TRAY_PROPOSALS_MAX, type DesktopCommand, type TrayProposal } from '@avail/shared/desktop/desktop-bridge.ts';
 import { addBlockLocal } from '@avail/shared/rx/local-writes.ts';
-import type { BlockDoc, EventDoc, ExceptionDoc, RuleDoc } from '@avail/shared/rx/rx-schemas.ts';
+import type { BlockDoc, EventDoc, ExceptionDoc, ProposalDoc, RuleDoc } from '@avail/shared/rx/rx-schemas.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '@avail/shared/domain/zone-time.ts';
 import { peek, subscribeStore, SYNC_COMPLETED_EVENT } from '../../data/data-store.ts';
 import { useLocalData, usePendingKeys, useRxQuery, useSyncStatus } from '../../data/local-data.tsx';
+import { actionErrorText, decideProposal, pendingSoonestFirst, proposalFromDoc } from '../../data/proposals.ts';
 import { useSession } from '../../data/session.tsx';
 import { publicLinkOf } from '../../lib/public-link.ts';
 import { bridge } from '../../platform/platform.ts';
@@ -68,12 +69,23 @@ export default function DesktopIntegration() {
     (db) => (synced ? db.busy_blocks.find({ selector: { start_ms: { $lt: hour + TRAY_HORIZON_MS + DAY_MS }, end_ms: { $gt: hour } } }) : null),
     [synced, hour],
   );
+  // Pending proposals (issue 24): listed in the tray with Confirm / Decline.
+  const proposalDocs = useRxQuery<ProposalDoc>(data?.db, (db) => (synced ? db.proposals.find({ selector: { status: 'pending' } }) : null), [synced]);
+  const trayProposals = useMemo<TrayProposal[]>(
+    () =>
+      pendingSoonestFirst((proposalDocs ?? []).map(proposalFromDoc))
+        .filter((p) => !p.pending_action && p.end_ms > hour)
+        .slice(0, TRAY_PROPOSALS_MAX)
+        .map((p) => ({ id: p.id, name: p.name.slice(0, 100), start: p.start_ms, end: p.end_ms })),
+    [proposalDocs, hour],
+  );
   const link = usePublicLink(user);
 
   const state = useMemo(() => {
     if (!user || !timezone || !rules || !exceptions || !events || !blocks) return null;
     try {
       return buildTrayState({
+        proposals: trayProposals,
         timezone,
         rules,
         exceptions,
@@ -88,7 +100,7 @@ export default function DesktopIntegration() {
       console.error('The tray state could not be computed', (e as Error)?.message);
       return null;
     }
-  }, [user, timezone, rules, exceptions, events, blocks, now, link, connection, pending.length]);
+  }, [user, timezone, rules, exceptions, events, blocks, now, link, connection, pending.length, trayProposals]);
 
   useEffect(() => {
     if (state) bridge.setTrayState(state);
@@ -105,6 +117,13 @@ export default function DesktopIntegration() {
           if (!local || !zone) return;
           const bounds = busyBlockBounds(command.duration, Date.now(), zone);
           addBlockLocal(local.db, local.deviceId, bounds).catch((e: unknown) => console.error('The busy block could not be saved', (e as Error)?.message));
+        } else if (command.type === 'proposal') {
+          // Straight to the server when it can be reached, else queued on the device; a refusal
+          // (the time is no longer free, already decided) comes back as a notification.
+          const verb = command.action === 'confirm' ? 'confirmed' : 'declined';
+          decideProposal(local ? { db: local.db, deviceId: local.deviceId } : null, command.id, { action: command.action }).catch((e: unknown) =>
+            bridge.notify({ title: `The proposal could not be ${verb}`, body: actionErrorText(e).slice(0, 1000), route: proposalRoute(command.id) }),
+          );
         } else if (command.type === 'sync-now') {
           local?.replication.reconnect();
           // The server's calendar sync too, when it can be reached; the replication brings the result.

@@ -6,11 +6,11 @@
  * records what is there (an owner installing the app is not flooded with old proposals).
  */
 import { api, type Proposal } from '@avail/shared/api/api-client.ts';
-import type { DesktopNotification } from '@avail/shared/desktop/desktop-bridge.ts';
+import { proposalRoute, type DesktopNotification } from '@avail/shared/desktop/desktop-bridge.ts';
 
 /** How often proposals are checked (ms). */
 export const PROPOSAL_CHECK_MS = 20_000;
-/** The route a proposal notification opens: the dashboard's Proposed times card. */
+/** The route of the dashboard's Proposed times card. */
 export const PROPOSALS_ROUTE = '/app/dashboard#proposals';
 /** At most this many announced ids are remembered per user. */
 const SEEN_MAX = 500;
@@ -34,14 +34,14 @@ function writeSeen(userId: string, ids: string[]): void {
   }
 }
 
-/** The notification of one proposal: the visitor's name and the proposed time in the owner's zone. */
+/** The notification of one proposal: the visitor's name and the proposed time in the owner's zone; its click opens that proposal (highlighted). */
 export function proposalNotification(p: Proposal, ownerZone: string): DesktopNotification {
   const day = new Intl.DateTimeFormat('en-GB', { timeZone: ownerZone, weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(p.start));
   const time = new Intl.DateTimeFormat('en-GB', { timeZone: ownerZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
   return {
     title: 'New proposed time',
     body: `${p.name} proposed ${day}, ${time.format(new Date(p.start))}–${time.format(new Date(p.end))}`,
-    route: PROPOSALS_ROUTE,
+    route: proposalRoute(p.id),
   };
 }
 

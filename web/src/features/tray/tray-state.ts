@@ -6,7 +6,7 @@
  * Units: instants are UTC epoch milliseconds; local times `HH:MM` in the owner's zone.
  */
 import { composeEmailText, defaultEmailText } from '@avail/shared/email-text.ts';
-import type { BusyDuration, TrayState, TrayWindow } from '@avail/shared/desktop/desktop-bridge.ts';
+import type { BusyDuration, TrayProposal, TrayState, TrayWindow } from '@avail/shared/desktop/desktop-bridge.ts';
 import { computeFreeWindows, type DateException, type WeeklyRule } from '@avail/shared/domain/free-windows.ts';
 import { DAY_MS, MINUTE_MS, formatIsoDate, getIanaZone, instantToWall, parseIsoDate, startOfLocalDay } from '@avail/shared/domain/zone-time.ts';
 
@@ -46,6 +46,8 @@ export interface TrayStateInputs extends TrayInputs {
   link: string | null;
   connection: TrayState['connection'];
   pendingCount: number;
+  /** Pending proposals for the tray's menu, soonest first (issue 24); none when absent. */
+  proposals?: TrayProposal[];
 }
 
 /**
@@ -69,6 +71,7 @@ export function buildTrayState(input: TrayStateInputs): TrayState {
     link,
     freeTimesText,
     computedAt: input.now,
+    proposals: input.proposals ?? [],
   };
 }
 
