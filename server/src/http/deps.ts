@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/kysely.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { EventWriter } from '../providers/event-writer.ts';
 import type { OAuthCalendarProvider, OAuthProviderId } from '../providers/oauth-provider.ts';
 
 export interface AppDeps {
@@ -14,6 +15,8 @@ export interface AppDeps {
   now?: () => number;
   /** Replaces OAuth adapters of the registry (tests); see providers/oauth-registry.ts. */
   oauthProviders?: Partial<Record<OAuthProviderId, OAuthCalendarProvider>>;
+  /** Replaces event writers of the registry by provider id (tests); see providers/event-writers.ts. */
+  eventWriters?: Partial<Record<string, EventWriter>>;
 }
 
 /** AppDeps with the clock filled in; what createApp hands to routers. */

@@ -67,7 +67,8 @@ export interface OAuthCalendarProvider {
   /** null when configured; otherwise the reason shown in the UI ('Google Calendar is not configured on this server.'). */
   unavailableReason(config: Config): string | null;
   /**
-   * Consent URL for the read-only scope. PKCE (S256) is used by both providers.
+   * Consent URL for reading calendars and (issue 24) writing confirmed meetings as events
+   * (Google calendar.readonly + calendar.events, Microsoft Calendars.ReadWrite). PKCE (S256) is used by both providers.
    * `redirectUri` = `${PUBLIC_BASE_URL}/api/oauth/{provider}/callback`.
    */
   authorizationUrl(config: Config, p: { state: string; codeChallenge: string; redirectUri: string }): string;

@@ -13,6 +13,16 @@
  *   GET  /calendars/{id}/events    events.list: full sync (pageToken paging, nextSyncToken on the
  *                                  last page) or incremental (syncToken: only changes, deleted ones
  *                                  as status 'cancelled'); 410 `fullSyncRequired` for a stale token
+ *   POST /calendars/{id}/events    events.insert (issue 24): needs the calendar.events (or calendar)
+ *                                  scope → else 403 insufficientPermissions; a calendar with
+ *                                  accessRole reader/freeBusyReader → 403 requiredAccessLevel; an
+ *                                  iCalUID already on the calendar → 409 duplicate. The event gets
+ *                                  an id, organizer = the calendar (self), and is listed by later
+ *                                  events.list / sync-token rounds like any other.
+ *   DELETE /calendars/{id}/events/{eventId}  events.delete → 204; unknown id 404, deleted 410
+ *                                  (same scope and access checks).
+ *   Both are RECORDED (`writes`, `recordedWrites()`: method, calendar id, event id, query, body).
+ *   events.list honours `iCalUID=` (only that event).
  *   POST /calendars/{id}/events/watch   events.watch → channel resource (api#channel); an address
  *                                  that is not https:// → 400 `push.webhookUrlNotHttps`, as Google
  *   POST /channels/stop            channels.stop → 204, 404 for an unknown channel
@@ -35,7 +45,10 @@ import type { AddressInfo } from 'node:net';
 import { deliveryUrl } from './push-relay.ts';
 
 export const CALENDAR_READONLY_SCOPE = 'https://www.googleapis.com/auth/calendar.readonly';
-const ALLOWED_SCOPES = new Set([CALENDAR_READONLY_SCOPE, 'openid', 'email']);
+export const CALENDAR_EVENTS_SCOPE = 'https://www.googleapis.com/auth/calendar.events';
+const ALLOWED_SCOPES = new Set([CALENDAR_READONLY_SCOPE, CALENDAR_EVENTS_SCOPE, 'openid', 'email']);
+/** Scopes that allow events.insert / events.delete. */
+const WRITE_SCOPES = new Set([CALENDAR_EVENTS_SCOPE, 'https://www.googleapis.com/auth/calendar']);
 
 /** A Google Calendar event resource as the fake stores it (a subset of the documented fields). */
 export interface FakeEvent {
@@ -85,6 +98,20 @@ export interface FakeRequest {
   method: string;
   path: string;
   query: Record<string, string>;
+  status: number;
+}
+
+/** One recorded events.insert / events.delete call (answered or refused). */
+export interface FakeWrite {
+  method: 'POST' | 'DELETE';
+  calendarId: string;
+  /** DELETE: the event id of the path; POST: the id the fake gave the new event (undefined when refused). */
+  eventId?: string;
+  /** Query parameters (e.g. `sendUpdates: 'none'`). */
+  query: Record<string, string>;
+  /** The parsed JSON body (POST), else null. */
+  body: FakeEvent | null;
+  /** The HTTP status answered. */
   status: number;
 }
 
@@ -157,6 +184,10 @@ export interface GoogleCalendarFake {
   readonly revoked: string[];
   /** Every request handled (path without query). */
   readonly requests: FakeRequest[];
+  /** Every events.insert / events.delete call, in order. */
+  readonly writes: FakeWrite[];
+  /** A JSON copy of `writes` (for the browser tests' fakeCall, which can only call methods). */
+  recordedWrites(): FakeWrite[];
   /** Number of refresh_token grants answered with a new access token. */
   refreshCount(): number;
   /** POSTs a push notification for a channel; resolves to the receiver's HTTP status. */
@@ -219,6 +250,7 @@ export async function start(options: GoogleFakeOptions = {}): Promise<GoogleCale
   const channels: FakeChannel[] = [];
   const revoked: string[] = [];
   const requests: FakeRequest[] = [];
+  const writes: FakeWrite[] = [];
   const failures: Array<{ status: number; headers: Record<string, string>; body?: unknown; where: 'api' | 'token' }> = [];
 
   const addCalendar = (c: Partial<FakeCalendar> & { id: string }): FakeCalendar => {
@@ -290,6 +322,18 @@ export async function start(options: GoogleFakeOptions = {}): Promise<GoogleCale
   const takeFailure = (where: 'api' | 'token') => {
     const i = failures.findIndex((f) => f.where === where);
     return i >= 0 ? failures.splice(i, 1)[0]! : null;
+  };
+
+  /** The 403 body when the token's grant lacks a write scope or the calendar is read-only to the account; else null. */
+  const writeDenied = (at: { refreshToken: string | null; scope?: string }, c: CalendarState): unknown => {
+    const scope = at.scope ?? (at.refreshToken ? refreshTokens.get(at.refreshToken)?.scope : undefined) ?? '';
+    if (!scope.split(/\s+/).some((x) => WRITE_SCOPES.has(x))) {
+      return apiError(403, 'insufficientPermissions', 'Request had insufficient authentication scopes.');
+    }
+    if (c.cal.accessRole !== 'owner' && c.cal.accessRole !== 'writer') {
+      return apiError(403, 'requiredAccessLevel', 'You need to have writer access to this calendar.', 'calendar');
+    }
+    return null;
   };
 
   // --------------------------------------------------------------------------------- OAuth
@@ -475,6 +519,29 @@ export async function start(options: GoogleFakeOptions = {}): Promise<GoogleCale
       return 204;
     }
 
+    const one = /^\/calendars\/([^/]+)\/events\/([^/]+)$/.exec(path);
+    if (one && one[2] !== 'watch' && req.method === 'DELETE') {
+      const calendarId = decodeURIComponent(one[1]!);
+      const eventId = decodeURIComponent(one[2]!);
+      const w: FakeWrite = { method: 'DELETE', calendarId, eventId, query: Object.fromEntries(q), body: null, status: 0 };
+      writes.push(w);
+      const answer = (status: number, body?: unknown) => {
+        w.status = status;
+        if (body === undefined) res.writeHead(status).end();
+        else sendJson(res, status, body);
+        return status;
+      };
+      const c = calendars.get(calendarId);
+      if (!c) return answer(404, apiError(404, 'notFound', 'Not Found'));
+      const denied = writeDenied(at, c);
+      if (denied) return answer(403, denied);
+      const s = c.events.get(eventId);
+      if (!s) return answer(404, apiError(404, 'notFound', 'Not Found'));
+      if (s.purged || s.event.status === 'cancelled') return answer(410, apiError(410, 'deleted', 'Resource has been deleted'));
+      deleteEvent(calendarId, eventId);
+      return answer(204);
+    }
+
     const m = /^\/calendars\/([^/]+)\/events(\/watch)?$/.exec(path);
     if (!m) return notFound();
     const calendarId = decodeURIComponent(m[1]!);
@@ -529,6 +596,44 @@ export async function start(options: GoogleFakeOptions = {}): Promise<GoogleCale
       return 200;
     }
 
+    if (req.method === 'POST' && !m[2]) {
+      // events.insert (https://developers.google.com/calendar/api/v3/reference/events/insert)
+      const w: FakeWrite = { method: 'POST', calendarId, query: Object.fromEntries(q), body: null, status: 0 };
+      writes.push(w);
+      const answer = (status: number, body: unknown) => {
+        w.status = status;
+        sendJson(res, status, body);
+        return status;
+      };
+      let body: FakeEvent;
+      try {
+        body = JSON.parse(await readBody(req)) as FakeEvent;
+      } catch {
+        return answer(400, apiError(400, 'parseError', 'Parse Error'));
+      }
+      w.body = body;
+      const denied = writeDenied(at, c);
+      if (denied) return answer(403, denied);
+      if (!body.start?.dateTime && !body.start?.date) return answer(400, apiError(400, 'required', 'Missing start time.'));
+      if (!body.end?.dateTime && !body.end?.date) return answer(400, apiError(400, 'required', 'Missing end time.'));
+      if (body.iCalUID && [...c.events.values()].some((x) => !x.purged && x.event.iCalUID === body.iCalUID && !x.event.recurringEventId)) {
+        return answer(409, apiError(409, 'duplicate', 'The requested identifier already exists.'));
+      }
+      // Google's ids: base32hex characters (a-v, 0-9).
+      const id = [...randomBytes(16)].map((b) => '0123456789abcdefghijklmnopqrstuv'[b & 31]).join('');
+      const stored = putEvent(calendarId, {
+        ...body,
+        id,
+        htmlLink: `https://www.google.com/calendar/event?eid=${id}`,
+        created: new Date().toISOString(),
+        creator: { email: account, ...(calendarId === account ? { self: true } : {}) },
+        organizer: { email: calendarId, ...(c.cal.primary ? {} : { displayName: c.cal.summary }), self: true },
+        ...(body.iCalUID ? {} : { iCalUID: `${id}@google.com` }),
+      });
+      w.eventId = id;
+      return answer(200, stored);
+    }
+
     if (req.method !== 'GET' || m[2]) return notFound();
     // events.list
     if (q.get('singleEvents') === 'true') {
@@ -572,6 +677,7 @@ export async function start(options: GoogleFakeOptions = {}): Promise<GoogleCale
             ? !s.purged && (showDeleted || s.event.status !== 'cancelled' || s.event.recurringEventId !== undefined)
             : s.seq > since,
         )
+        .filter((s) => !q.has('iCalUID') || s.event.iCalUID === q.get('iCalUID'))
         .sort((a, b) => a.seq - b.seq)
         .map((s) => structuredClone(s.event));
       const nextSyncToken = `CP${b64url(randomBytes(12))}`;
@@ -686,6 +792,8 @@ export async function start(options: GoogleFakeOptions = {}): Promise<GoogleCale
     channels,
     revoked,
     requests,
+    writes,
+    recordedWrites: () => structuredClone(writes),
     refreshCount: () => refreshes,
     notify,
     close: () =>

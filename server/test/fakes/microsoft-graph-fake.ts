@@ -8,12 +8,14 @@
  * answers only its own endpoints. Formats follow Microsoft's docs:
  *
  * - GET  /{tenant}/oauth2/v2.0/authorize — auth-code request with PKCE (v2-oauth2-auth-code-flow):
- *   checks client_id, redirect_uri, response_type=code, scope (offline_access + Calendars.Read),
+ *   checks client_id, redirect_uri, response_type=code, scope (offline_access + Calendars.Read or
+ *   Calendars.ReadWrite),
  *   code_challenge + code_challenge_method=S256, state; shows a consent page whose "Accept" link
  *   (id `accept`) redirects to `redirect_uri?code=…&state=…` (or redirects at once with `autoApprove`).
  * - POST /{tenant}/oauth2/v2.0/token — authorization_code (client secret, redirect_uri, PKCE
  *   verifier, one-time code) and refresh_token (rotation: a new refresh token each time; old ones
- *   keep working until revoked, as with Entra ID). Errors: `{ error, error_description: 'AADSTS…',
+ *   keep working until revoked, as with Entra ID; a refresh asking for a Calendars scope the grant
+ *   was not consented to → invalid_grant AADSTS65001, as Entra ID). Errors: `{ error, error_description: 'AADSTS…',
  *   error_codes, timestamp, trace_id, correlation_id }`. An id_token (unsigned JWT) is returned when
  *   `openid` is in scope, with `email` / `preferred_username`.
  * - GET /v1.0/me/calendars; GET /v1.0/me/calendars/{id}/calendarView/delta?startDateTime&endDateTime
@@ -28,6 +30,13 @@
  *   `lifecycle()` lifecycle notifications (missed, reauthorizationRequired, subscriptionRemoved).
  *   Deliveries to a relayed `https://push-relay-<port>.test` address reach http://127.0.0.1:<port>
  *   (push-relay.ts, the test setups' TLS-terminating proxy).
+ * - POST /v1.0/me/calendars/{id}/events (calendar-post-events, issue 24): needs a token with
+ *   Calendars.ReadWrite and a calendar with canEdit, else 403 ErrorAccessDenied; answers 201 with
+ *   the event (`id`, `iCalUId`, subject, body, start/end, attendees, organizer, transactionId); a
+ *   repeated `transactionId` answers the event already created. The event is a single instance that
+ *   later calendarView/delta rounds return (with its iCalUId and attendees).
+ *   DELETE /v1.0/me/events/{id} → 204 (404 ErrorItemNotFound when unknown; same 403 checks).
+ *   Both are RECORDED (`writes`, `recordedWrites()`: method, calendar id, event id, JSON body, status).
  * - 401 InvalidAuthenticationToken for unknown/expired access tokens; `failNext(status, headers)`
  *   answers the next Graph request with that status (429/503 + Retry-After …).
  *
@@ -61,6 +70,22 @@ export interface FakeEventInput {
   response?: GraphResponse;
   /** A simple weekly series: `count` occurrences, one week apart, from `start`. */
   weekly?: { count: number };
+  /** Fixed iCalUId (events created through POST); default: derived from the id. */
+  iCalUId?: string;
+  /** Attendees as Graph returns them (events created through POST). */
+  attendees?: unknown[];
+}
+
+/** One recorded event POST / DELETE (answered or refused). */
+export interface GraphWrite {
+  method: 'POST' | 'DELETE';
+  /** POST: the calendar id of the path; DELETE: the calendar that held the event (null when unknown). */
+  calendarId: string | null;
+  /** DELETE: the id of the path; POST: the created (or found) event's id, undefined when refused. */
+  eventId?: string;
+  /** The parsed JSON body (POST), else null. */
+  body: Record<string, unknown> | null;
+  status: number;
 }
 
 /** Per-occurrence changes of a series (an "exception" in Graph). */
@@ -224,6 +249,9 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
   const subscriptions = new Map<string, FakeSubscription>();
   const failures: Array<{ status: number; headers: Record<string, string> }> = [];
   const log: string[] = [];
+  const writes: GraphWrite[] = [];
+  /** transactionId → event id of events created through POST. */
+  const transactions = new Map<string, string>();
 
   // ---------------------------------------------------------------------------------------------
   // Calendar data
@@ -260,7 +288,7 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
           '@odata.etag': `W/"${changeKey}"`,
           id,
           changeKey,
-          iCalUId: `040000008200E00074C5B7101A82E008${createHash('sha1').update(id).digest('hex').toUpperCase()}`,
+          iCalUId: i.iCalUId ?? `040000008200E00074C5B7101A82E008${createHash('sha1').update(id).digest('hex').toUpperCase()}`,
           seriesMasterId: type === 'singleInstance' ? null : ev.id,
           type,
           subject: patch.subject ?? i.subject ?? '',
@@ -274,6 +302,7 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
           lastModifiedDateTime: ev.lastModified,
           originalStartTimeZone: 'W. Europe Standard Time',
           originalEndTimeZone: 'W. Europe Standard Time',
+          ...(i.attendees ? { attendees: i.attendees } : {}),
         };
       };
       const overlaps = (inst: GraphInstance) => Date.parse(`${inst.start.dateTime.slice(0, 19)}Z`) < we && Date.parse(`${inst.end.dateTime.slice(0, 19)}Z`) > ws;
@@ -379,6 +408,10 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
     }
     const delta = /^\/me\/calendars\/([^/]+)\/calendarView\/delta$/.exec(rest);
     if (req.method === 'GET' && delta) return deltaGet(decodeURIComponent(delta[1]!), u, req, res);
+    const postEvents = /^\/me\/calendars\/([^/]+)\/events$/.exec(rest);
+    if (postEvents && req.method === 'POST') return createEvent(decodeURIComponent(postEvents[1]!), at.scope, await readBody(req), res);
+    const oneEvent = /^\/me\/events\/([^/]+)$/.exec(rest);
+    if (oneEvent && req.method === 'DELETE') return deleteEventRequest(decodeURIComponent(oneEvent[1]!), at.scope, res);
     if (rest === '/subscriptions' && req.method === 'POST') return createSubscription(await readBody(req), res);
     const sub = /^\/subscriptions\/([^/]+)$/.exec(rest);
     if (sub) {
@@ -403,6 +436,109 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
     return graphError(res, 400, 'BadRequest', `Resource not found for the segment '${rest.split('/').pop()}'.`);
   }
 
+  /** Short Graph scope names of a scope string (`https://graph.microsoft.com/Calendars.Read` → `calendars.read`). */
+  function scopeNames(scope: string): string[] {
+    return scope.split(/\s+/).filter(Boolean).map((x) => x.replace(/^https:\/\/graph\.microsoft\.com\//i, '').toLowerCase());
+  }
+
+  /** 403 ErrorAccessDenied unless the token may write and the calendar can be edited. */
+  function mayWrite(scope: string, cal: Calendar | undefined): boolean {
+    return scopeNames(scope).includes('calendars.readwrite') && (!cal || cal.canEdit);
+  }
+
+  function accessDenied(res: ServerResponse) {
+    graphError(res, 403, 'ErrorAccessDenied', 'Access is denied. Check credentials and try again.');
+  }
+
+  function createEvent(calendarId: string, scope: string, raw: string, res: ServerResponse) {
+    const w: GraphWrite = { method: 'POST', calendarId, body: null, status: 0 };
+    writes.push(w);
+    const done = (status: number) => ((w.status = status), undefined);
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      graphError(res, 400, 'BadRequest', 'Invalid JSON.');
+      return done(400);
+    }
+    w.body = body;
+    const cal = calendars.get(calendarId);
+    if (!cal) {
+      graphError(res, 404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+      return done(404);
+    }
+    if (!mayWrite(scope, cal)) {
+      accessDenied(res);
+      return done(403);
+    }
+    type When = { dateTime?: string; timeZone?: string };
+    const start = body.start as When | undefined;
+    const end = body.end as When | undefined;
+    if (!start?.dateTime || !end?.dateTime || start.timeZone !== 'UTC' || end.timeZone !== 'UTC') {
+      // The fake models only UTC times (what the adapter sends).
+      graphError(res, 400, 'ErrorInvalidRequest', 'start and end need a dateTime and timeZone UTC (the fake models only UTC).');
+      return done(400);
+    }
+    const tx = typeof body.transactionId === 'string' ? body.transactionId : null;
+    let id = tx ? transactions.get(tx) : undefined;
+    if (!id || !cal.events.has(id)) {
+      id = opaqueId();
+      const attendees = ((body.attendees as Array<{ emailAddress?: { address?: string; name?: string }; type?: string }>) ?? []).map((a) => ({
+        type: a.type ?? 'required',
+        status: { response: 'none', time: '0001-01-01T00:00:00Z' },
+        emailAddress: { address: a.emailAddress?.address ?? '', name: a.emailAddress?.name ?? a.emailAddress?.address ?? '' },
+      }));
+      const ev: StoredEvent = {
+        id,
+        input: {
+          id,
+          subject: typeof body.subject === 'string' ? body.subject : '',
+          start: `${start.dateTime.slice(0, 19)}Z`,
+          end: `${end.dateTime.slice(0, 19)}Z`,
+          iCalUId: `040000008200E00074C5B7101A82E00800000000${randomBytes(16).toString('hex').toUpperCase()}`,
+          attendees,
+        },
+        exceptions: new Map(),
+        version: 0,
+        lastModified: new Date().toISOString(),
+      };
+      touch(ev);
+      cal.events.set(id, ev);
+      if (tx) transactions.set(tx, id);
+    }
+    w.eventId = id;
+    const ev = cal.events.get(id)!;
+    const inst = instancesOf({ ...cal, events: new Map([[id, ev]]) }, -8.64e15, 8.64e15)[0]!;
+    jsonBody(res, 201, {
+      '@odata.context': `${graphBase}/$metadata#users('${userId}')/calendars('${calendarId}')/events/$entity`,
+      ...inst,
+      body: body.body ?? { contentType: 'html', content: '' },
+      organizer: { emailAddress: { name: account.name ?? 'Owner', address: account.email ?? '' } },
+      isOrganizer: true,
+      ...(tx ? { transactionId: tx } : {}),
+    });
+    return done(201);
+  }
+
+  function deleteEventRequest(id: string, scope: string, res: ServerResponse) {
+    const cal = [...calendars.values()].find((c) => c.events.has(id));
+    const w: GraphWrite = { method: 'DELETE', calendarId: cal?.id ?? null, eventId: id, body: null, status: 0 };
+    writes.push(w);
+    if (!mayWrite(scope, cal)) {
+      accessDenied(res);
+      w.status = 403;
+      return;
+    }
+    if (!cal) {
+      graphError(res, 404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+      w.status = 404;
+      return;
+    }
+    cal.events.delete(id);
+    res.writeHead(204).end();
+    w.status = 204;
+  }
+
   function authorize(u: URL, res: ServerResponse) {
     const q = u.searchParams;
     const redirectUri = q.get('redirect_uri') ?? '';
@@ -423,8 +559,8 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
     if (q.get('response_type') !== 'code') return back({ error: 'unsupported_response_type', error_description: 'AADSTS700054: response_type is not enabled for the application.' });
     const scope = q.get('scope') ?? '';
     const scopes = scope.split(/\s+/);
-    if (!scopes.includes('offline_access') || !scopes.some((x) => /(^|\/)Calendars\.Read$/.test(x))) {
-      return back({ error: 'invalid_scope', error_description: 'AADSTS70011: The provided request must include offline_access and Calendars.Read.' });
+    if (!scopes.includes('offline_access') || !scopes.some((x) => /(^|\/)Calendars\.Read(Write)?$/.test(x))) {
+      return back({ error: 'invalid_scope', error_description: 'AADSTS70011: The provided request must include offline_access and Calendars.Read or Calendars.ReadWrite.' });
     }
     const challenge = q.get('code_challenge') ?? '';
     if (q.get('code_challenge_method') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) {
@@ -514,6 +650,11 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
       if (!rt) return aadError(res, 400, 'invalid_grant', 9002313, 'Invalid request. Request is malformed or invalid.');
       if (rt.revoked) {
         return aadError(res, 400, 'invalid_grant', 50173, 'The provided grant has expired due to it being revoked, a fresh auth token is needed. The user might have changed or reset their password.');
+      }
+      const asked = scopeNames(p.get('scope') ?? '').filter((x) => x.startsWith('calendars.'));
+      const granted = scopeNames(rt.scope);
+      if (asked.some((x) => !granted.includes(x))) {
+        return aadError(res, 400, 'invalid_grant', 65001, "The user or administrator has not consented to use the application with ID '" + clientId + "'. Send an interactive authorization request for this user and resource.");
       }
       return jsonBody(res, 200, issueTokens(p.get('scope') || rt.scope));
     }
@@ -662,6 +803,12 @@ export async function start(options: MicrosoftGraphFakeOptions = {}) {
     },
     /** Requests seen (`METHOD /path`), for asserting what the adapter called. */
     log,
+    /** Every event POST / DELETE, in order. */
+    writes,
+    /** A JSON copy of `writes` (for the browser tests' fakeCall, which can only call methods). */
+    recordedWrites(): GraphWrite[] {
+      return structuredClone(writes);
+    },
     /** Adds a calendar; returns its id. */
     addCalendar(
       name = 'Calendar',

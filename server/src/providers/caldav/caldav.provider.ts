@@ -51,7 +51,8 @@ export interface CaldavProviderOptions {
   authErrorMessage: string;
 }
 
-function basicAuth(username: string, password: string): Record<string, string> {
+/** The Basic `authorization` header (RFC 7617, UTF-8) of a CalDAV account; used by sync and the writer. */
+export function basicAuth(username: string, password: string): Record<string, string> {
   return { authorization: `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}` };
 }
 
@@ -76,7 +77,7 @@ function componentNames(compSet: unknown): string[] {
  * given and holds none of DAV:all, DAV:write, DAV:write-content, DAV:bind. A server that does not
  * report it (the property is optional) is taken as writable.
  */
-function isReadOnly(privilegeSet: unknown): boolean {
+export function isReadOnly(privilegeSet: unknown): boolean {
   if (privilegeSet == null || typeof privilegeSet !== 'object') return false;
   const json = JSON.stringify(privilegeSet);
   return !/"(all|write|writeContent|bind)"/.test(json);
@@ -103,8 +104,11 @@ function transportFailure(res: DAVResponse[]): DAVResponse | undefined {
   return res.find((r) => !r.ok && r.props === undefined);
 }
 
-/** Wraps the guarded fetch: turns network errors into owner-facing ProviderErrors, notes 401s. */
-function trackingFetch(base: SafeFetch) {
+/**
+ * Wraps the guarded fetch for tsdav: turns network errors (SafeFetchError) into owner-facing
+ * ProviderErrors and notes whether any answer was 401 (`seen.unauthorized`); used by sync and the writer.
+ */
+export function trackingFetch(base: SafeFetch) {
   const seen = { unauthorized: false };
   const f: typeof fetch = async (input, init) => {
     try {
@@ -352,7 +356,7 @@ export function createCaldavProvider(options: CaldavProviderOptions): CalendarPr
   };
 }
 
-export const caldavProvider = createCaldavProvider({
-  id: 'caldav',
-  authErrorMessage: 'Invalid credentials. Please check your CalDAV username and password.',
-});
+/** The auth error of 'caldav' connections (sync and writer). */
+export const CALDAV_INVALID_CREDENTIALS = 'Invalid credentials. Please check your CalDAV username and password.';
+
+export const caldavProvider = createCaldavProvider({ id: 'caldav', authErrorMessage: CALDAV_INVALID_CREDENTIALS });

@@ -31,7 +31,18 @@ import type { Config } from '../../config.ts';
 import { ProviderRateLimitError, parseTokenSecret, retryAfterMs, type OAuthTokens } from '../oauth-provider.ts';
 import { ProviderAuthError, ProviderError } from '../provider.ts';
 
+/** Read scope: calendarList.list, calendars.get, events.list/watch (the sync). Checked at sign-in. */
 export const GOOGLE_CALENDAR_SCOPE = 'https://www.googleapis.com/auth/calendar.readonly';
+/**
+ * Write scope of issue 24: events.insert / events.delete of a confirmed meeting
+ * (https://developers.google.com/calendar/api/auth: "View and edit events on all your calendars";
+ * it does not cover the calendar list, hence the read scope as well). Grants made before issue 24
+ * lack it: their writes get 403 insufficientPermissions → ProviderWriteDeniedError ("Reconnect it
+ * to allow adding events…", google-writer.ts) while their sync keeps working.
+ */
+export const GOOGLE_EVENTS_SCOPE = 'https://www.googleapis.com/auth/calendar.events';
+/** The scopes asked for at consent, space-separated (read + events). */
+export const GOOGLE_SCOPES = `${GOOGLE_CALENDAR_SCOPE} ${GOOGLE_EVENTS_SCOPE}`;
 export const GOOGLE_UNAVAILABLE = 'Google Calendar is not configured on this server.';
 export const GOOGLE_REAUTH_MESSAGE = 'Google refused the saved authorization. Please reconnect Google Calendar.';
 const GOOGLE_RATE_MESSAGE = 'Google Calendar asked us to slow down. Sync will retry shortly.';
@@ -146,7 +157,8 @@ function oauthClient(config: Config, withClient = true): OAuth2Client {
 
 /**
  * The consent URL (https://developers.google.com/identity/protocols/oauth2/web-server#creatingclient):
- * scope calendar.readonly only, access_type=offline + prompt=consent (a refresh token every time),
+ * scopes calendar.readonly + calendar.events ({@link GOOGLE_SCOPES}), access_type=offline +
+ * prompt=consent (a refresh token every time),
  * include_granted_scopes=true, PKCE `code_challenge` (S256 of the caller's verifier), `state`.
  * @throws ProviderError when Google is not configured.
  */
@@ -154,7 +166,7 @@ export function googleConsentUrl(config: Config, p: { state: string; codeChallen
   return oauthClient(config).generateAuthUrl({
     redirect_uri: p.redirectUri,
     response_type: 'code',
-    scope: GOOGLE_CALENDAR_SCOPE,
+    scope: GOOGLE_SCOPES,
     access_type: 'offline',
     prompt: 'consent',
     include_granted_scopes: true,

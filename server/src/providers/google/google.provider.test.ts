@@ -12,7 +12,7 @@ import { httpsRelayFor } from '../../../test/fakes/push-relay.ts';
 import { loadConfig, type Config } from '../../config.ts';
 import { ProviderRateLimitError, secretOfError, type OAuthSyncResult, type OAuthTokens } from '../oauth-provider.ts';
 import { ProviderAuthError, ProviderError, type SourceUpsert } from '../provider.ts';
-import { GOOGLE_CALENDAR_SCOPE, GOOGLE_REAUTH_MESSAGE, googleProvider } from './google.provider.ts';
+import { GOOGLE_REAUTH_MESSAGE, GOOGLE_SCOPES, googleProvider } from './google.provider.ts';
 
 const REDIRECT = 'http://localhost:3000/api/oauth/google/callback';
 const TEAM = 'team@group.calendar.google.com';
@@ -95,7 +95,7 @@ describe('Google provider: OAuth', () => {
     expect(googleProvider.unavailableReason(bare)).toBe('Google Calendar is not configured on this server.');
   });
 
-  it('builds a consent URL with the read-only scope, offline access, PKCE S256 and the state', async () => {
+  it('builds a consent URL with the read and events scopes, offline access, PKCE S256 and the state', async () => {
     const { challenge } = pkce();
     const url = new URL(googleProvider.authorizationUrl(config, { state: 'st-123', codeChallenge: challenge, redirectUri: REDIRECT }));
     expect(url.origin + url.pathname).toBe(fake.env.GOOGLE_AUTH_URL);
@@ -104,7 +104,7 @@ describe('Google provider: OAuth', () => {
       client_id: fake.env.GOOGLE_CLIENT_ID,
       redirect_uri: REDIRECT,
       response_type: 'code',
-      scope: GOOGLE_CALENDAR_SCOPE,
+      scope: GOOGLE_SCOPES,
       access_type: 'offline',
       prompt: 'consent',
       include_granted_scopes: 'true',
@@ -130,7 +130,7 @@ describe('Google provider: OAuth', () => {
     expect(account).toBe('owner@example.com');
     expect(tokens.access_token).toMatch(/^ya29\./);
     expect(tokens.refresh_token).toBeTruthy();
-    expect(tokens.scope).toBe(GOOGLE_CALENDAR_SCOPE);
+    expect(tokens.scope).toBe(GOOGLE_SCOPES);
     expect(tokens.expires_at).toBeGreaterThanOrEqual(before + 3_500_000);
     await expect(googleProvider.exchangeCode(config, { code, codeVerifier: verifier, redirectUri: REDIRECT })).rejects.toThrow(
       /expired or was already used/,

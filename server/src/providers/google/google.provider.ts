@@ -1,6 +1,7 @@
 /**
  * Google Calendar adapter (OAuthCalendarProvider 'google'), built by {@link createGoogleProvider}
- * like the Microsoft adapter: OAuth 2.0 web-server flow with PKCE and the read-only scope,
+ * like the Microsoft adapter: OAuth 2.0 web-server flow with PKCE and the read + events scopes
+ * (GOOGLE_SCOPES; the events scope is for writing confirmed meetings, google-writer.ts),
  * incremental sync with per-calendar sync tokens, push channels.
  *
  * The seams (the same as the Microsoft adapter's):
@@ -27,7 +28,7 @@ import {
 } from './google-session.ts';
 import { syncGoogle } from './google-sync.ts';
 
-export { GOOGLE_CALENDAR_SCOPE, GOOGLE_REAUTH_MESSAGE, GOOGLE_UNAVAILABLE } from './google-session.ts';
+export { GOOGLE_CALENDAR_SCOPE, GOOGLE_EVENTS_SCOPE, GOOGLE_REAUTH_MESSAGE, GOOGLE_SCOPES, GOOGLE_UNAVAILABLE } from './google-session.ts';
 export { applyListing, type GoogleSyncState } from './google-sync.ts';
 
 export { GOOGLE_CHANNEL_TTL_SEC } from './google-push.ts';

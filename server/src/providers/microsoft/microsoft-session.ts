@@ -6,7 +6,9 @@
  * Token endpoint (https://learn.microsoft.com/entra/identity-platform/v2-oauth2-auth-code-flow):
  * `POST ${MICROSOFT_LOGIN_BASE_URL}/${MICROSOFT_TENANT}/oauth2/v2.0/token`, form-encoded, as a
  * confidential client (client_id + client_secret), PKCE verifier on the code exchange, scope
- * `openid email offline_access Calendars.Read`. Plain `fetch` (the Graph SDK does not cover the
+ * `openid email offline_access Calendars.ReadWrite` (ReadWrite since issue 24: confirmed meetings
+ * are written as events, microsoft-writer.ts; a refresh of a grant made before asks for
+ * `Calendars.Read` again, {@link refreshScopeOf}, so old connections keep syncing). Plain `fetch` (the Graph SDK does not cover the
  * identity platform; msal is not used), with the per-request timeout, never following redirects.
  * The account e-mail comes from the id_token (received directly from the token endpoint over TLS,
  * so its signature need not be checked — OpenID Connect Core §3.1.3.7); no User.Read / GET /me.
@@ -29,8 +31,30 @@ import { ProviderRateLimitError, parseTokenSecret, retryAfterMs, type OAuthToken
 import { ProviderAuthError, ProviderError } from '../provider.ts';
 import { createGraphClient } from './microsoft-graph-client.ts';
 
-/** Delegated scopes: read-only calendars, a refresh token, and the account e-mail in the id_token. */
-export const MICROSOFT_SCOPE = 'openid email offline_access Calendars.Read';
+/**
+ * Delegated scopes asked for at sign-in: read and write calendars (issue 24: the confirmed meeting
+ * is written into the owner's calendar), a refresh token, and the account e-mail in the id_token.
+ */
+export const MICROSOFT_SCOPE = 'openid email offline_access Calendars.ReadWrite';
+/**
+ * The scopes of grants made before issue 24 (read-only). Such a grant can only be refreshed with
+ * scopes it was consented to (the v2.0 token endpoint refuses others with AADSTS65001), so its
+ * refreshes ask for these; its writes get 403 ErrorAccessDenied → ProviderWriteDeniedError
+ * ("Reconnect it to allow adding events…") until the owner reconnects.
+ */
+export const MICROSOFT_READ_SCOPE = 'openid email offline_access Calendars.Read';
+
+/**
+ * The scope to send with a refresh_token grant: {@link MICROSOFT_READ_SCOPE} when the stored token
+ * set says it was granted Calendars.Read but not Calendars.ReadWrite (Graph answers scopes as
+ * `https://graph.microsoft.com/Calendars.Read …`), else {@link MICROSOFT_SCOPE} (also when the
+ * scope is unknown).
+ */
+export function refreshScopeOf(tokens: Pick<OAuthTokens, 'scope'>): string {
+  const granted = (tokens.scope ?? '').split(/\s+/).map((x) => x.replace(/^https:\/\/graph\.microsoft\.com\//i, '').toLowerCase());
+  if (granted.includes('calendars.readwrite')) return MICROSOFT_SCOPE;
+  return granted.includes('calendars.read') ? MICROSOFT_READ_SCOPE : MICROSOFT_SCOPE;
+}
 export const MICROSOFT_AUTH_ERROR = 'Microsoft refused the saved authorization. Please reconnect Outlook Calendar.';
 /** Same wording as oauth-registry's notConfiguredReason('microsoft'). */
 export const MICROSOFT_NOT_CONFIGURED = 'Microsoft Outlook Calendar is not configured on this server.';
@@ -239,7 +263,7 @@ export class MicrosoftSession {
     const body = await tokenRequest(this.config, this.opts, {
       grant_type: 'refresh_token',
       refresh_token: this.tokens.refresh_token,
-      scope: MICROSOFT_SCOPE,
+      scope: refreshScopeOf(this.tokens),
     }, 'refresh');
     const account = accountOfIdToken(body.id_token) ?? this.tokens.account ?? null;
     this.tokens = {
@@ -292,10 +316,16 @@ export class MicrosoftSession {
 
   /**
    * One Graph request with the bearer token: refreshes once on 401 and retries once; 429/503 →
-   * ProviderRateLimitError (Retry-After); 401 again / 403 → ProviderAuthError. Returns the response
-   * for any other status (callers check it). Only URLs on the Graph origin are ever sent the token.
+   * ProviderRateLimitError (Retry-After); 401 again → ProviderAuthError; 403 → ProviderAuthError,
+   * unless `p.forbiddenIsAnswer` (the writer: a 403 there means the calendar or grant does not
+   * allow writing, which it maps itself). Returns the response for any other status (callers check
+   * it). Only URLs on the Graph origin are ever sent the token.
    */
-  async graph(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, p: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
+  async graph(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    p: { body?: unknown; headers?: Record<string, string>; forbiddenIsAnswer?: boolean } = {},
+  ): Promise<Response> {
     let sameOrigin = false;
     try {
       sameOrigin = new URL(url).origin === new URL(this.config.MICROSOFT_GRAPH_BASE_URL).origin;
@@ -310,7 +340,7 @@ export class MicrosoftSession {
         await res.body?.cancel();
         continue;
       }
-      if (res.status === 401 || res.status === 403) {
+      if (res.status === 401 || (res.status === 403 && !p.forbiddenIsAnswer)) {
         await res.body?.cancel();
         throw new ProviderAuthError(MICROSOFT_AUTH_ERROR);
       }

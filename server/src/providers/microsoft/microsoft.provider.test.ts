@@ -100,7 +100,7 @@ describe('Microsoft provider against the Graph fake', () => {
   }
 
   describe('sign-in', () => {
-    it('builds the v2.0 authorize URL with the tenant, read-only scope, PKCE S256 and state', () => {
+    it('builds the v2.0 authorize URL with the tenant, the Calendars.ReadWrite scope, PKCE S256 and state', () => {
       expect(microsoftProvider.unavailableReason(config)).toBeNull();
       expect(microsoftProvider.unavailableReason({ ...config, MICROSOFT_CLIENT_SECRET: undefined })).toBe('Microsoft Outlook Calendar is not configured on this server.');
       const url = new URL(microsoftProvider.authorizationUrl(config, { state: 'abc', codeChallenge: 'x'.repeat(43), redirectUri: REDIRECT }));
@@ -113,7 +113,7 @@ describe('Microsoft provider against the Graph fake', () => {
       expect(q.get('state')).toBe('abc');
       expect(q.get('code_challenge')).toBe('x'.repeat(43));
       expect(q.get('code_challenge_method')).toBe('S256');
-      expect(q.get('scope')!.split(' ').sort()).toEqual(['Calendars.Read', 'email', 'offline_access', 'openid']);
+      expect(q.get('scope')!.split(' ').sort()).toEqual(['Calendars.ReadWrite', 'email', 'offline_access', 'openid']);
       const other = new URL(microsoftProvider.authorizationUrl({ ...config, MICROSOFT_TENANT: 'organizations' }, { state: 's', codeChallenge: 'c', redirectUri: REDIRECT }));
       expect(other.pathname).toBe('/organizations/oauth2/v2.0/authorize');
     });

@@ -18,7 +18,8 @@
  * Sign-in (https://learn.microsoft.com/entra/identity-platform/v2-oauth2-auth-code-flow):
  * authorization code flow with PKCE (S256) as a confidential client (client secret), at
  * `${MICROSOFT_LOGIN_BASE_URL}/${MICROSOFT_TENANT}/oauth2/v2.0/{authorize,token}`, scope
- * `openid email offline_access Calendars.Read`. The account e-mail comes from the id_token (no
+ * `openid email offline_access Calendars.ReadWrite` (issue 24: confirmed meetings are written by
+ * microsoft-writer.ts; older read-only grants refresh with Calendars.Read, see microsoft-session.ts). The account e-mail comes from the id_token (no
  * User.Read / GET /me) and is kept in the token JSON (`account`) and in the sync state.
  *
  * Times are UTC epoch ms throughout (`expires_at`, windows, channel expiry). Errors thrown after a
@@ -46,6 +47,7 @@ export { SUBSCRIPTION_MINUTES } from './microsoft-push.ts';
 export {
   MICROSOFT_AUTH_ERROR,
   MICROSOFT_NOT_CONFIGURED,
+  MICROSOFT_READ_SCOPE,
   MICROSOFT_SCOPE,
   type MicrosoftProviderOptions,
   type MicrosoftTokens,
