@@ -35,6 +35,7 @@ import { replicationRouter, type ReplicationRouterOptions } from './modules/repl
 import { oauthRouter } from './modules/oauth/oauth.routes.ts';
 import { webhooksRouter } from './modules/webhooks/webhooks.routes.ts';
 import { linksRouter } from './modules/links/links.routes.ts';
+import { startProposalRequests } from './modules/proposals/proposal-requests.service.ts';
 import { proposalsRouter } from './modules/proposals/proposals.routes.ts';
 import { shareLinksRouter } from './modules/share-links/share-links.routes.ts';
 
@@ -137,8 +138,10 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   app.use('/api', dashboardRouter(deps));
   // Versions replaced by another device's (Settings): modules/replication.
   app.use('/api', conflictsRouter(deps));
-  // Visitors' proposed times (public POST) and the owner's list: modules/proposals.
+  // Visitors' proposed times (public POST), the owner's decisions, settings and one-click links: modules/proposals.
   app.use('/api', proposalsRouter(deps, limits));
+  // Decisions made on a device (also offline) arrive by replication and are carried out here (issue 24).
+  startProposalRequests(deps);
   // The owner's links and per-day view analytics: modules/links.
   app.use('/api', linksRouter(deps));
   app.use('/api', shareLinksRouter(deps));

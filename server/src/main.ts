@@ -82,6 +82,8 @@ async function shutdown(signal: string) {
     // Page views still batched in memory are written before the database closes.
     const { closePageViews } = await import('./store/page-views.ts');
     await closePageViews(db);
+    const { stopProposalRequests } = await import('./modules/proposals/proposal-requests.service.ts');
+    stopProposalRequests(db);
     const { closePublicCache } = await import('./modules/public/public-cache.ts');
     closePublicCache(db);
     await db.destroy();

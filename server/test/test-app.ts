@@ -18,7 +18,9 @@ import { createOutboxMailer, type MailMessage } from '../src/mail/mailer.ts';
 import { closeSyncQueue } from '../src/modules/sync/sync-queue.ts';
 import { closePageViews } from '../src/store/page-views.ts';
 import { closePublicCache } from '../src/modules/public/public-cache.ts';
+import { stopProposalRequests } from '../src/modules/proposals/proposal-requests.service.ts';
 import { closeDerivePool } from '../src/modules/sync/derive-pool.ts';
+import type { EventWriter } from '../src/providers/event-writer.ts';
 import type { OAuthCalendarProvider, OAuthProviderId } from '../src/providers/oauth-provider.ts';
 import { createTestDb, type TestDb } from './test-db.ts';
 
@@ -66,6 +68,8 @@ export interface TestAppOptions extends AppOptions {
   env?: Record<string, string>;
   /** OAuth adapters replacing the registry's (a test adapter); default: the real adapters. */
   oauthProviders?: Partial<Record<OAuthProviderId, OAuthCalendarProvider>>;
+  /** Event writers replacing the registry's by provider id (providers/event-writers.ts); default: the real writers. */
+  eventWriters?: Partial<Record<string, EventWriter>>;
   /** Receives every log line the app writes (JSON, level debug and up), e.g. to scan it; default: silent. */
   logStream?: { write(line: string): void };
 }
@@ -98,6 +102,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     mailer,
     now: clock.now,
     ...(options.oauthProviders ? { oauthProviders: options.oauthProviders } : {}),
+    ...(options.eventWriters ? { eventWriters: options.eventWriters } : {}),
   };
   const app = createApp(deps, options);
   return {
@@ -109,6 +114,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     outbox: mailer.outbox,
     clock,
     close: async () => {
+      stopProposalRequests(testDb.db);
       await closeSyncQueue(testDb.db);
       await closePageViews(testDb.db);
       closePublicCache(testDb.db);

@@ -171,3 +171,15 @@ export interface OwnerProposal {
   pending_action: ProposalAction | null;
   error: string | null;
 }
+
+/**
+ * The fields a device may push for a proposal (replicated collection `proposals`, issue 24): its
+ * request. Every other field of the pushed document is the server's and is ignored.
+ */
+export const proposalRequestFieldsSchema = z.object({
+  request_action: z.enum(PROPOSAL_ACTIONS, { error: 'Unknown action' }).nullable(),
+  request_message: z.string().max(PROPOSAL_MESSAGE_MAX, 'Message must be no more than 1000 characters').nullable(),
+  request_connection_id: z.string().max(64).nullable(),
+  request_calendar_id: z.string().max(2048).nullable(),
+});
+export type ProposalRequestFields = z.infer<typeof proposalRequestFieldsSchema>;

@@ -1,20 +1,24 @@
 /**
- * Visitors' proposals (issue 4): a visitor picks a free time on the owner's public page and
- * proposes it; the owner gets an e-mail (Reply-To the visitor) and confirms by replying. Nothing is
- * booked or reserved. The time must lie inside one free window of the same engine the public page
+ * Visitors' proposals (issue 4, issue 24): a visitor picks a free time on the owner's public page
+ * and proposes it; the owner gets an e-mail (Reply-To the visitor) with one-click Confirm / Decline
+ * links, and decides there, on the dashboard or in the tray (proposal-decisions.service.ts).
+ * Nothing is booked until the owner confirms. The time must lie inside one free window of the same engine the public page
  * uses (public/owner-windows.service.ts), so a visitor can only propose what the page shows.
  */
 import { formatInstant } from '@avail/shared/domain/free-windows.ts';
 import { HORIZON_MS } from '@avail/shared/domain/public-range.ts';
 import { parseIsoInstant, type ProposalBody } from '@avail/shared/schemas/proposal.schema.ts';
-import type { ProposalRow } from '../../db/schema.ts';
+import type { Language } from '@avail/shared/i18n/languages.ts';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError, notFound, tooManyRequests } from '../../http/errors.ts';
 import type { LimitOptions } from '../../http/rate-limit.ts';
 import { proposalEmail } from '../../mail/mailer.ts';
 import { ownerFreeWindows } from '../public/owner-windows.service.ts';
 import { openPublicLink } from '../public/public.service.ts';
-import * as repo from './proposals.repo.ts';
+import * as repo from '../../store/proposals.repo.ts';
+import { replicatedWrite } from '../../store/repl-clock.repo.ts';
+import { presentProposal } from './proposal-decisions.service.ts';
+import { proposalLinks } from './proposal-links.service.ts';
 
 export const PROPOSAL_MESSAGES = {
   notFree: 'That time is no longer free. Please pick another time.',
@@ -22,7 +26,7 @@ export const PROPOSAL_MESSAGES = {
   notFound: 'Proposal not found',
 } as const;
 
-/** The visitor's confirmation: `Your proposal was sent. <Owner name> will confirm by email.` */
+/** The visitor's confirmation: `Your proposal was sent. <Owner name> will confirm by email.` (the spec's words; the invitation comes by e-mail once the owner confirms). */
 export function sentMessage(ownerName: string): string {
   return `Your proposal was sent. ${ownerName} will confirm by email.`;
 }
@@ -33,20 +37,6 @@ export const PROPOSALS_LIST_LIMIT = 50;
 /** 422 `{ error: 'That time is no longer free. Please pick another time.', code: 'not_free' }`. */
 function notFree() {
   return new HttpError(422, 'not_free', PROPOSAL_MESSAGES.notFree);
-}
-
-/** A proposal as the owner's API shows it: `{ id, start, end, name, email, note, visitor_timezone, created_at }`, instants ISO `…Z`. */
-export function presentProposal(row: ProposalRow) {
-  return {
-    id: row.id,
-    start: formatInstant(Number(row.start_ms)),
-    end: formatInstant(Number(row.end_ms)),
-    name: row.name,
-    email: row.email,
-    note: row.note,
-    visitor_timezone: row.visitor_timezone,
-    created_at: formatInstant(Number(row.created_at)),
-  };
 }
 
 /**
@@ -63,7 +53,7 @@ export function presentProposal(row: ProposalRow) {
  * @returns `{ success: true, message: 'Your proposal was sent. <Owner name> will confirm by email.' }`
  *   — never the owner's address.
  */
-export async function createProposal(deps: Deps, slug: string, input: ProposalBody, perOwner: LimitOptions, key?: unknown) {
+export async function createProposal(deps: Deps, slug: string, input: ProposalBody, perOwner: LimitOptions, key?: unknown, headerLanguage: Language = 'en') {
   const now = deps.now();
   const { owner } = await openPublicLink(deps, slug, key, now);
   const start = parseIsoInstant(input.start);
@@ -76,7 +66,7 @@ export async function createProposal(deps: Deps, slug: string, input: ProposalBo
     throw tooManyRequests(perOwner.message ?? PROPOSAL_MESSAGES.tooMany);
   }
 
-  const row: ProposalRow = {
+  const row = {
     id: crypto.randomUUID(),
     user_id: owner.id,
     start_ms: start,
@@ -85,10 +75,12 @@ export async function createProposal(deps: Deps, slug: string, input: ProposalBo
     email: input.email,
     note: input.note,
     visitor_timezone: input.visitor_timezone,
+    visitor_language: input.language ?? headerLanguage,
     created_at: now,
-    dismissed_at: null,
   };
-  await repo.insertProposal(deps.db, row);
+  await replicatedWrite(deps, owner.id, async (trx, stamp) => {
+    await repo.insertProposal(trx, { ...row, updated_at: await stamp('proposals'), edited_at: now });
+  });
 
   try {
     const contact = await repo.findOwnerContact(deps.db, owner.id);
@@ -102,6 +94,7 @@ export async function createProposal(deps: Deps, slug: string, input: ProposalBo
         start,
         end,
         publicBaseUrl: deps.config.PUBLIC_BASE_URL,
+        ...proposalLinks(deps, row.id),
       }),
     );
   } catch (err) {
@@ -115,13 +108,14 @@ export async function createProposal(deps: Deps, slug: string, input: ProposalBo
   return { success: true as const, message: sentMessage(owner.name) };
 }
 
-/** The owner's proposals that have not ended yet (end > now), soonest start first, at most 50 → `{ proposals }`. */
+/** The owner's proposals (every status, not dismissed), newest first, at most 50 → `{ proposals: OwnerProposal[] }`. */
 export async function listProposals(deps: Deps, userId: string) {
-  const rows = await repo.listUpcomingProposals(deps.db, userId, deps.now(), PROPOSALS_LIST_LIMIT);
-  return { proposals: rows.map(presentProposal) };
+  const rows = await repo.listProposals(deps.db, userId, PROPOSALS_LIST_LIMIT);
+  return { proposals: rows.map((r) => presentProposal(r, deps.config.AVAIL_SECRET_KEY)) };
 }
 
-/** Dismisses one of the owner's proposals (hidden from the list, kept for the daily cap); 404 `{ error: 'Proposal not found', code: 'not_found' }` otherwise. */
+/** Dismisses one of the owner's proposals (hidden from the list and deleted on devices, kept for the daily cap); 404 `{ error: 'Proposal not found', code: 'not_found' }` otherwise. */
 export async function dismissProposal(deps: Deps, userId: string, id: string): Promise<void> {
-  if (!(await repo.dismissProposal(deps.db, userId, id, deps.now()))) throw notFound(PROPOSAL_MESSAGES.notFound);
+  const done = await replicatedWrite(deps, userId, async (trx, stamp, now) => repo.dismissProposal(trx, userId, id, now, await stamp('proposals')));
+  if (!done) throw notFound(PROPOSAL_MESSAGES.notFound);
 }

@@ -85,7 +85,7 @@ describe('POST /api/public/:slug/proposals', () => {
     expect(mail.text).toContain('Tue 24 Nov, 04:00–04:30 (their time, America/New_York)');
     expect(mail.text).toContain('Vera Visitor <vera.visitor@example.org>');
     expect(mail.text).toContain('Coffee & a chat about <the project>?');
-    expect(mail.text).toContain('Nothing was booked. Reply to this e-mail to confirm the time with Vera Visitor');
+    expect(mail.text).toContain('Nothing is booked until you confirm. Confirm or decline with the links below, or on your dashboard.');
     expect(mail.text).toContain('http://avail.test/app/dashboard');
     // The HTML part escapes the visitor's words.
     expect(mail.html).toContain('Coffee &#38; a chat about &#60;the project&#62;?');
@@ -102,7 +102,16 @@ describe('POST /api/public/:slug/proposals', () => {
         email: 'vera.visitor@example.org',
         note: 'Coffee & a chat about <the project>?',
         visitor_timezone: 'America/New_York',
+        visitor_language: 'en',
         created_at: '2026-11-23T12:00:00Z',
+        status: 'pending',
+        uid: null,
+        sequence: 0,
+        decided_at: null,
+        message: '',
+        calendar: null,
+        pending_action: null,
+        error: null,
       },
     ]);
   });
@@ -256,15 +265,18 @@ describe('POST /api/public/:slug/proposals', () => {
 });
 
 describe('GET and DELETE /api/me/proposals', () => {
-  it("lists only the owner's upcoming proposals, soonest first; others can neither see nor dismiss them", async () => {
+  it("lists only the owner's proposals, newest first; others can neither see nor dismiss them", async () => {
     const o = await owner();
     const other = await owner();
-    await propose(o.username, proposal({ start: '2026-11-24T13:00:00Z', end: '2026-11-24T14:00:00Z', name: 'Later' }));
     await propose(o.username, proposal({ start: '2026-11-23T13:00:00Z', end: '2026-11-23T13:30:00Z', name: 'Sooner' }));
+    t.clock.set(NOW + 60_000);
+    await propose(o.username, proposal({ start: '2026-11-24T13:00:00Z', end: '2026-11-24T14:00:00Z', name: 'Later' }));
+    t.clock.set(NOW);
     await propose(other.username, proposal({ name: 'For the other owner' }));
 
     const mine = await request(t.app).get('/api/me/proposals').set(o.auth);
-    expect(mine.body.proposals.map((p: { name: string }) => p.name)).toEqual(['Sooner', 'Later']);
+    expect(mine.body.proposals.map((p: { name: string }) => p.name)).toEqual(['Later', 'Sooner']);
+    expect(mine.body.proposals[0]).toMatchObject({ status: 'pending', uid: null, sequence: 0, decided_at: null, calendar: null, pending_action: null, error: null, visitor_language: 'en' });
     const theirs = await request(t.app).get('/api/me/proposals').set(other.auth);
     expect(theirs.body.proposals.map((p: { name: string }) => p.name)).toEqual(['For the other owner']);
 
@@ -277,30 +289,28 @@ describe('GET and DELETE /api/me/proposals', () => {
     const dismissed = await request(t.app).delete(`/api/me/proposals/${id}`).set(o.auth);
     expect(dismissed.status).toBe(204);
     expect(dismissed.text).toBe('');
-    expect((await request(t.app).get('/api/me/proposals').set(o.auth)).body.proposals.map((p: { name: string }) => p.name)).toEqual(['Later']);
+    expect((await request(t.app).get('/api/me/proposals').set(o.auth)).body.proposals.map((p: { name: string }) => p.name)).toEqual(['Sooner']);
     expect((await request(t.app).delete(`/api/me/proposals/${id}`).set(o.auth)).status).toBe(404);
   });
 
-  it('drops proposals once they have ended', async () => {
+  it('keeps proposals listed after their time, with their status (the owner sees what happened)', async () => {
     const o = await owner();
     await propose(o.username, proposal({ start: '2026-11-23T13:00:00Z', end: '2026-11-23T13:30:00Z', name: 'Today' }));
-    await propose(o.username, proposal({ start: '2026-11-24T09:00:00Z', end: '2026-11-24T09:30:00Z', name: 'Tomorrow' }));
     try {
-      t.clock.set(Date.UTC(2026, 10, 23, 13, 15)); // during the first: still listed
-      expect((await request(t.app).get('/api/me/proposals').set(o.auth)).body.proposals).toHaveLength(2);
-      t.clock.set(Date.UTC(2026, 10, 23, 13, 30)); // the first has ended
-      expect((await request(t.app).get('/api/me/proposals').set(o.auth)).body.proposals.map((p: { name: string }) => p.name)).toEqual(['Tomorrow']);
+      t.clock.set(Date.UTC(2026, 10, 23, 13, 30)); // it has ended
+      const list = (await request(t.app).get('/api/me/proposals').set(o.auth)).body.proposals;
+      expect(list.map((p: { name: string; status: string }) => [p.name, p.status])).toEqual([['Today', 'pending']]);
     } finally {
       t.clock.set(NOW);
     }
   });
 
-  it('lists at most 50', async () => {
+  it('lists at most 50, the newest', async () => {
     const o = await owner();
     for (let i = 0; i < 55; i++) {
       await t.db
         .insertInto('proposals')
-        .values({ id: crypto.randomUUID(), user_id: o.user.id, start_ms: Date.UTC(2026, 11, 1) + i * 3_600_000, end_ms: Date.UTC(2026, 11, 1) + i * 3_600_000 + 1_800_000, name: `V${i}`, email: 'v@example.org', visitor_timezone: 'UTC', created_at: NOW })
+        .values({ id: crypto.randomUUID(), user_id: o.user.id, start_ms: Date.UTC(2026, 11, 1) + i * 3_600_000, end_ms: Date.UTC(2026, 11, 1) + i * 3_600_000 + 1_800_000, name: `V${i}`, email: 'v@example.org', visitor_timezone: 'UTC', created_at: NOW - i })
         .execute();
     }
     const res = await request(t.app).get('/api/me/proposals').set(o.auth);

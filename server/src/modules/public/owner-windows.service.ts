@@ -8,6 +8,7 @@ import type { Deps } from '../../http/deps.ts';
 import { listExceptionsBetween, listRules } from '../../store/availability.repo.ts';
 import { busyBlockTimes } from '../blocks/blocks.service.ts';
 import { publicCacheFor } from './public-cache.ts';
+import { confirmedMeetingTimes } from '../../store/proposals.repo.ts';
 import { busyMaxSpan, busyOverlapping } from './public.repo.ts';
 
 /** The owner fields the engine needs. `timezone` is an IANA zone name. */
@@ -39,11 +40,12 @@ export async function ownerFreeWindows(deps: Deps, owner: WindowOwner, start: nu
     maxSpan = await busyMaxSpan(deps.db, owner.id);
     cache.storeMaxSpan(owner.id, gen, maxSpan);
   }
-  const [rules, exceptions, boundedBusy, blockBusy] = await Promise.all([
+  const [rules, exceptions, boundedBusy, blockBusy, meetingBusy] = await Promise.all([
     listRules(deps.db, owner.id),
     listExceptionsBetween(deps.db, owner.id, fromDate, toDate),
     busyOverlapping(deps.db, owner.id, busyFrom, end, maxSpan),
     busyBlockTimes(deps.db, owner.id, busyFrom, end),
+    confirmedMeetingTimes(deps.db, owner.id, busyFrom, end),
   ]);
   // A write committed meanwhile may have brought a longer interval than maxSpan: read unbounded.
   const calendarBusy = cache.gen(owner.id) === gen ? boundedBusy : await busyOverlapping(deps.db, owner.id, busyFrom, end);
@@ -51,7 +53,7 @@ export async function ownerFreeWindows(deps: Deps, owner: WindowOwner, start: nu
     timezone: owner.timezone,
     rules,
     exceptions,
-    busy: blockBusy.length === 0 ? calendarBusy : [...calendarBusy, ...blockBusy],
+    busy: blockBusy.length === 0 && meetingBusy.length === 0 ? calendarBusy : [...calendarBusy, ...blockBusy, ...meetingBusy],
     rangeStart: start,
     rangeEnd: end,
     now,
@@ -76,4 +78,18 @@ export async function nextFreeStart(deps: Deps, owner: WindowOwner, from: number
     if (first) return Math.ceil(first.start / 1000) * 1000;
   }
   return null;
+}
+
+/**
+ * The owner's available hours within [start, end) (UTC ms) — weekly rules and date exceptions,
+ * no busy time — as `[{ start, end }]`, never before now. Tells the owner WHY a time is no longer
+ * free (busy, or outside the hours) when a confirmation is refused (issue 24).
+ */
+export async function ownerHoursWindows(deps: Deps, owner: WindowOwner, start: number, end: number) {
+  const zone = getIanaZone(owner.timezone);
+  const [rules, exceptions] = await Promise.all([
+    listRules(deps.db, owner.id),
+    listExceptionsBetween(deps.db, owner.id, formatIsoDate(instantToWall(zone, start) - DAY_MS), formatIsoDate(instantToWall(zone, end) + DAY_MS)),
+  ]);
+  return computeFreeWindows({ timezone: owner.timezone, rules, exceptions, busy: [], rangeStart: start, rangeEnd: end, now: deps.now() });
 }

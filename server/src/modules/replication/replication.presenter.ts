@@ -6,13 +6,14 @@
  * placeholder values and `_deleted: true` (RxDB validates deleted documents against the schema too).
  */
 import type { WithDeleted } from 'rxdb';
-import type { BlockDoc, ConnectionDoc, EventDoc, ExceptionDoc, ProfileDoc, RuleDoc } from '@avail/shared/rx/rx-schemas.ts';
+import type { BlockDoc, ConnectionDoc, EventDoc, ExceptionDoc, ProfileDoc, ProposalDoc, RuleDoc } from '@avail/shared/rx/rx-schemas.ts';
 import type {
   AvailabilityExceptionRow,
   AvailabilityRuleRow,
   BusyBlockRow,
   CalendarConnectionRow,
   CalendarEventRow,
+  ProposalRow,
   UserRow,
 } from '../../db/schema.ts';
 
@@ -55,6 +56,39 @@ export function blockDoc(b: BusyBlockRow): WithDeleted<BlockDoc> {
     device_id: b.device_id,
     updated_at: Number(b.updated_at),
     _deleted: Number(b.is_deleted) === 1,
+  };
+}
+
+/**
+ * proposals row → ProposalDoc (issue 24). A dismissed proposal replicates as deleted. The sealed
+ * columns (target calendar, remote id) never leave the server.
+ */
+export function proposalDoc(p: ProposalRow): WithDeleted<ProposalDoc> {
+  return {
+    id: p.id,
+    start_ms: Number(p.start_ms),
+    end_ms: Number(p.end_ms),
+    name: p.name,
+    email: p.email,
+    note: p.note,
+    visitor_timezone: p.visitor_timezone,
+    visitor_language: p.visitor_language,
+    status: p.status,
+    uid: p.remote_uid ?? p.uid,
+    sequence: Number(p.sequence),
+    created_at: Number(p.created_at),
+    decided_at: p.decided_at == null ? null : Number(p.decided_at),
+    message: p.message,
+    calendar_name: p.calendar_name,
+    request_action: p.request_action,
+    request_message: p.request_message,
+    request_connection_id: p.request_connection_id,
+    request_calendar_id: p.request_calendar_id,
+    request_error: p.request_error,
+    edited_at: Number(p.edited_at),
+    device_id: p.device_id,
+    updated_at: Number(p.updated_at),
+    _deleted: p.dismissed_at != null,
   };
 }
 

@@ -8,7 +8,7 @@ import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
 import type { WithDeleted } from 'rxdb';
 import type { Checkpoint, CollectionName, DocTypes } from '@avail/shared/rx/replication-protocol.ts';
 import type { Db } from '../../db/kysely.ts';
-import type { AvailabilityExceptionRow, AvailabilityRuleRow, BusyBlockRow, CalendarConnectionRow, CalendarEventRow } from '../../db/schema.ts';
+import type { AvailabilityExceptionRow, AvailabilityRuleRow, BusyBlockRow, CalendarConnectionRow, CalendarEventRow, ProposalRow } from '../../db/schema.ts';
 import { openContent } from '../../lib/crypto.ts';
 import {
   blockDoc,
@@ -18,6 +18,7 @@ import {
   eventTombstoneDoc,
   exceptionDoc,
   profileDoc,
+  proposalDoc,
   ruleDoc,
 } from './replication.presenter.ts';
 
@@ -88,6 +89,9 @@ export async function pullPage(db: Db, userId: string, collection: CollectionNam
     case 'busy_blocks':
       documents = (await pageRows<BusyBlockRow>(db, 'busy_blocks', userId, cp, limit)).map(blockDoc);
       break;
+    case 'proposals':
+      documents = (await pageRows<ProposalRow>(db, 'proposals', userId, cp, limit)).map(proposalDoc);
+      break;
     case 'calendar_events': {
       // Titles are sealed at rest; the owner's own device gets them opened.
       const live = (await pageRows<CalendarEventRow>(db, 'calendar_events', userId, cp, limit)).map((e) => eventDoc({ ...e, title: openContent(e.title, key) }));
@@ -129,6 +133,7 @@ export async function latestCheckpoint(db: Db, userId: string, collection: Colle
     case 'availability_rules':
     case 'availability_exceptions':
     case 'busy_blocks':
+    case 'proposals':
       return latestOf(db, collection, userId);
     case 'calendar_events':
     case 'calendar_connections': {

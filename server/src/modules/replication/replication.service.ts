@@ -16,12 +16,14 @@ import {
 import type { Db } from '../../db/kysely.ts';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError, badRequest, conflict } from '../../http/errors.ts';
+import { proposalRequestFieldsSchema, type ProposalRequestFields } from '@avail/shared/schemas/proposal.schema.ts';
 import * as availability from '../availability/availability.service.ts';
 import { findScheduleRowsByIds } from '../../store/availability.repo.ts';
 import * as blocks from '../blocks/blocks.service.ts';
 import { findBlockRowsByIds } from '../../store/blocks.repo.ts';
+import { findProposalsByIds, updateProposal } from '../../store/proposals.repo.ts';
 import { replicatedWrite, type Stamper } from '../../store/repl-clock.repo.ts';
-import { blockDoc, exceptionDoc, ruleDoc } from './replication.presenter.ts';
+import { blockDoc, exceptionDoc, proposalDoc, ruleDoc } from './replication.presenter.ts';
 import { logConflict, pullPage, type Page } from './replication.repo.ts';
 
 /** Parsed pull query: checkpoint (null = from the beginning) and page size. */
@@ -97,6 +99,35 @@ const OPS: Record<WritableCollectionName, WritableOps> = {
     validate: (docs) => blocks.validateBlockDocs(docs) as unknown as Doc[],
     findMasters: async (db, ids) => (await findBlockRowsByIds(db, ids)).map((r) => ({ user_id: r.user_id, doc: blockDoc(r) as unknown as Doc })),
     apply: (db, userId, docs, stamp) => blocks.applyBlockWrites(db, userId, docs, stamp),
+  },
+  // Proposals (issue 24): a device writes only its request; the server carries it out afterwards
+  // (proposals.service.ts, on the change bus) and writes the outcome.
+  proposals: {
+    validate: (docs) =>
+      availability.validateDocs<Doc & ProposalRequestFields & { id: string; edited_at: number; device_id: string; _deleted: boolean }>(
+        docs,
+        [proposalRequestFieldsSchema],
+        (d) => ({ request_action: d.request_action, request_message: d.request_message, request_connection_id: d.request_connection_id, request_calendar_id: d.request_calendar_id }),
+      ),
+    findMasters: async (db, ids) => (await findProposalsByIds(db, ids)).map((r) => ({ user_id: r.user_id, doc: proposalDoc(r) as unknown as Doc })),
+    apply: async (db, userId, docs, stamp) => {
+      if (docs.length === 0) return;
+      const updatedAt = await stamp('proposals');
+      for (const d of docs as unknown as Array<ProposalRequestFields & { id: string; edited_at: number; device_id: string }>) {
+        // A proposal the server does not hold (a device cannot create one) is ignored.
+        await updateProposal(db, userId, d.id, {
+          request_action: d.request_action,
+          request_message: d.request_message,
+          request_connection_id: d.request_connection_id,
+          request_calendar_id: d.request_calendar_id,
+          request_error: null,
+          request_claimed_at: null,
+          edited_at: d.edited_at,
+          device_id: d.device_id,
+          updated_at: updatedAt,
+        });
+      }
+    },
   },
 };
 

@@ -1,0 +1,396 @@
+/**
+ * The owner's decision on a proposal (issue 24): confirm, decline, cancel. Each is idempotent by
+ * proposal id (doing it again answers the same proposal and changes nothing) and changes nothing
+ * when it fails.
+ *
+ * - Confirm (pending → confirmed): the time must still be free in the public page's own engine
+ *   (else 409 `not_free` with the reason, to the owner only); the meeting (lib/meeting-ical.ts:
+ *   ORGANIZER the owner, ATTENDEE the visitor, UID `<proposal id>@<host>`, SEQUENCE 0) is written
+ *   to the target calendar first (providers/event-writers.ts); only then is the status set, by a
+ *   compare-and-set, so a failed write leaves the proposal pending. The visitor gets the iMIP
+ *   invitation (RFC 6047, METHOD:REQUEST) in their language — except from Microsoft Graph, whose
+ *   Exchange sends its own; without a writable calendar the owner gets the .ics by e-mail. The time
+ *   is busy on the public page at once (store/proposals.repo.ts confirmedMeetingTimes, until the
+ *   calendar's own copy arrives by sync).
+ * - Decline (pending → declined): the visitor gets the owner's message and the next three free
+ *   windows, each a link to the public page at that date.
+ * - Cancel (confirmed → cancelled): the event is deleted from the calendar, the visitor gets
+ *   METHOD:CANCEL (same UID, SEQUENCE + 1), and the calendar connection is synced at once so its
+ *   copy leaves the public page's busy time.
+ * Every status write goes through replicatedWrite (the device's `proposals` collection and the
+ * public cache hear it).
+ */
+import { formatInstant } from '@avail/shared/domain/free-windows.ts';
+import { isLanguage, type Language } from '@avail/shared/i18n/languages.ts';
+import type { CalendarTarget, OwnerProposal, ProposalAction } from '@avail/shared/schemas/proposal.schema.ts';
+import type { ProposalRow } from '../../db/schema.ts';
+import type { Deps } from '../../http/deps.ts';
+import { HttpError, notFound } from '../../http/errors.ts';
+import { decryptSecret, encryptSecret, openContent, sealContent } from '../../lib/crypto.ts';
+import { meetingCalendar, type Meeting } from '../../lib/meeting-ical.ts';
+import { cancellationEmail, declineEmail, invitationEmail, ownerConfirmedEmail } from '../../mail/proposal-mails.ts';
+import { ProviderWriteDeniedError, type EventWriter, type WriteTarget } from '../../providers/event-writer.ts';
+import { eventWriterFor } from '../../providers/event-writers.ts';
+import { ProviderAuthError, ProviderError } from '../../providers/provider.ts';
+import { findConnection, setConnectionSecret } from '../../store/calendars.repo.ts';
+import { findOwnerContact, findProposal, updateProposal } from '../../store/proposals.repo.ts';
+import { replicatedWrite } from '../../store/repl-clock.repo.ts';
+import { ownerFreeWindows, ownerHoursWindows } from '../public/owner-windows.service.ts';
+import { scheduleSync } from '../sync/sync-queue.ts';
+import { calendarFetchFor, syncConnection } from '../sync/sync.service.ts';
+import { resolveTarget, type ResolvedTarget } from './proposal-settings.service.ts';
+
+export const DECISION_MESSAGES = {
+  notFound: 'Proposal not found',
+  declined: 'This proposal was already declined.',
+  cancelled: 'This meeting was already cancelled.',
+  confirmed: 'This proposal was already confirmed.',
+  notConfirmed: 'Only a confirmed meeting can be cancelled.',
+  started: 'That time is no longer free: it has already begun.',
+  busy: 'That time is no longer free: something in your calendars or a busy block now covers it.',
+  hours: 'That time is no longer free: it is outside your available hours now.',
+} as const;
+
+/** How far ahead a decline looks for the next free windows (ms): 60 days. */
+export const DECLINE_LOOKAHEAD_MS = 60 * 24 * 60 * 60 * 1000;
+/** How long cancel waits for the calendar's sync before answering (ms); the sync goes on afterwards. */
+const CANCEL_SYNC_WAIT_MS = 10_000;
+
+/** A proposal as the owner's API shows it (OwnerProposal); `key` opens the sealed calendar id. */
+export function presentProposal(row: ProposalRow, key: Uint8Array): OwnerProposal {
+  return {
+    id: row.id,
+    start: formatInstant(Number(row.start_ms)),
+    end: formatInstant(Number(row.end_ms)),
+    name: row.name,
+    email: row.email,
+    note: row.note,
+    visitor_timezone: row.visitor_timezone,
+    visitor_language: row.visitor_language,
+    created_at: formatInstant(Number(row.created_at)),
+    status: row.status,
+    uid: row.remote_uid ?? row.uid,
+    sequence: Number(row.sequence),
+    decided_at: row.decided_at == null ? null : formatInstant(Number(row.decided_at)),
+    message: row.message,
+    calendar:
+      row.target_connection_id && row.calendar_name != null
+        ? { connection_id: row.target_connection_id, calendar_id: row.target_calendar ? openContent(row.target_calendar, key) : '', name: row.calendar_name }
+        : null,
+    pending_action: row.request_action,
+    error: row.request_error,
+  };
+}
+
+function alreadyDecided(status: ProposalRow['status']) {
+  const message = status === 'declined' ? DECISION_MESSAGES.declined : status === 'cancelled' ? DECISION_MESSAGES.cancelled : DECISION_MESSAGES.confirmed;
+  return new HttpError(409, 'already_decided', message);
+}
+
+async function load(deps: Deps, userId: string, id: string) {
+  const row = await findProposal(deps.db, userId, id);
+  if (!row) throw notFound(DECISION_MESSAGES.notFound);
+  const owner = await findOwnerContact(deps.db, userId);
+  if (!owner) throw notFound(DECISION_MESSAGES.notFound);
+  return { row, owner };
+}
+
+/** 409 `not_free` with the reason when [start, end) is no longer inside one free window. */
+async function assertStillFree(deps: Deps, owner: { id: string; timezone: string }, row: ProposalRow): Promise<void> {
+  const start = Number(row.start_ms);
+  const end = Number(row.end_ms);
+  if (start <= deps.now()) throw new HttpError(409, 'not_free', DECISION_MESSAGES.started);
+  const inside = (ws: Array<{ start: number; end: number }>) => ws.some((w) => w.start <= start && end <= w.end);
+  if (inside(await ownerFreeWindows(deps, owner, start, end))) return;
+  const withinHours = inside(await ownerHoursWindows(deps, owner, start, end));
+  throw new HttpError(409, 'not_free', withinHours ? DECISION_MESSAGES.busy : DECISION_MESSAGES.hours);
+}
+
+function language(row: ProposalRow): Language {
+  return isLanguage(row.visitor_language) ? row.visitor_language : 'en';
+}
+
+function uidFor(deps: Deps, row: ProposalRow): string {
+  let host = 'avail.local';
+  try {
+    host = new URL(deps.config.PUBLIC_BASE_URL).hostname || host;
+  } catch {
+    /* keep the fallback */
+  }
+  return `${row.id}@${host}`;
+}
+
+function meetingOf(row: ProposalRow, owner: { name: string; email: string }, uid: string, sequence: number, stampMs: number): Meeting {
+  return {
+    uid,
+    sequence,
+    startMs: Number(row.start_ms),
+    endMs: Number(row.end_ms),
+    summary: `${owner.name} & ${row.name}`,
+    description: row.note,
+    organizer: { name: owner.name, email: owner.email },
+    attendee: { name: row.name, email: row.email },
+    stampMs,
+  };
+}
+
+/** The adapter's view of a connection: config, decrypted secret, the calendar. */
+function writeTargetOf(deps: Deps, conn: { config_json: string; secret_enc: string | null }, calendarId: string): WriteTarget {
+  let config: Record<string, unknown> = {};
+  try {
+    config = JSON.parse(conn.config_json) as Record<string, unknown>;
+  } catch {
+    /* an empty config */
+  }
+  let secret: string | null = null;
+  if (conn.secret_enc) {
+    try {
+      secret = decryptSecret(conn.secret_enc, deps.config.AVAIL_SECRET_KEY);
+    } catch {
+      throw new ProviderAuthError('Saved credentials could not be read. Please reconnect this calendar.');
+    }
+  }
+  return { config, secret, calendarId };
+}
+
+/** A provider failure as the owner's answer (nothing was changed). */
+function providerFailure(err: unknown, calendarName: string, verb: 'add the meeting to' | 'remove the meeting from'): HttpError {
+  if (err instanceof ProviderWriteDeniedError) return new HttpError(409, 'calendar_read_only', err.message);
+  if (err instanceof ProviderAuthError) {
+    return new HttpError(502, 'calendar_auth', `${calendarName} refused Avail's sign-in, so Avail could not ${verb} it. Reconnect it in Settings → My Calendars and try again.`);
+  }
+  const detail = err instanceof ProviderError ? ` ${err.message}` : '';
+  return new HttpError(502, 'calendar_unavailable', `Avail could not ${verb} ${calendarName}.${detail} Nothing was changed; please try again.`);
+}
+
+async function storeNewSecret(deps: Deps, connectionId: string, newSecret: string | undefined) {
+  if (newSecret) await setConnectionSecret(deps.db, connectionId, encryptSecret(newSecret, deps.config.AVAIL_SECRET_KEY));
+}
+
+/** Sends one e-mail; a failure is logged (names only, never addresses or bodies) and does not undo the decision. */
+async function sendQuietly(deps: Deps, what: string, proposalId: string, build: () => Parameters<Deps['mailer']['send']>[0]) {
+  try {
+    await deps.mailer.send(build());
+  } catch (err) {
+    const e = err as { name?: unknown; code?: unknown };
+    deps.logger.warn({ proposalId, mail: what, errName: String(e?.name ?? 'Error'), errCode: e?.code == null ? undefined : String(e.code) }, 'could not send a proposal e-mail');
+  }
+}
+
+/** Compare-and-set of the status (and the rest of `set`) inside one replicated write; @returns false when the status was not `from`. */
+function transition(deps: Deps, userId: string, row: ProposalRow, from: ProposalRow['status'], set: Partial<ProposalRow>): Promise<boolean> {
+  return replicatedWrite(deps, userId, async (trx, stamp, now) => {
+    const fresh = await findProposal(trx, userId, row.id);
+    if (!fresh || fresh.status !== from) return false;
+    return updateProposal(trx, userId, row.id, {
+      ...set,
+      updated_at: await stamp('proposals'),
+      edited_at: now,
+      device_id: 'server',
+      request_action: null,
+      request_message: null,
+      request_connection_id: null,
+      request_calendar_id: null,
+      request_error: null,
+      request_claimed_at: null,
+    });
+  });
+}
+
+async function reread(deps: Deps, userId: string, id: string): Promise<ProposalRow> {
+  const row = await findProposal(deps.db, userId, id);
+  if (!row) throw notFound(DECISION_MESSAGES.notFound);
+  return row;
+}
+
+/**
+ * POST /me/proposals/{id}/confirm. `target`: the calendar to write to (else the proposal settings').
+ * @returns the proposal, `status: 'confirmed'`, with its `uid`.
+ * @throws 404 not one of the owner's; 409 `already_decided` (declined or cancelled), `not_free`
+ *   (begun, busy, outside hours: the reason), `calendar_read_only`; 422 `errors.target`; 502
+ *   `calendar_auth` / `calendar_unavailable` (the calendar refused or failed: still pending).
+ */
+export async function confirmProposal(deps: Deps, userId: string, id: string, target?: CalendarTarget | null): Promise<OwnerProposal> {
+  const { row, owner } = await load(deps, userId, id);
+  if (row.status === 'confirmed') return presentProposal(row, deps.config.AVAIL_SECRET_KEY);
+  if (row.status !== 'pending') throw alreadyDecided(row.status);
+  await assertStillFree(deps, { id: userId, timezone: owner.timezone }, row);
+  const resolved = await resolveTarget(deps, userId, target);
+
+  const now = deps.now();
+  const uid = uidFor(deps, row);
+  const meeting = meetingOf(row, owner, uid, 0, now);
+  const writer = resolved ? eventWriterFor(deps, resolved.connection.provider) : undefined;
+  let written: { remoteId: string; uid?: string } | null = null;
+  if (resolved && writer) written = await writeMeeting(deps, writer, resolved, meeting);
+
+  const key = deps.config.AVAIL_SECRET_KEY;
+  const ok = await transition(deps, userId, row, 'pending', {
+    status: 'confirmed',
+    uid,
+    sequence: 0,
+    decided_at: now,
+    message: '',
+    target_connection_id: resolved && written ? resolved.connection_id : null,
+    target_calendar: resolved && written ? sealContent(resolved.calendar_id, key) : null,
+    remote_id: written ? sealContent(written.remoteId, key) : null,
+    remote_uid: written?.uid ?? null,
+    calendar_name: resolved && written ? resolved.calendar_name : null,
+  });
+  if (!ok) {
+    // Another confirm (or a decline) came first: take our event back out.
+    if (resolved && writer && written) await removeQuietly(deps, writer, resolved.connection.id, userId, resolved.calendar_id, written.remoteId);
+    const now2 = await reread(deps, userId, id);
+    if (now2.status === 'confirmed') return presentProposal(now2, deps.config.AVAIL_SECRET_KEY);
+    throw alreadyDecided(now2.status);
+  }
+  if (resolved && written) scheduleSync(deps, resolved.connection_id);
+
+  const people = {
+    ownerName: owner.name,
+    ownerEmail: owner.email,
+    ownerTimezone: owner.timezone,
+    visitorName: row.name,
+    visitorEmail: row.email,
+    visitorTimezone: row.visitor_timezone,
+    language: language(row),
+  };
+  if (!writer?.sendsInvitation) await sendQuietly(deps, 'invitation', row.id, () => invitationEmail({ meeting, ...people }));
+  if (!written) {
+    await sendQuietly(deps, 'owner-ics', row.id, () =>
+      ownerConfirmedEmail({
+        to: owner.email,
+        ownerName: owner.name,
+        ownerTimezone: owner.timezone,
+        visitorName: row.name,
+        visitorEmail: row.email,
+        start: Number(row.start_ms),
+        end: Number(row.end_ms),
+        calendarName: null,
+        ics: meetingCalendar(meeting, 'REQUEST'),
+      }),
+    );
+  }
+  return presentProposal(await reread(deps, userId, id), deps.config.AVAIL_SECRET_KEY);
+}
+
+async function writeMeeting(deps: Deps, writer: EventWriter, resolved: ResolvedTarget, meeting: Meeting) {
+  try {
+    const w = await writer.writeEvent(writeTargetOf(deps, resolved.connection, resolved.calendar_id), meeting, { config: deps.config, fetch: calendarFetchFor(deps) });
+    await storeNewSecret(deps, resolved.connection.id, w.newSecret);
+    return { remoteId: w.remoteId, ...(w.uid ? { uid: w.uid } : {}) };
+  } catch (err) {
+    deps.logger.warn({ connectionId: resolved.connection.id, provider: resolved.connection.provider, errName: (err as Error)?.name }, 'could not write a confirmed meeting to the calendar');
+    throw providerFailure(err, resolved.calendar_name, 'add the meeting to');
+  }
+}
+
+async function removeQuietly(deps: Deps, writer: EventWriter, connectionId: string, userId: string, calendarId: string, remoteId: string) {
+  const conn = await findConnection(deps.db, userId, connectionId);
+  if (!conn) return;
+  try {
+    const r = await writer.deleteEvent(writeTargetOf(deps, conn, calendarId), remoteId, { config: deps.config, fetch: calendarFetchFor(deps) });
+    await storeNewSecret(deps, conn.id, r.newSecret);
+  } catch (err) {
+    deps.logger.warn({ connectionId, errName: (err as Error)?.name }, 'could not remove a meeting written twice');
+  }
+}
+
+/**
+ * POST /me/proposals/{id}/decline `{ message }`: the visitor is told, with `message` and the next
+ * three free windows (links to the public page at their dates). @returns `status: 'declined'`.
+ * @throws 404; 409 `already_decided` (confirmed or cancelled).
+ */
+export async function declineProposal(deps: Deps, userId: string, id: string, message: string): Promise<OwnerProposal> {
+  const { row, owner } = await load(deps, userId, id);
+  if (row.status === 'declined') return presentProposal(row, deps.config.AVAIL_SECRET_KEY);
+  if (row.status !== 'pending') throw alreadyDecided(row.status);
+  const now = deps.now();
+  if (!(await transition(deps, userId, row, 'pending', { status: 'declined', decided_at: now, message }))) {
+    const fresh = await reread(deps, userId, id);
+    if (fresh.status === 'declined') return presentProposal(fresh, deps.config.AVAIL_SECRET_KEY);
+    throw alreadyDecided(fresh.status);
+  }
+  const windows = await ownerFreeWindows(deps, { id: userId, timezone: owner.timezone }, now, now + DECLINE_LOOKAHEAD_MS);
+  const publicUrl = owner.username ? `${deps.config.PUBLIC_BASE_URL}/${encodeURIComponent(owner.username)}` : deps.config.PUBLIC_BASE_URL;
+  await sendQuietly(deps, 'decline', row.id, () =>
+    declineEmail({
+      ownerName: owner.name,
+      ownerEmail: owner.email,
+      visitorName: row.name,
+      visitorEmail: row.email,
+      visitorTimezone: row.visitor_timezone,
+      language: language(row),
+      start: Number(row.start_ms),
+      end: Number(row.end_ms),
+      message,
+      publicUrl,
+      nextWindows: windows.slice(0, 3).map((w) => ({ start: w.start, end: w.end })),
+    }),
+  );
+  return presentProposal(await reread(deps, userId, id), deps.config.AVAIL_SECRET_KEY);
+}
+
+/**
+ * POST /me/proposals/{id}/cancel `{ message }` (confirmed only): the event leaves the calendar, the
+ * visitor gets METHOD:CANCEL (same UID, SEQUENCE + 1) and the time is free on the public page.
+ * @returns `status: 'cancelled'`. @throws 404; 409 `not_confirmed` (pending or declined);
+ *   502 `calendar_auth` / `calendar_unavailable` (the event could not be removed: still confirmed).
+ */
+export async function cancelProposal(deps: Deps, userId: string, id: string, message: string): Promise<OwnerProposal> {
+  const { row, owner } = await load(deps, userId, id);
+  if (row.status === 'cancelled') return presentProposal(row, deps.config.AVAIL_SECRET_KEY);
+  if (row.status !== 'confirmed') throw new HttpError(409, 'not_confirmed', DECISION_MESSAGES.notConfirmed);
+  const key = deps.config.AVAIL_SECRET_KEY;
+  const conn = row.target_connection_id ? await findConnection(deps.db, userId, row.target_connection_id) : undefined;
+  const writer = conn ? eventWriterFor(deps, conn.provider) : undefined;
+  if (conn && writer && row.remote_id && row.target_calendar) {
+    try {
+      const r = await writer.deleteEvent(writeTargetOf(deps, conn, openContent(row.target_calendar, key)), openContent(row.remote_id, key), {
+        config: deps.config,
+        fetch: calendarFetchFor(deps),
+      });
+      await storeNewSecret(deps, conn.id, r.newSecret);
+    } catch (err) {
+      deps.logger.warn({ connectionId: conn.id, provider: conn.provider, errName: (err as Error)?.name }, 'could not remove a cancelled meeting from the calendar');
+      throw providerFailure(err, row.calendar_name ?? conn.name, 'remove the meeting from');
+    }
+  }
+  const now = deps.now();
+  const sequence = Number(row.sequence) + 1;
+  if (!(await transition(deps, userId, row, 'confirmed', { status: 'cancelled', decided_at: now, message, sequence }))) {
+    const fresh = await reread(deps, userId, id);
+    if (fresh.status === 'cancelled') return presentProposal(fresh, deps.config.AVAIL_SECRET_KEY);
+    throw new HttpError(409, 'not_confirmed', DECISION_MESSAGES.notConfirmed);
+  }
+  if (!writer?.sendsInvitation) {
+    const meeting = meetingOf(row, owner, row.uid ?? uidFor(deps, row), sequence, now);
+    await sendQuietly(deps, 'cancellation', row.id, () =>
+      cancellationEmail({
+        meeting,
+        message,
+        ownerName: owner.name,
+        ownerEmail: owner.email,
+        ownerTimezone: owner.timezone,
+        visitorName: row.name,
+        visitorEmail: row.email,
+        visitorTimezone: row.visitor_timezone,
+        language: language(row),
+      }),
+    );
+  }
+  // The calendar's own copy of the meeting is busy time until the connection syncs: sync it now.
+  if (conn) {
+    const sync = syncConnection(deps, conn.id).catch(() => undefined);
+    await Promise.race([sync, new Promise((r) => setTimeout(r, CANCEL_SYNC_WAIT_MS).unref())]);
+  }
+  return presentProposal(await reread(deps, userId, id), deps.config.AVAIL_SECRET_KEY);
+}
+
+/** Carries out `action` (the owner's API, a one-click link, or a device's request). */
+export function decide(deps: Deps, userId: string, id: string, action: ProposalAction, opts: { message?: string; target?: CalendarTarget | null }) {
+  if (action === 'confirm') return confirmProposal(deps, userId, id, opts.target);
+  if (action === 'decline') return declineProposal(deps, userId, id, opts.message ?? '');
+  return cancelProposal(deps, userId, id, opts.message ?? '');
+}
+

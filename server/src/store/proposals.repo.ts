@@ -1,0 +1,163 @@
+/**
+ * SQL of visitors' proposals (`proposals`), a shared table: the proposals module (create, decide,
+ * list), the replication module (the replicated `proposals` collection) and the public free windows
+ * (a confirmed meeting is busy at once) read it. Instants are UTC epoch ms.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Db } from '../db/kysely.ts';
+import type { Database, ProposalRow } from '../db/schema.ts';
+
+type Q = Kysely<Database> | Transaction<Database>;
+
+/** The columns a new proposal is inserted with (the rest take their defaults: pending, sequence 0 …). */
+export type NewProposal = Pick<ProposalRow, 'id' | 'user_id' | 'start_ms' | 'end_ms' | 'name' | 'email' | 'note' | 'visitor_timezone' | 'visitor_language' | 'created_at' | 'updated_at' | 'edited_at'>;
+
+/** Stores one proposal (stamped by the caller's replicatedWrite). */
+export async function insertProposal(db: Q, row: NewProposal): Promise<void> {
+  await db.insertInto('proposals').values({ ...row, device_id: 'server' }).execute();
+}
+
+/** How many proposals the owner received since `since` (UTC ms, inclusive). */
+export async function countProposalsSince(db: Db, userId: string, since: number): Promise<number> {
+  const { count } = await db
+    .selectFrom('proposals')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('user_id', '=', userId)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/** The owner's proposals not dismissed, newest first (then by id), at most `limit`. */
+export function listProposals(db: Db, userId: string, limit: number): Promise<ProposalRow[]> {
+  return db
+    .selectFrom('proposals')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('dismissed_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** One proposal of `userId` (undefined when it is not theirs). */
+export function findProposal(db: Q, userId: string, id: string): Promise<ProposalRow | undefined> {
+  return db.selectFrom('proposals').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** One proposal by id, whoever owns it (the one-click links, replication's id check). */
+export function findProposalById(db: Q, id: string): Promise<ProposalRow | undefined> {
+  return db.selectFrom('proposals').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Proposals by ids (replication masters). */
+export function findProposalsByIds(db: Q, ids: string[]): Promise<ProposalRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('proposals').selectAll().where('id', 'in', ids).execute();
+}
+
+/** Writes `set` on the owner's proposal; @returns false when it is not theirs. */
+export async function updateProposal(db: Q, userId: string, id: string, set: Partial<Omit<ProposalRow, 'id' | 'user_id'>>): Promise<boolean> {
+  const r = await db.updateTable('proposals').set(set).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/**
+ * Marks the proposal dismissed (at `now`, UTC ms) only when it belongs to `userId`. The row stays, so
+ * dismissing never frees room under the per-owner daily cap; it is removed with the account.
+ * @returns false when there is no such (undismissed) proposal of this owner.
+ */
+export async function dismissProposal(db: Q, userId: string, id: string, now: number, stamp: number): Promise<boolean> {
+  const result = await db
+    .updateTable('proposals')
+    .set({ dismissed_at: now, updated_at: stamp })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('dismissed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The owner's e-mail address and display name (to send the proposal to), or undefined. */
+export function findOwnerContact(db: Q, userId: string) {
+  return db.selectFrom('users').select(['email', 'name', 'timezone', 'username', 'proposal_target']).where('id', '=', userId).executeTakeFirst();
+}
+
+/**
+ * Busy time of the owner's confirmed meetings overlapping [start, end) (UTC ms), sorted by start —
+ * until the calendar's own copy arrives by sync: a meeting whose UID (the provider's own, else
+ * ours) is already among the owner's calendar events is left out (that event, wherever the owner
+ * moved it, is the truth). Times only.
+ */
+export async function confirmedMeetingTimes(db: Db, userId: string, start: number, end: number): Promise<Array<{ start: number; end: number }>> {
+  const rows = await db
+    .selectFrom('proposals as p')
+    .select(['p.start_ms', 'p.end_ms'])
+    .where('p.user_id', '=', userId)
+    .where('p.status', '=', 'confirmed')
+    .where('p.end_ms', '>', start)
+    .where('p.start_ms', '<', end)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('calendar_events as e')
+            .select(sql<number>`1`.as('one'))
+            .whereRef('e.user_id', '=', 'p.user_id')
+            .where(sql<boolean>`e.uid = coalesce(p.remote_uid, p.uid)`),
+        ),
+      ),
+    )
+    .orderBy('p.start_ms', 'asc')
+    .execute();
+  return rows.map((r) => ({ start: Number(r.start_ms), end: Number(r.end_ms) }));
+}
+
+/** Owners with a device request waiting (startup sweep). */
+export async function usersWithRequests(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('proposals').select('user_id').distinct().where('request_action', 'is not', null).where('request_error', 'is', null).execute();
+  return rows.map((r) => r.user_id);
+}
+
+/**
+ * Takes the owner's waiting device requests for this instance: sets `request_claimed_at = now` on
+ * each request nobody took in the last `staleMs` and returns those rows (compare-and-set per row, so
+ * two instances never carry out the same request).
+ */
+export async function claimRequests(db: Db, userId: string, now: number, staleMs: number): Promise<ProposalRow[]> {
+  const waiting = await db
+    .selectFrom('proposals')
+    .select(['id', 'request_claimed_at'])
+    .where('user_id', '=', userId)
+    .where('request_action', 'is not', null)
+    .where('request_error', 'is', null)
+    .execute();
+  const claimed: ProposalRow[] = [];
+  for (const w of waiting) {
+    if (w.request_claimed_at != null && Number(w.request_claimed_at) > now - staleMs) continue;
+    let q = db.updateTable('proposals').set({ request_claimed_at: now }).where('id', '=', w.id).where('request_action', 'is not', null);
+    q = w.request_claimed_at == null ? q.where('request_claimed_at', 'is', null) : q.where('request_claimed_at', '=', w.request_claimed_at);
+    const r = await q.executeTakeFirst();
+    if (Number(r.numUpdatedRows) > 0) {
+      const row = await findProposalById(db, w.id);
+      if (row) claimed.push(row);
+    }
+  }
+  return claimed;
+}
+
+/** Stores the owner's sealed choice of calendar for confirmed meetings (null = the default). */
+export async function setProposalTarget(db: Q, userId: string, sealed: string | null): Promise<void> {
+  await db.updateTable('users').set({ proposal_target: sealed }).where('id', '=', userId).execute();
+}
+
+/** Marks the one-click links of proposal `id` used at `now` unless they already were; @returns false then. */
+export async function spendLinks(db: Q, id: string, now: number): Promise<boolean> {
+  const r = await db.updateTable('proposals').set({ link_used_at: now }).where('id', '=', id).where('link_used_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Gives the links back (the action failed and changed nothing). */
+export async function unspendLinks(db: Q, id: string): Promise<void> {
+  await db.updateTable('proposals').set({ link_used_at: null }).where('id', '=', id).execute();
+}
