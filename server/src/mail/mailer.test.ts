@@ -33,6 +33,8 @@ describe('proposal e-mail', () => {
     ownerTimezone: 'Europe/Brussels',
     visitor: { name: 'Vera', email: 'vera@example.org', note: '', timezone: 'Asia/Tokyo' },
     publicBaseUrl: 'https://avail.example',
+    confirmUrl: 'https://avail.example/proposal?action=confirm&token=abc.def',
+    declineUrl: 'https://avail.example/proposal?action=decline&token=abc.ghi',
   };
 
   it('formats times in a zone, across midnight and ending at midnight', () => {
@@ -49,9 +51,19 @@ describe('proposal e-mail', () => {
     expect(m.replyTo).toBe('vera@example.org');
     expect(m.subject).toBe('New time proposed: Tue 24 Nov, 10:00–11:00');
     expect(m.text).toContain('Tue 24 Nov, 18:00–19:00 (their time, Asia/Tokyo)');
-    expect(m.text).toContain('Nothing was booked.');
+    expect(m.text).toContain('Nothing is booked until you confirm. Confirm or decline with the links below, or on your dashboard.');
+    expect(m.text).not.toContain('Nothing was booked');
     expect(m.text).toContain('https://avail.example/app/dashboard');
     expect(m.personal).toBe(true);
+  });
+
+  it('carries the one-click Confirm and Decline links: lines in the text, buttons in the HTML (escaped)', () => {
+    const m = proposalEmail({ ...base, start: Date.UTC(2026, 10, 24, 9), end: Date.UTC(2026, 10, 24, 10) });
+    expect(m.text).toContain('Confirm: https://avail.example/proposal?action=confirm&token=abc.def');
+    expect(m.text).toContain('Decline: https://avail.example/proposal?action=decline&token=abc.ghi');
+    expect(m.html).toMatch(/<a href="https:\/\/avail\.example\/proposal\?action=confirm&#38;token=abc\.def" style="[^"]+">Confirm<\/a>/);
+    expect(m.html).toMatch(/<a href="https:\/\/avail\.example\/proposal\?action=decline&#38;token=abc\.ghi" style="[^"]+">Decline<\/a>/);
+    expect(m.html).toContain('Nothing is booked until you confirm.');
   });
 });
 
@@ -66,7 +78,7 @@ describe('createMailer', () => {
     expect(lines.join('')).toContain('x@example.com');
   });
 
-  it("without SMTP_URL never logs the body or Reply-To of a message with a visitor's personal data", async () => {
+  it("without SMTP_URL never logs the recipient, body or Reply-To of a message with a visitor's personal data", async () => {
     const lines: string[] = [];
     const stream = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
     const mailer = createMailer({ SMTP_URL: undefined, MAIL_FROM: 'Avail <no-reply@localhost>' }, pino({ level: 'info' }, stream));
@@ -78,11 +90,14 @@ describe('createMailer', () => {
       start: Date.UTC(2026, 10, 24, 9),
       end: Date.UTC(2026, 10, 24, 10),
       publicBaseUrl: 'https://avail.example',
+      confirmUrl: 'https://avail.example/c',
+      declineUrl: 'https://avail.example/d',
     });
     await mailer.send(m);
     const log = lines.join('');
-    expect(log).toContain('owner@example.com');
     expect(log).toContain('New time proposed');
+    // Nor the recipient: a personal message may go to the visitor.
+    expect(log).not.toContain('owner@example.com');
     for (const secret of ['Vera Visitorname', 'vera@example.org', 'private note']) expect(log).not.toContain(secret);
   });
 

@@ -2,7 +2,7 @@
  * Outgoing e-mail. With SMTP_URL: nodemailer over SMTP. Without: the whole message (including a
  * verification code) is written to the log at info level, so the embedded default works with no
  * mail server — the operator reads the code from the server log. Messages marked `personal` (a
- * visitor's proposal) are logged with recipient and subject only.
+ * visitor's proposal, every e-mail to a visitor) are logged with their subject only.
  */
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
@@ -17,10 +17,20 @@ export interface MailMessage {
   /** Reply-To address (a single plain address, sent as-is: never parsed as a list). */
   replyTo?: string;
   /**
-   * True when the body carries a visitor's personal data (name, e-mail, note): the no-SMTP log
-   * mailer then logs only recipient and subject, never the body or Reply-To.
+   * True when the message carries a visitor's personal data (name, e-mail, note) or goes to a
+   * visitor: both mailers then log the subject only — never the recipient, body, Reply-To, calendar
+   * or attachments. The subject of such a message must therefore never carry the visitor's data.
    */
   personal?: boolean;
+  /**
+   * An iTIP message sent as iMIP (RFC 6047 §2.4): a whole VCALENDAR whose METHOD is `method`
+   * (RFC 5546 §3.2.2 REQUEST, §3.2.5 CANCEL). nodemailer adds it as the `text/calendar;
+   * charset=utf-8; method=…` part of the multipart/alternative body (what calendar clients read to
+   * show Accept/Decline) and as an `invite.ics` attachment.
+   */
+  icalEvent?: { method: 'REQUEST' | 'CANCEL'; content: string };
+  /** Files attached as they are (`content` text, sent base64). */
+  attachments?: Array<{ filename: string; content: string; contentType: string }>;
 }
 
 export interface Mailer {
@@ -33,15 +43,20 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log
     const transport = nodemailer.createTransport(config.SMTP_URL);
     return {
       async send(message) {
-        const { replyTo, personal: _personal, ...rest } = message;
+        const { replyTo, personal: _personal, icalEvent, attachments, ...rest } = message;
         await transport.sendMail({
           from: config.MAIL_FROM,
           ...rest,
           // An address object: nodemailer never splits it into several recipients.
           ...(replyTo ? { replyTo: { name: '', address: replyTo } } : {}),
+          ...(icalEvent ? { icalEvent: { method: icalEvent.method, content: icalEvent.content } } : {}),
+          ...(attachments?.length
+            ? { attachments: attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })) }
+            : {}),
         });
-        // Never the subject or body: a verification e-mail's subject carries the code.
-        logger.info({ to: message.to }, 'mail sent');
+        // Never the subject or body: a verification e-mail's subject carries the code. Nor the
+        // recipient of a personal message: it may be the visitor.
+        logger.info(message.personal ? { personal: true } : { to: message.to }, 'mail sent');
       },
     };
   }
@@ -49,13 +64,18 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log
     async send(message) {
       if (message.personal) {
         logger.info(
-          { mail: { from: config.MAIL_FROM, to: message.to, subject: message.subject } },
-          `mail (no SMTP_URL set, not sent; body withheld: it carries a visitor's personal data) to ${message.to}: ${message.subject}`,
+          { mail: { from: config.MAIL_FROM, subject: message.subject, personal: true } },
+          `mail (no SMTP_URL set, not sent; recipient and body withheld: they carry a visitor's personal data): ${message.subject}`,
         );
         return;
       }
+      // The text only: a calendar or an attachment is named, never written out.
+      const extras = [
+        ...(message.icalEvent ? [`calendar ${message.icalEvent.method}`] : []),
+        ...(message.attachments ?? []).map((a) => `attachment ${a.filename}`),
+      ];
       logger.info(
-        { mail: { from: config.MAIL_FROM, to: message.to, subject: message.subject, text: message.text } },
+        { mail: { from: config.MAIL_FROM, to: message.to, subject: message.subject, text: message.text, ...(extras.length ? { extras } : {}) } },
         `mail (no SMTP_URL set, logged instead of sent) to ${message.to}: ${message.subject}\n${message.text}`,
       );
     },
@@ -73,8 +93,8 @@ export function createOutboxMailer(): Mailer & { outbox: MailMessage[] } {
   };
 }
 
-/** HTML-escapes text for the e-mail bodies. */
-function esc(s: string): string {
+/** HTML-escapes text for the e-mail bodies (text and attribute values). */
+export function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
@@ -168,6 +188,9 @@ export function loginLockedEmail(opts: { to: string; name: string; failures: num
   };
 }
 
+/** Inline style of a link drawn as a button (e-mail clients drop style sheets); the colour is added per button. */
+const BUTTON_STYLE = 'display:inline-block;padding:10px 20px;border-radius:6px;font-weight:bold;text-decoration:none';
+
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -194,9 +217,11 @@ export function formatTimeRange(zone: string, start: number, end: number): strin
  * The e-mail telling the owner a visitor proposed a time (issue 4). To the owner, Reply-To the
  * visitor; subject `New time proposed: Tue 24 Nov, 10:00–10:30` in the owner's zone. The body gives
  * the time in the owner's zone and — when it reads differently — in the visitor's zone, the visitor's
- * name, e-mail and note, says that nothing was booked (reply to the visitor to confirm) and links the
- * dashboard (`${publicBaseUrl}/app/dashboard`). Never calendar event titles (it is given none).
- * Marked `personal`: the log mailer does not log its body.
+ * name, e-mail and note, says that nothing is booked until the owner confirms, gives the one-click
+ * Confirm and Decline links (issue 24: `confirmUrl` / `declineUrl`, signed by the caller; buttons in
+ * the HTML, `Confirm: <url>` / `Decline: <url>` lines in the text) and links the dashboard
+ * (`${publicBaseUrl}/app/dashboard`), where the owner can do the same. English (owner e-mails are).
+ * Never calendar event titles (it is given none). Marked `personal`: no mailer logs its body.
  */
 export function proposalEmail(opts: {
   to: string;
@@ -207,6 +232,9 @@ export function proposalEmail(opts: {
   start: number;
   end: number;
   publicBaseUrl: string;
+  /** One-click links (absolute URLs) that confirm / decline this proposal. */
+  confirmUrl: string;
+  declineUrl: string;
 }): MailMessage {
   const { visitor } = opts;
   const ownerTime = formatTimeRange(opts.ownerTimezone, opts.start, opts.end);
@@ -227,7 +255,10 @@ export function proposalEmail(opts: {
     `From: ${visitor.name} <${visitor.email}>`,
     note ? `Note:\n${note}` : 'Note: (none)',
     '',
-    `Nothing was booked. Reply to this e-mail to confirm the time with ${visitor.name}, or to suggest another one.`,
+    `Nothing is booked until you confirm. Confirm or decline with the links below, or on your dashboard. Reply to this e-mail to write to ${visitor.name}, or to suggest another time.`,
+    '',
+    `Confirm: ${opts.confirmUrl}`,
+    `Decline: ${opts.declineUrl}`,
     '',
     `See your proposals on your dashboard: ${dashboard}`,
     '',
@@ -240,7 +271,8 @@ export function proposalEmail(opts: {
 <ul>${timeItems.join('')}</ul>
 <p>From: ${esc(visitor.name)} &lt;<a href="mailto:${esc(visitor.email)}">${esc(visitor.email)}</a>&gt;</p>
 ${note ? `<p>Note:</p><blockquote style="white-space:pre-wrap">${esc(note)}</blockquote>` : '<p>Note: (none)</p>'}
-<p><strong>Nothing was booked.</strong> Reply to this e-mail to confirm the time with ${esc(visitor.name)}, or to suggest another one.</p>
+<p><strong>Nothing is booked until you confirm.</strong> Confirm or decline with the links below, or on your dashboard. Reply to this e-mail to write to ${esc(visitor.name)}, or to suggest another time.</p>
+<p><a href="${esc(opts.confirmUrl)}" style="${BUTTON_STYLE};background:#15803d;color:#ffffff">Confirm</a>&nbsp;&nbsp;<a href="${esc(opts.declineUrl)}" style="${BUTTON_STYLE};background:#ffffff;color:#b91c1c;border:1px solid #b91c1c">Decline</a></p>
 <p><a href="${esc(dashboard)}">See your proposals on your dashboard</a></p>
 <p>— Avail</p>`;
   return {

@@ -113,4 +113,33 @@ export const de: Messages = {
     tooMany: 'Zu viele Vorschläge. Bitte versuchen Sie es später erneut.',
   },
   feed: { name: '{{name}} – freie Zeiten', free: 'Frei' },
+  mail: {
+    greeting: 'Hallo {{name}},',
+    signature: 'Gesendet von Avail im Auftrag von {{name}}',
+    yourTime: '{{when}} (Ihre Zeit, {{zone}})',
+    hostTime: '{{when}} (Zeit von {{name}}, {{zone}})',
+    messageFrom: 'Nachricht von {{name}}:',
+    replyTo: 'Antworten Sie auf diese E-Mail, um {{name}} zu schreiben.',
+    invitation: {
+      subject: 'Bestätigt: {{when}} mit {{name}}',
+      intro: '{{name}} hat die von Ihnen vorgeschlagene Zeit bestätigt. Ihr Termin ist gebucht.',
+      what: 'Was: {{summary}}',
+      when: 'Wann:',
+      with: 'Mit: {{name}} ({{email}})',
+      note: 'Ihre Nachricht:',
+      calendar: 'Die Einladung ist angehängt: Nehmen Sie sie in Ihrer Kalender-App an, um den Termin in Ihren Kalender einzutragen.',
+    },
+    cancellation: {
+      subject: 'Abgesagt: {{when}} mit {{name}}',
+      intro: '{{name}} hat Ihren Termin abgesagt. Er findet nicht statt:',
+      calendar: 'Die Absage ist angehängt: Ihre Kalender-App kann den Termin damit aus Ihrem Kalender entfernen.',
+    },
+    decline: {
+      subject: 'Nicht möglich: {{when}} mit {{name}}',
+      intro: '{{name}} hat zu der von Ihnen vorgeschlagenen Zeit leider keine Zeit:',
+      next: 'Das sind die nächsten freien Zeiten von {{name}}. Wählen Sie eine aus, um eine neue Zeit vorzuschlagen:',
+      none: '{{name}} hat in den kommenden Wochen keine freien Zeiten. Schauen Sie später gern wieder auf der Seite vorbei:',
+      page: 'Verfügbarkeitsseite von {{name}}',
+    },
+  },
 };

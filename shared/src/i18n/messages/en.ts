@@ -1,7 +1,8 @@
 /**
- * English visitor texts (issue 22 item 3): the public page, its embed, the propose dialog and the
- * free/busy feed. Where the product spec gives a text (§2, §8) it is used verbatim. Keys follow
- * i18next: `{{name}}` interpolation, `_one`/`_other` plural forms (Intl.PluralRules), `<link>…</link>`
+ * English visitor texts (issue 22 item 3): the public page, its embed, the propose dialog, the
+ * free/busy feed and (issue 24, `mail`) the e-mails a visitor receives about their proposal
+ * (server/src/mail/proposal-mails.ts). Where the product spec gives a text (§2, §8) it is used
+ * verbatim. Keys follow i18next: `{{name}}` interpolation, `_one`/`_other` plural forms (Intl.PluralRules), `<link>…</link>`
  * tags for react-i18next's Trans. Every other language has exactly these keys (messages.test.ts).
  */
 export const en = {
@@ -122,6 +123,35 @@ export const en = {
   feed: {
     name: '{{name}} — free times',
     free: 'Free',
+  },
+  mail: {
+    greeting: 'Hi {{name}},',
+    signature: 'Sent by Avail on behalf of {{name}}',
+    yourTime: '{{when}} (your time, {{zone}})',
+    hostTime: "{{when}} ({{name}}'s time, {{zone}})",
+    messageFrom: 'Message from {{name}}:',
+    replyTo: 'Reply to this email to write to {{name}}.',
+    invitation: {
+      subject: 'Confirmed: {{when}} with {{name}}',
+      intro: '{{name}} confirmed the time you proposed. Your meeting is booked.',
+      what: 'What: {{summary}}',
+      when: 'When:',
+      with: 'With: {{name}} ({{email}})',
+      note: 'Your note:',
+      calendar: 'The invitation is attached: accept it in your calendar app to add the meeting to your calendar.',
+    },
+    cancellation: {
+      subject: 'Cancelled: {{when}} with {{name}}',
+      intro: '{{name}} cancelled your meeting. It will not take place:',
+      calendar: 'The cancellation is attached: your calendar app can use it to remove the meeting from your calendar.',
+    },
+    decline: {
+      subject: 'Not available: {{when}} with {{name}}',
+      intro: '{{name}} cannot meet at the time you proposed:',
+      next: "Here are {{name}}'s next free times. Choose one to propose a new time:",
+      none: '{{name}} has no free times in the coming weeks. Please have a look at the page again later:',
+      page: "{{name}}'s availability page",
+    },
   },
 };
 

@@ -113,4 +113,33 @@ export const es: Messages = {
     tooMany: 'Demasiadas propuestas. Inténtalo de nuevo más tarde.',
   },
   feed: { name: '{{name}} — horas libres', free: 'Libre' },
+  mail: {
+    greeting: 'Hola, {{name}}:',
+    signature: 'Enviado por Avail en nombre de {{name}}',
+    yourTime: '{{when}} (tu hora, {{zone}})',
+    hostTime: '{{when}} (hora de {{name}}, {{zone}})',
+    messageFrom: 'Mensaje de {{name}}:',
+    replyTo: 'Responde a este correo para escribir a {{name}}.',
+    invitation: {
+      subject: 'Confirmada: {{when}} con {{name}}',
+      intro: '{{name}} ha confirmado la hora que propusiste. Tu reunión está reservada.',
+      what: 'Qué: {{summary}}',
+      when: 'Cuándo:',
+      with: 'Con: {{name}} ({{email}})',
+      note: 'Tu nota:',
+      calendar: 'La invitación va adjunta: acéptala en tu aplicación de calendario para añadir la reunión a tu calendario.',
+    },
+    cancellation: {
+      subject: 'Cancelada: {{when}} con {{name}}',
+      intro: '{{name}} ha cancelado tu reunión. Ya no se celebrará:',
+      calendar: 'La cancelación va adjunta: tu aplicación de calendario puede usarla para quitar la reunión de tu calendario.',
+    },
+    decline: {
+      subject: 'No disponible: {{when}} con {{name}}',
+      intro: '{{name}} no puede reunirse a la hora que propusiste:',
+      next: 'Estas son las próximas horas libres de {{name}}. Elige una para proponer una nueva hora:',
+      none: '{{name}} no tiene horas libres en las próximas semanas. Vuelve a consultar la página más adelante:',
+      page: 'Página de disponibilidad de {{name}}',
+    },
+  },
 };

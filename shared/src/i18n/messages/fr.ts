@@ -113,4 +113,33 @@ export const fr: Messages = {
     tooMany: 'Trop de propositions. Veuillez réessayer plus tard.',
   },
   feed: { name: '{{name}} — créneaux libres', free: 'Libre' },
+  mail: {
+    greeting: 'Bonjour {{name}},',
+    signature: 'Envoyé par Avail pour le compte de {{name}}',
+    yourTime: '{{when}} (votre heure, {{zone}})',
+    hostTime: '{{when}} (heure de {{name}}, {{zone}})',
+    messageFrom: 'Message de {{name}} :',
+    replyTo: 'Répondez à cet e-mail pour écrire à {{name}}.',
+    invitation: {
+      subject: 'Confirmé : {{when}} avec {{name}}',
+      intro: '{{name}} a confirmé le créneau que vous avez proposé. Votre rendez-vous est réservé.',
+      what: 'Objet : {{summary}}',
+      when: 'Quand :',
+      with: 'Avec : {{name}} ({{email}})',
+      note: 'Votre message :',
+      calendar: 'L’invitation est jointe : acceptez-la dans votre application d’agenda pour ajouter le rendez-vous à votre agenda.',
+    },
+    cancellation: {
+      subject: 'Annulé : {{when}} avec {{name}}',
+      intro: '{{name}} a annulé votre rendez-vous. Il n’aura pas lieu :',
+      calendar: 'L’annulation est jointe : votre application d’agenda peut s’en servir pour retirer le rendez-vous de votre agenda.',
+    },
+    decline: {
+      subject: 'Indisponible : {{when}} avec {{name}}',
+      intro: '{{name}} n’est pas disponible au créneau que vous avez proposé :',
+      next: 'Voici les prochains créneaux libres de {{name}}. Choisissez-en un pour proposer un nouveau créneau :',
+      none: '{{name}} n’a aucun créneau libre dans les semaines à venir. N’hésitez pas à revenir sur la page plus tard :',
+      page: 'Page de disponibilités de {{name}}',
+    },
+  },
 };

@@ -113,4 +113,33 @@ export const nl: Messages = {
     tooMany: 'Te veel voorstellen. Probeer het later opnieuw.',
   },
   feed: { name: '{{name}} — vrije tijden', free: 'Vrij' },
+  mail: {
+    greeting: 'Hallo {{name}},',
+    signature: 'Verstuurd door Avail namens {{name}}',
+    yourTime: '{{when}} (uw tijd, {{zone}})',
+    hostTime: '{{when}} (tijd van {{name}}, {{zone}})',
+    messageFrom: 'Bericht van {{name}}:',
+    replyTo: 'Beantwoord deze e-mail om {{name}} te schrijven.',
+    invitation: {
+      subject: 'Bevestigd: {{when}} met {{name}}',
+      intro: '{{name}} heeft de door u voorgestelde tijd bevestigd. Uw afspraak staat vast.',
+      what: 'Wat: {{summary}}',
+      when: 'Wanneer:',
+      with: 'Met: {{name}} ({{email}})',
+      note: 'Uw bericht:',
+      calendar: 'De uitnodiging zit in de bijlage: accepteer haar in uw agenda-app om de afspraak aan uw agenda toe te voegen.',
+    },
+    cancellation: {
+      subject: 'Geannuleerd: {{when}} met {{name}}',
+      intro: '{{name}} heeft uw afspraak geannuleerd. Ze gaat niet door:',
+      calendar: 'De annulering zit in de bijlage: uw agenda-app kan de afspraak daarmee uit uw agenda verwijderen.',
+    },
+    decline: {
+      subject: 'Niet mogelijk: {{when}} met {{name}}',
+      intro: '{{name}} kan helaas niet op de door u voorgestelde tijd:',
+      next: 'Dit zijn de volgende vrije tijden van {{name}}. Kies er een om een nieuwe tijd voor te stellen:',
+      none: '{{name}} heeft de komende weken geen vrije tijden. Kijk later gerust nog eens op de pagina:',
+      page: 'Beschikbaarheidspagina van {{name}}',
+    },
+  },
 };

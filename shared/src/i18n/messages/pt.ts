@@ -113,4 +113,33 @@ export const pt: Messages = {
     tooMany: 'Propostas demais. Tente novamente mais tarde.',
   },
   feed: { name: '{{name}} — horários livres', free: 'Livre' },
+  mail: {
+    greeting: 'Olá, {{name}},',
+    signature: 'Enviado pelo Avail em nome de {{name}}',
+    yourTime: '{{when}} (seu horário, {{zone}})',
+    hostTime: '{{when}} (horário de {{name}}, {{zone}})',
+    messageFrom: 'Mensagem de {{name}}:',
+    replyTo: 'Responda a este e-mail para escrever para {{name}}.',
+    invitation: {
+      subject: 'Confirmada: {{when}} com {{name}}',
+      intro: '{{name}} confirmou o horário que você propôs. Sua reunião está marcada.',
+      what: 'O quê: {{summary}}',
+      when: 'Quando:',
+      with: 'Com: {{name}} ({{email}})',
+      note: 'Sua observação:',
+      calendar: 'O convite está em anexo: aceite-o no seu aplicativo de calendário para adicionar a reunião à sua agenda.',
+    },
+    cancellation: {
+      subject: 'Cancelada: {{when}} com {{name}}',
+      intro: '{{name}} cancelou sua reunião. Ela não vai mais acontecer:',
+      calendar: 'O cancelamento está em anexo: seu aplicativo de calendário pode usá-lo para remover a reunião da sua agenda.',
+    },
+    decline: {
+      subject: 'Indisponível: {{when}} com {{name}}',
+      intro: '{{name}} não pode se reunir no horário que você propôs:',
+      next: 'Estes são os próximos horários livres de {{name}}. Escolha um para propor um novo horário:',
+      none: '{{name}} não tem horários livres nas próximas semanas. Volte a consultar a página mais tarde:',
+      page: 'Página de disponibilidade de {{name}}',
+    },
+  },
 };
