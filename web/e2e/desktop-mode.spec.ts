@@ -8,7 +8,8 @@
  * What an owner would notice: signing in keeps the token with the platform (never localStorage);
  * the tray shows the right next free window from local data; "Busy for the next 1 h" works offline,
  * shows as pending, and after reconnecting a visitor no longer gets that hour; a visitor's proposal
- * produces exactly one system notification, whose click opens Proposed times.
+ * produces exactly one system notification, whose click opens that proposal (highlighted); the tray
+ * lists it and its Confirm command confirms it (issue 24).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { OWNER_ZONE, todayIn, uniqueAccount, zonedDateTime } from './fixtures.ts';
@@ -27,6 +28,7 @@ interface TrayStateSeen {
   windows: Array<{ start: number; end: number }>;
   link: string | null;
   freeTimesText: string | null;
+  proposals?: Array<{ id: string; name: string; start: number; end: number }>;
 }
 
 const serverUrl = () => process.env.E2E_BASE_URL!;
@@ -180,18 +182,32 @@ test('desktop mode: token through the bridge, tray state from local data, an off
   await visitor.close();
   await expect.poll(async () => (await callsOf(page, 'notify')).length, { timeout: 40_000 }).toBe(1);
   const [note] = await callsOf(page, 'notify');
-  expect(note.arg).toEqual({ title: 'New proposed time', body: expect.stringContaining('Visiting Vera proposed'), route: '/app/dashboard#proposals' });
+  expect(note.arg).toEqual({ title: 'New proposed time', body: expect.stringContaining('Visiting Vera proposed'), route: expect.stringMatching(/^\/app\/dashboard#proposal-/) });
+  const route = (note.arg as { route: string }).route;
   // Another check (the network coming back triggers one) announces nothing twice.
   await page.evaluate(() => window.dispatchEvent(new Event('online')));
   await page.waitForTimeout(1_500);
   expect((await callsOf(page, 'notify')).length).toBe(1);
 
-  // Its click opens the dashboard's Proposed times.
+  // The tray lists the pending proposal (issue 24), from the device's data.
+  await expect.poll(async () => (await lastTrayState(page))?.proposals?.map((p) => p.name), { timeout: 30_000 }).toEqual(['Visiting Vera']);
+  const trayProposal = (await lastTrayState(page))!.proposals![0];
+  expect(route).toBe(`/app/dashboard#proposal-${encodeURIComponent(trayProposal.id)}`);
+
+  // Its click opens that proposal on the dashboard, highlighted.
   await page.getByRole('link', { name: 'Analytics' }).click();
   await expect(page).toHaveURL(/\/app\/analytics$/);
-  await page.evaluate(() => (window as unknown as { __emitDesktopCommand(c: unknown): void }).__emitDesktopCommand({ type: 'navigate', route: '/app/dashboard#proposals' }));
-  await expect(page).toHaveURL(/\/app\/dashboard#proposals$/);
-  await expect(page.locator('#proposals')).toContainText('Visiting Vera');
+  await page.evaluate((r) => (window as unknown as { __emitDesktopCommand(c: unknown): void }).__emitDesktopCommand({ type: 'navigate', route: r }), route);
+  await expect(page).toHaveURL(/\/app\/dashboard#proposal-/);
+  const item = page.locator(`[id="proposal-${trayProposal.id}"]`);
+  await expect(item).toContainText('Visiting Vera');
+  await expect(item).toHaveClass(/proposal-highlight/);
+  await expect(item).toBeInViewport();
+
+  // The tray's Confirm: the renderer carries it out; the proposal leaves the tray's list.
+  await page.evaluate((id) => (window as unknown as { __emitDesktopCommand(c: unknown): void }).__emitDesktopCommand({ type: 'proposal', id, action: 'confirm' }), trayProposal.id);
+  await expect(item.locator('.proposal-status')).toHaveText('Confirmed', { timeout: 20_000 });
+  await expect.poll(async () => (await lastTrayState(page))?.proposals ?? [], { timeout: 20_000 }).toEqual([]);
 
   // The owner removes the block from the week preview; the tray frees the hour again.
   await page.getByRole('button', { name: /^Remove busy block/ }).first().click();

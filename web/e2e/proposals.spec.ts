@@ -252,13 +252,16 @@ test('the owner sees the proposals on the dashboard, replies by e-mail and dismi
   const items = card.getByTestId('proposal-item');
   await expect(items).toHaveCount(2);
   const day = dayLabel(nextWeekMonday('Europe/Brussels'));
-  // Soonest first, in the owner's zone (Brussels): 10:00–10:45 (proposed as 09:00 London), then 14:00–14:30.
-  await expect(items.nth(0)).toContainText(`${day}, 10:00–10:45`);
-  await expect(items.nth(0)).toContainText(visitor.name);
-  await expect(items.nth(0)).toContainText(visitor.note);
-  await expect(items.nth(1)).toContainText(`${day}, 14:00–14:30`);
-  await expect(items.nth(1)).toContainText('Mo Mobile');
-  const reply = items.nth(0).getByRole('link', { name: `Reply to ${visitor.name} by email` });
+  // Newest first (issue 24), in the owner's zone (Brussels): Mo Mobile's 14:00–14:30, then Vera's
+  // 10:00–10:45 (proposed as 09:00 London, shown beside it in her zone).
+  await expect(items.nth(0)).toContainText(`${day}, 14:00–14:30`);
+  await expect(items.nth(0)).toContainText('Mo Mobile');
+  await expect(items.nth(1)).toContainText(`${day}, 10:00–10:45`);
+  await expect(items.nth(1)).toContainText(`${day}, 09:00–09:45 their time (Europe/London)`);
+  await expect(items.nth(1)).toContainText(visitor.name);
+  await expect(items.nth(1)).toContainText(visitor.note);
+  await expect(items.nth(1).locator('.proposal-status')).toHaveText('Pending');
+  const reply = items.nth(1).getByRole('link', { name: `Reply to ${visitor.name} by email` });
   await expect(reply).toHaveText('Reply');
   const href = (await reply.getAttribute('href'))!;
   expect(href.startsWith(`mailto:${visitor.email}?subject=`)).toBe(true);
@@ -269,14 +272,14 @@ test('the owner sees the proposals on the dashboard, replies by e-mail and dismi
 
   // A failed dismiss puts the proposal back and says so.
   await page.route('**/api/me/proposals/*', (route) => (route.request().method() === 'DELETE' ? route.fulfill({ status: 500, json: {} }) : route.continue()));
-  await items.nth(1).getByRole('button', { name: 'Dismiss' }).click();
+  await items.nth(0).getByRole('button', { name: 'Dismiss' }).click();
   await expect(card.getByRole('alert')).toHaveText(/Failed to dismiss the proposal. Please try again./);
   await expect(items).toHaveCount(2);
-  await expect(items.nth(1)).toContainText('Mo Mobile');
+  await expect(items.nth(0)).toContainText('Mo Mobile');
   await page.unrouteAll({ behavior: 'ignoreErrors' });
 
   // Dismiss for real: gone at once and after a reload.
-  await items.nth(1).getByRole('button', { name: 'Dismiss the proposal from Mo Mobile' }).click();
+  await items.nth(0).getByRole('button', { name: 'Dismiss the proposal from Mo Mobile' }).click();
   await expect(items).toHaveCount(1);
   await page.reload();
   await expect(items).toHaveCount(1);
@@ -290,36 +293,17 @@ test('the owner sees the proposals on the dashboard, replies by e-mail and dismi
   await page.screenshot({ path: `${SHOTS}/proposals-card-375.png`, fullPage: true });
 });
 
-test('the card shows a spinner while loading and refreshes every 2 minutes', async () => {
+test('the card is live: a new proposal shows without a reload (the device database replicates it)', async ({ baseURL }) => {
   const page = ownerPage;
-  // A fresh dashboard with fake timers; a routed list answers the refresh with a new proposal.
-  const ctx = page.context();
-  const token = await page.evaluate(() => localStorage.getItem('auth_token'));
-  const p2 = await ctx.newPage();
-  await p2.clock.install();
-  let calls = 0;
-  let release!: () => void;
-  const held = new Promise<void>((r) => (release = r));
-  await p2.route('**/api/me/proposals', async (route) => {
-    calls++;
-    if (calls === 1) await held; // the first load is held: the card shows its spinner meanwhile
-    const res = await route.fetch();
-    const json = (await res.json()) as { proposals: Array<Record<string, string>> };
-    if (calls > 1) json.proposals.push({ ...json.proposals[0], id: 'late-1', name: 'Late Larry', email: 'larry@example.org', note: '' });
-    await route.fulfill({ response: res, json });
+  await page.goto('/app/dashboard');
+  const items = page.getByRole('region', { name: 'Proposed times' }).getByTestId('proposal-item');
+  await expect(items).toHaveCount(1);
+  const monday = nextWeekMonday('Europe/Brussels');
+  const res = await page.request.post(`${baseURL}/api/public/${owner.username}/proposals`, {
+    headers: { 'X-Forwarded-For': '198.51.100.90' },
+    data: { start: `${monday}T14:00:00Z`, end: `${monday}T14:30:00Z`, name: 'Late Larry', email: 'larry@example.org', visitor_timezone: 'Europe/Brussels' },
   });
-  expect(token).not.toBeNull();
-  await p2.goto('/app/dashboard');
-  const card = p2.getByRole('region', { name: 'Proposed times' });
-  await expect(card.getByRole('status', { name: 'Loading proposals' })).toBeVisible();
-  release();
-  const items = card.getByTestId('proposal-item');
-  await expect(items).toHaveCount(1);
-  await expect(card.getByRole('status', { name: 'Loading proposals' })).toHaveCount(0);
-  await p2.clock.runFor(60_000);
-  await expect(items).toHaveCount(1);
-  await p2.clock.runFor(61_000);
-  await expect(items).toHaveCount(2);
-  await expect(items.getByText('Late Larry')).toBeVisible();
-  await p2.close();
+  expect(res.status(), await res.text()).toBe(201);
+  await expect(items).toHaveCount(2, { timeout: 20_000 });
+  await expect(items.nth(0)).toContainText('Late Larry');
 });

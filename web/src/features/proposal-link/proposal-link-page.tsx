@@ -8,7 +8,7 @@
  */
 import '../../styles/app.css';
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { api, type ProposalLinkInfo } from '@avail/shared/api/api-client.ts';
 import { PROPOSAL_MESSAGE_MAX } from '@avail/shared/schemas/proposal.schema.ts';
 import { Logo } from '../../components/ui/logo.tsx';
@@ -23,7 +23,13 @@ type State =
   | { step: 'done'; info: ProposalLinkInfo };
 
 export default function ProposalLinkPage() {
-  const [token] = useState(() => tokenFromHash(window.location.hash));
+  // Another link opened in the same tab (only the fragment changes) starts afresh.
+  const { hash } = useLocation();
+  const token = tokenFromHash(hash);
+  return <ProposalLinkView key={token ?? ''} token={token} />;
+}
+
+function ProposalLinkView({ token }: { token: string | null }) {
   const [state, setState] = useState<State>(() => (token ? { step: 'loading' } : { step: 'failed', message: INVALID_LINK_MESSAGE }));
   const [message, setMessage] = useState('');
   const [sending, setSending] = useState(false);
