@@ -1,6 +1,7 @@
 /**
  * A real Radicale CalDAV server for tests: own temp dir, plain htpasswd users, loopback port.
- * `startRadicale({ users: { alice: 'secret' } })` → { url, stop }. Requests can be counted by the
+ * `startRadicale({ users: { alice: 'secret' } })` → { url, stop }; `rights` for per-collection
+ * permissions (e.g. a read-only calendar). Requests can be counted by the
  * caller through its own fetch wrapper; Radicale itself is untouched.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -43,11 +44,22 @@ async function waitUntilAnswering(url: string, child: ChildProcess, stderr: () =
   throw new Error(`radicale did not answer within ${timeoutMs} ms: ${stderr()}`);
 }
 
-export async function startRadicale(options: { users: Record<string, string> }): Promise<RadicaleServer> {
+export interface RadicaleOptions {
+  users: Record<string, string>;
+  /**
+   * Radicale `from_file` rights (INI sections of user / collection / permissions, first match
+   * wins; https://radicale.org/v3.html#authentication-and-rights). Default: `owner_only`.
+   */
+  rights?: string;
+}
+
+export async function startRadicale(options: RadicaleOptions): Promise<RadicaleServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'avail-radicale-'));
   const usersFile = path.join(dir, 'users');
   writeFileSync(usersFile, Object.entries(options.users).map(([u, p]) => `${u}:${p}`).join('\n') + '\n');
   const storage = path.join(dir, 'collections');
+  const rightsFile = path.join(dir, 'rights');
+  if (options.rights) writeFileSync(rightsFile, options.rights);
   const port = await freePort();
   const child = spawn(
     'radicale',
@@ -58,7 +70,7 @@ export async function startRadicale(options: { users: Record<string, string> }):
       '--auth-htpasswd-filename', usersFile,
       '--auth-htpasswd-encryption', 'plain',
       '--storage-filesystem-folder', storage,
-      '--rights-type', 'owner_only',
+      ...(options.rights ? ['--rights-type', 'from_file', '--rights-file', rightsFile] : ['--rights-type', 'owner_only']),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );

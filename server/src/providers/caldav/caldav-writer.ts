@@ -34,12 +34,17 @@ export interface CaldavWriterOptions {
   authErrorMessage: string;
 }
 
+/**
+ * Names made only of RFC 3986 §2.3 unreserved characters: no server percent-encodes them, so the
+ * href a later sync lists is exactly the one returned here (Radicale lists `@` as `%40`).
+ */
 const SAFE_NAME = /^[A-Za-z0-9._-]{1,120}$/;
 
 /**
  * The resource name (without `.ics`) of a meeting's calendar object, derived from its UID only:
  * the UID itself when it is 1–120 characters of `[A-Za-z0-9._-]` (and does not start with a dot);
- * otherwise those characters of it (at most 60) + `-` + the first 32 hex digits of its SHA-256, so
+ * otherwise those characters of it (at most 60, runs of others as `-`) + `-` + the first 32 hex
+ * digits of its SHA-256 (`8f14e45f-…@avail.example.com` → `8f14e45f-…-avail-example-com-<hex>`), so
  * different UIDs never share a name and the name needs no percent-encoding on any server.
  */
 export function caldavObjectName(uid: string): string {
