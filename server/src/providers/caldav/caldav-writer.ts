@@ -81,7 +81,9 @@ function asText(v: unknown): string | undefined {
 }
 
 /**
- * Builds the CalDAV EventWriter (`sendsInvitation: false`: the service sends the iMIP itself).
+ * Builds the CalDAV EventWriter (`sendsInvitation: false`: the service sends the iMIP itself),
+ * following RFC 4791 §5.3.2 (https://www.rfc-editor.org/rfc/rfc4791#section-5.3.2) and RFC 4918 §9.6
+ * (DELETE).
  * `writeEvent(target, meeting, ctx)`: `target.config` = `{ serverUrl, username }`, `target.secret`
  * = the password, `target.calendarId` = the collection URL (absolute) → `{ remoteId }` = the
  * object's absolute URL. `deleteEvent(target, remoteId, ctx)` → `{}`. Errors: see the module doc.

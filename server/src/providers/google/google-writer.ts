@@ -34,12 +34,22 @@ import { GoogleHttpError, GoogleSession, type Clock } from './google-session.ts'
 /** 403 reasons meaning "this grant or this calendar does not allow writing". */
 const WRITE_DENIED_REASONS = new Set(['insufficientPermissions', 'forbidden', 'requiredAccessLevel', 'ACCESS_TOKEN_SCOPE_INSUFFICIENT']);
 
-/** RFC 3339 UTC instant of epoch ms, without a zero millisecond part (`2030-01-07T09:00:00Z`). */
+/**
+ * The RFC 3339 UTC instant of a UTC epoch ms value, without a zero millisecond part
+ * (`1893920400000` → `2030-01-07T09:00:00Z`): the `dateTime` form of Google's EventDateTime
+ * (https://developers.google.com/calendar/api/v3/reference/events#resource; no `timeZone` needed).
+ */
 export function googleUtc(ms: number): string {
   return new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
 }
 
-/** The events.insert body of a meeting (see the module doc). */
+/**
+ * The events.insert request body of a meeting (Events resource,
+ * https://developers.google.com/calendar/api/v3/reference/events#resource): iCalUID = meeting.uid,
+ * summary, description only when the note is not empty, start/end as UTC instants, the visitor as
+ * the one attendee (`displayName` only when named, `responseStatus: 'needsAction'`), sequence.
+ * Pure; never throws.
+ */
 export function googleEventBody(meeting: Meeting): calendar_v3.Schema$Event {
   return {
     iCalUID: meeting.uid,

@@ -30,12 +30,20 @@ import { ProviderError } from '../provider.ts';
 import { MicrosoftSession, errorCodeOf, type MicrosoftProviderOptions, type SessionOptions } from './microsoft-session.ts';
 import { DELTA_PAGE_SIZE } from './microsoft-sync.ts';
 
-/** Graph's `dateTime` of a UTC instant in epoch ms (`2030-01-07T09:00:00`; zone given separately as 'UTC'). */
+/**
+ * Graph's `dateTime` of a UTC epoch ms value (`1893920400000` → `2030-01-07T09:00:00`), sent with
+ * `timeZone: 'UTC'` (dateTimeTimeZone, https://learn.microsoft.com/graph/api/resources/datetimetimezone).
+ */
 export function graphUtcDateTime(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
 }
 
-/** The POST body of a meeting (see the module doc). */
+/**
+ * The `POST /me/calendars/{id}/events` body of a meeting (event resource,
+ * https://learn.microsoft.com/graph/api/resources/event): subject, the note as a text body only
+ * when not empty, start/end in UTC, the visitor as the one required attendee (`name` only when
+ * named), `transactionId` = meeting.uid. Pure; never throws.
+ */
 export function graphEventBody(meeting: Meeting): Record<string, unknown> {
   return {
     subject: meeting.summary,
