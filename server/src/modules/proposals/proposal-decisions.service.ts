@@ -110,6 +110,19 @@ function language(row: ProposalRow): Language {
   return isLanguage(row.visitor_language) ? row.visitor_language : 'en';
 }
 
+/** Who the meeting's e-mails are between (the mail inputs' people fields). */
+function people(row: ProposalRow, owner: { name: string; email: string; timezone: string }) {
+  return {
+    ownerName: owner.name,
+    ownerEmail: owner.email,
+    ownerTimezone: owner.timezone,
+    visitorName: row.name,
+    visitorEmail: row.email,
+    visitorTimezone: row.visitor_timezone,
+    language: language(row),
+  };
+}
+
 function uidFor(deps: Deps, row: ProposalRow): string {
   let host = 'avail.local';
   try {
@@ -246,16 +259,7 @@ export async function confirmProposal(deps: Deps, userId: string, id: string, ta
   }
   if (resolved && written) scheduleSync(deps, resolved.connection_id);
 
-  const people = {
-    ownerName: owner.name,
-    ownerEmail: owner.email,
-    ownerTimezone: owner.timezone,
-    visitorName: row.name,
-    visitorEmail: row.email,
-    visitorTimezone: row.visitor_timezone,
-    language: language(row),
-  };
-  if (!writer?.sendsInvitation) await sendQuietly(deps, 'invitation', row.id, () => invitationEmail({ meeting, ...people }));
+  if (!writer?.sendsInvitation) await sendQuietly(deps, 'invitation', row.id, () => invitationEmail({ meeting, ...people(row, owner) }));
   if (!written) {
     await sendQuietly(deps, 'owner-ics', row.id, () =>
       ownerConfirmedEmail({
@@ -366,17 +370,7 @@ export async function cancelProposal(deps: Deps, userId: string, id: string, mes
   if (!writer?.sendsInvitation) {
     const meeting = meetingOf(row, owner, row.uid ?? uidFor(deps, row), sequence, now);
     await sendQuietly(deps, 'cancellation', row.id, () =>
-      cancellationEmail({
-        meeting,
-        message,
-        ownerName: owner.name,
-        ownerEmail: owner.email,
-        ownerTimezone: owner.timezone,
-        visitorName: row.name,
-        visitorEmail: row.email,
-        visitorTimezone: row.visitor_timezone,
-        language: language(row),
-      }),
+      cancellationEmail({ meeting, message, ...people(row, owner) }),
     );
   }
   // The calendar's own copy of the meeting is busy time until the connection syncs: sync it now.

@@ -11,11 +11,11 @@
  * The page asks once before acting (mail scanners open links).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { formatInstant } from '@avail/shared/domain/free-windows.ts';
 import { PROPOSAL_LINK_TTL_MS, type ProposalAction } from '@avail/shared/schemas/proposal.schema.ts';
 import type { ProposalRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
+import { presentProposal } from './proposal-decisions.service.ts';
 import { findOwnerContact, findProposalById, spendLinks, unspendLinks } from '../../store/proposals.repo.ts';
 
 type LinkAction = Extract<ProposalAction, 'confirm' | 'decline'>;
@@ -80,16 +80,9 @@ export async function openProposalLink(deps: Deps, token: string): Promise<{ row
 }
 
 /** What the link page shows (ProposalLinkInfo['proposal']): no e-mail address, no calendar. */
-export function linkProposalView(row: ProposalRow) {
-  return {
-    id: row.id,
-    start: formatInstant(Number(row.start_ms)),
-    end: formatInstant(Number(row.end_ms)),
-    name: row.name,
-    note: row.note,
-    visitor_timezone: row.visitor_timezone,
-    status: row.status,
-  };
+export function linkProposalView(deps: Deps, row: ProposalRow) {
+  const { id, start, end, name, note, visitor_timezone, status } = presentProposal(row, deps.config.AVAIL_SECRET_KEY);
+  return { id, start, end, name, note, visitor_timezone, status };
 }
 
 /** Spends the links of proposal `row` (compare-and-set): @returns false when another use came first. */

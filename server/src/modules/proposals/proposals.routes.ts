@@ -118,7 +118,7 @@ export function proposalsRouter(deps: Deps, limits: RateLimits) {
    */
   r.post('/proposal-links/inspect', privateHeaders, limiter(limits.proposalsPerIp), validate(proposalLinkSchema), async (req, res) => {
     const { row, action, ownerTimezone } = await links.openProposalLink(deps, req.body.token);
-    res.json({ action, owner_timezone: ownerTimezone, proposal: links.linkProposalView(row) });
+    res.json({ action, owner_timezone: ownerTimezone, proposal: links.linkProposalView(deps, row) });
   });
 
   /**
@@ -137,7 +137,7 @@ export function proposalsRouter(deps: Deps, limits: RateLimits) {
       throw err;
     }
     const { row: after } = await links.openProposalLinkAfterUse(deps, row.id);
-    res.json({ proposal: links.linkProposalView(after) });
+    res.json({ proposal: links.linkProposalView(deps, after) });
   });
 
   return r;
