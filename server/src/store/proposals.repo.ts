@@ -86,9 +86,14 @@ export function findOwnerContact(db: Q, userId: string) {
 
 /**
  * Busy time of the owner's confirmed meetings overlapping [start, end) (UTC ms), sorted by start —
- * until the calendar's own copy arrives by sync: a meeting whose UID (the provider's own, else
- * ours) is already among the owner's calendar events is left out (that event, wherever the owner
- * moved it, is the truth). Times only.
+ * only until the calendar itself answers for the meeting. A meeting is left out once
+ * - its UID (the provider's own, else ours) is among the owner's calendar events (the copy has
+ *   arrived: that event, wherever the owner moved it, is the busy time), or
+ * - the calendar it was written to finished a sync that began after the confirmation (the copy
+ *   would have arrived: if it is not there, the owner deleted or moved it out of a busy calendar,
+ *   and the calendar is the truth).
+ * Meetings written to no calendar (no writable one; the .ics went to the owner) count while
+ * confirmed. Times only: nothing else of a proposal is read.
  */
 export async function confirmedMeetingTimes(db: Db, userId: string, start: number, end: number): Promise<Array<{ start: number; end: number }>> {
   const rows = await db
@@ -107,6 +112,20 @@ export async function confirmedMeetingTimes(db: Db, userId: string, start: numbe
             .where(sql<boolean>`e.uid = coalesce(p.remote_uid, p.uid)`),
         ),
       ),
+    )
+    .where((eb) =>
+      eb.or([
+        eb('p.target_connection_id', 'is', null),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('calendar_connections as c')
+              .select(sql<number>`1`.as('one'))
+              .whereRef('c.id', '=', 'p.target_connection_id')
+              .where(sql<boolean>`c.sync_started_at > p.decided_at and c.last_synced_at >= c.sync_started_at`),
+          ),
+        ),
+      ]),
     )
     .orderBy('p.start_ms', 'asc')
     .execute();

@@ -158,6 +158,19 @@ describe('confirm, cancel and decline against a real Radicale (CalDAV)', () => {
     expect(refused.body.code).toBe('not_confirmed');
   });
 
+  it('once the calendar has answered, it is the truth: a meeting the owner deleted in the calendar frees the time', async () => {
+    const id = await propose(t, slug, at('19:00'), at('19:30'));
+    const p = (await request(t.app).post(`/api/me/proposals/${id}/confirm`).set(owner.auth).send({}).expect(200)).body.proposal;
+    const busy19 = (ws: string[]) => !ws.some((w) => w.split('/')[0] <= at('19:00') && at('19:30') <= w.split('/')[1]);
+    expect(busy19(await publicWindows(t, slug, DAY))).toBe(true);
+    await request(t.app).post('/api/me/calendar/sync').set(owner.auth).expect(200);
+    expect(busy19(await publicWindows(t, slug, DAY))).toBe(true); // the calendar's copy, by UID
+    const object = (await dav.fetchCalendarObjects({ calendar: { url: calendarUrl } })).find((o) => String(o.data).includes(p.uid))!;
+    await dav.deleteCalendarObject({ calendarObject: object });
+    await request(t.app).post('/api/me/calendar/sync').set(owner.auth).expect(200);
+    expect(busy19(await publicWindows(t, slug, DAY))).toBe(false);
+  });
+
   it('decline mails the message and the next three free windows as links to the public page', async () => {
     const id = await propose(t, slug, at('16:00'), at('16:30'));
     const res = await request(t.app).post(`/api/me/proposals/${id}/decline`).set(owner.auth).send({ message: 'That day is full.' });
