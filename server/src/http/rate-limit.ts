@@ -131,6 +131,11 @@ export interface RateLimits {
   proposalsPerOwner: LimitOptions;
   /** Provider notifications (POST /api/webhooks/*) per IP: far above what Google or Microsoft send. */
   webhooksPerIp: LimitOptions;
+  /**
+   * The proposal e-mail's one-click links (POST /api/proposal-links/*) per IP: an owner answering
+   * a morning's proposals stays far below it; guessing a signed token is hopeless anyway (HMAC-SHA256).
+   */
+  proposalLinksPerIp: LimitOptions;
 }
 
 export const defaultRateLimits: RateLimits = {
@@ -144,6 +149,7 @@ export const defaultRateLimits: RateLimits = {
   proposalsPerIp: { windowMs: 60 * 60_000, limit: 5, message: 'Too many proposals. Please try again later.' },
   proposalsPerOwner: { windowMs: 24 * 60 * 60_000, limit: 30, message: 'Too many proposals. Please try again later.' },
   webhooksPerIp: { windowMs: 60_000, limit: 600 },
+  proposalLinksPerIp: { windowMs: 15 * 60_000, limit: 60 },
 };
 
 /**

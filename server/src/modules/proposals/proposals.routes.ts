@@ -114,9 +114,9 @@ export function proposalsRouter(deps: Deps, limits: RateLimits) {
    * POST /api/proposal-links/inspect — no sign-in; body `{ token }` (the e-mail link's fragment). 200
    * `{ action: 'confirm' | 'decline', owner_timezone, proposal: { id, start, end, name, note, visitor_timezone,
    * status } }`. Nothing changes. 404 'This link is not valid.' (forged, altered, unknown); 410 `expired` | `used`.
-   * Rate-limited per IP like the visitor's proposals. Cache-Control: no-store, X-Robots-Tag: noindex.
+   * 60 requests per IP per 15 minutes (429). Cache-Control: no-store, X-Robots-Tag: noindex.
    */
-  r.post('/proposal-links/inspect', privateHeaders, limiter(limits.proposalsPerIp), validate(proposalLinkSchema), async (req, res) => {
+  r.post('/proposal-links/inspect', privateHeaders, limiter(limits.proposalLinksPerIp), validate(proposalLinkSchema), async (req, res) => {
     const { row, action, ownerTimezone } = await links.openProposalLink(deps, req.body.token);
     res.json({ action, owner_timezone: ownerTimezone, proposal: links.linkProposalView(deps, row) });
   });
@@ -126,7 +126,7 @@ export function proposalsRouter(deps: Deps, limits: RateLimits) {
    * (both links of the e-mail are then spent): 200 `{ proposal }` as inspect, with the new status. Errors as
    * inspect, plus those of confirm/decline (409 `not_free`, `already_decided`; 502): the links stay usable then.
    */
-  r.post('/proposal-links/act', privateHeaders, limiter(limits.proposalsPerIp), validate(proposalLinkSchema), async (req, res) => {
+  r.post('/proposal-links/act', privateHeaders, limiter(limits.proposalLinksPerIp), validate(proposalLinkSchema), async (req, res) => {
     const { row, action } = await links.openProposalLink(deps, req.body.token);
     if (!(await links.spendProposalLinks(deps, row))) throw new HttpError(410, 'used', links.LINK_MESSAGES.used);
     try {
