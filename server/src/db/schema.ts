@@ -326,6 +326,8 @@ export interface ProposalsTable {
   request_claimed_at: Generated<number | null>;
   /** When one of the e-mail's one-click links was used (both are spent). */
   link_used_at: Generated<number | null>;
+  /** The personal link (share_links.id) the visitor proposed through; null = the plain link. */
+  share_link_id: Generated<string | null>;
 }
 
 /** A time the owner marked busy by hand (issue 10); replicated (writable) like rules and exceptions. */

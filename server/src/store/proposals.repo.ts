@@ -10,7 +10,7 @@ import type { Database, ProposalRow } from '../db/schema.ts';
 type Q = Kysely<Database> | Transaction<Database>;
 
 /** The columns a new proposal is inserted with (the rest take their defaults: pending, sequence 0 …). */
-export type NewProposal = Pick<ProposalRow, 'id' | 'user_id' | 'start_ms' | 'end_ms' | 'name' | 'email' | 'note' | 'visitor_timezone' | 'visitor_language' | 'created_at' | 'updated_at' | 'edited_at'>;
+export type NewProposal = Pick<ProposalRow, 'id' | 'user_id' | 'start_ms' | 'end_ms' | 'name' | 'email' | 'note' | 'visitor_timezone' | 'visitor_language' | 'created_at' | 'updated_at' | 'edited_at' | 'share_link_id'>;
 
 /** Stores one proposal (stamped by the caller's replicatedWrite). */
 export async function insertProposal(db: Q, row: NewProposal): Promise<void> {

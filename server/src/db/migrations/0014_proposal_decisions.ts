@@ -13,7 +13,9 @@
  * - replication: `updated_at` (the per-user stamp; existing rows get created_at), `edited_at`,
  *   `device_id`; the request: `request_action`, `request_message`, `request_connection_id`,
  *   `request_calendar_id`, `request_error`, `request_claimed_at` (one instance carries it out);
- * - the one-click links: `link_used_at` (both links of one e-mail are spent by the first use).
+ * - the one-click links: `link_used_at` (both links of one e-mail are spent by the first use);
+ * - `share_link_id`: the personal link the visitor came through (null: the plain link), so the
+ *   decline's links to free times open the way they came in.
  *
  * `users.proposal_target`: the owner's choice of calendar for confirmed meetings, sealed JSON
  * `{ connection_id, calendar_id }`, null = the default (proposal-settings). Schema builder only.
@@ -42,6 +44,7 @@ const COLUMNS: Array<[string, 'text' | 'bigint' | 'integer', ((c: any) => any)?]
   ['request_error', 'text'],
   ['request_claimed_at', 'bigint'],
   ['link_used_at', 'bigint'],
+  ['share_link_id', 'text'],
 ];
 
 export async function up(db: Kysely<any>): Promise<void> {

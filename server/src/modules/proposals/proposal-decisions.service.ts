@@ -36,6 +36,7 @@ import { findConnection, setConnectionSecret } from '../../store/calendars.repo.
 import { findOwnerContact, findProposal, updateProposal } from '../../store/proposals.repo.ts';
 import { replicatedWrite } from '../../store/repl-clock.repo.ts';
 import { ownerFreeWindows, ownerHoursWindows } from '../public/owner-windows.service.ts';
+import { liveShareLinkUrl } from '../share-links/share-links.service.ts';
 import { scheduleSync } from '../sync/sync-queue.ts';
 import { calendarFetchFor, syncConnection } from '../sync/sync.service.ts';
 import { resolveTarget, type ResolvedTarget } from './proposal-settings.service.ts';
@@ -301,6 +302,19 @@ async function removeQuietly(deps: Deps, writer: EventWriter, connectionId: stri
 }
 
 /**
+ * The page the visitor's links open: the personal link they proposed through while it still opens,
+ * else the plain `/{username}` (when the plain link is off and the personal one is gone, that page
+ * says the link is not found — the e-mail still lists the times).
+ */
+async function visitorPageUrl(deps: Deps, userId: string, owner: { username: string | null }, row: ProposalRow, now: number): Promise<string> {
+  if (row.share_link_id) {
+    const url = await liveShareLinkUrl(deps, { id: userId, username: owner.username }, row.share_link_id, now);
+    if (url) return url;
+  }
+  return owner.username ? `${deps.config.PUBLIC_BASE_URL}/${encodeURIComponent(owner.username)}` : deps.config.PUBLIC_BASE_URL;
+}
+
+/**
  * POST /me/proposals/{id}/decline `{ message }`: the visitor is told, with `message` and the next
  * three free windows (links to the public page at their dates). @returns `status: 'declined'`.
  * @throws 404; 409 `already_decided` (confirmed or cancelled).
@@ -316,7 +330,7 @@ export async function declineProposal(deps: Deps, userId: string, id: string, me
     throw alreadyDecided(fresh.status);
   }
   const windows = await ownerFreeWindows(deps, { id: userId, timezone: owner.timezone }, now, now + DECLINE_LOOKAHEAD_MS);
-  const publicUrl = owner.username ? `${deps.config.PUBLIC_BASE_URL}/${encodeURIComponent(owner.username)}` : deps.config.PUBLIC_BASE_URL;
+  const publicUrl = await visitorPageUrl(deps, userId, owner, row, now);
   await sendQuietly(deps, 'decline', row.id, () =>
     declineEmail({
       ownerName: owner.name,

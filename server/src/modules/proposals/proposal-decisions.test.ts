@@ -300,6 +300,24 @@ describe('no writable calendar, one-click links, device requests, settings', () 
     expect(list.find((x: { id: string }) => x.id === other).status).toBe('pending');
   });
 
+  it('a visitor who came through a personal link gets the decline links through it', async () => {
+    const link = (await request(t.app).post('/api/me/share-links').set(owner.auth).send({ label: 'Acme' }).expect(201)).body;
+    const key = new URL(link.url).searchParams.get('key')!;
+    await request(t.app).put('/api/me/share-links/plain-link').set(owner.auth).send({ enabled: false }).expect(200);
+    const res = await request(t.app)
+      .post(`/api/public/${slug}/proposals?key=${encodeURIComponent(key)}`)
+      .set('X-Forwarded-For', freshIp())
+      .send({ start: at('20:00'), end: at('20:30'), name: 'Kim Key', email: 'kim@example.org', visitor_timezone: 'UTC' });
+    expect(res.status).toBe(201);
+    const id = (await request(t.app).get('/api/me/proposals').set(owner.auth)).body.proposals.find((x: { name: string }) => x.name === 'Kim Key').id;
+    await request(t.app).post(`/api/me/proposals/${id}/decline`).set(owner.auth).send({}).expect(200);
+    const mail = mailsTo(t, 'kim@example.org').at(-1)!;
+    const links = mail.text.match(/https?:\/\/\S+\?key=[^\s&]+&date=\d{4}-\d{2}-\d{2}/g) ?? [];
+    expect(links).toHaveLength(3);
+    expect(links.every((l) => l.includes(`key=${key}`))).toBe(true);
+    await request(t.app).put('/api/me/share-links/plain-link').set(owner.auth).send({ enabled: true }).expect(200);
+  });
+
   it('a decision made on a device arrives by replication and the server carries it out', async () => {
     const id = await propose(t, slug, at('17:00'), at('17:30'));
     const pull = await request(t.app).get('/api/replication/proposals/pull').set(owner.auth).set('X-Avail-Schema', '1');

@@ -55,7 +55,7 @@ function notFree() {
  */
 export async function createProposal(deps: Deps, slug: string, input: ProposalBody, perOwner: LimitOptions, key?: unknown, headerLanguage: Language = 'en') {
   const now = deps.now();
-  const { owner } = await openPublicLink(deps, slug, key, now);
+  const { owner, shareLinkId } = await openPublicLink(deps, slug, key, now);
   const start = parseIsoInstant(input.start);
   const end = parseIsoInstant(input.end);
   if (start < now || end > now + HORIZON_MS) throw notFree();
@@ -77,6 +77,7 @@ export async function createProposal(deps: Deps, slug: string, input: ProposalBo
     visitor_timezone: input.visitor_timezone,
     visitor_language: input.language ?? headerLanguage,
     created_at: now,
+    share_link_id: shareLinkId,
   };
   await replicatedWrite(deps, owner.id, async (trx, stamp) => {
     await repo.insertProposal(trx, { ...row, updated_at: await stamp('proposals'), edited_at: now });

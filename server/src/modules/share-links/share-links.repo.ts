@@ -58,3 +58,8 @@ export async function recordView(db: Db, row: { link_id: string; day: string; vi
 export async function setPlainLinkOff(db: Db, userId: string, off: boolean): Promise<void> {
   await db.updateTable('users').set({ plain_link_off: off ? 1 : 0 }).where('id', '=', userId).execute();
 }
+
+/** One link of `userId` by id: its sealed token and expiry (undefined when revoked or not theirs). */
+export function findForUser(db: Db, userId: string, id: string) {
+  return db.selectFrom('share_links').select(['token_sealed', 'expires_at']).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+}

@@ -118,6 +118,17 @@ export async function openShareLink(deps: Deps, userId: string, key: string, now
   return { id: link.id };
 }
 
+/**
+ * The page URL (`{PUBLIC_BASE_URL}/{username}?key=…`) of personal link `linkId` of `user` while it
+ * still opens at `now` (UTC ms), else null (revoked, expired, no username). Lets a later e-mail to
+ * the visitor (a declined proposal's next free times, issue 24) link the way they came in.
+ */
+export async function liveShareLinkUrl(deps: Deps, user: Pick<UserRow, 'id' | 'username'>, linkId: string, now: number): Promise<string | null> {
+  const link = await repo.findForUser(deps.db, user.id, linkId);
+  if (!link || (link.expires_at !== null && Number(link.expires_at) <= now)) return null;
+  return shareUrl(deps, user, openContent(link.token_sealed, deps.config.AVAIL_SECRET_KEY));
+}
+
 /** Counts one view of personal link `linkId` per visitor per owner-zone `day`; a failed write is logged, never thrown. */
 export async function countShareLinkView(deps: Deps, linkId: string, day: string, visitorHash: string, now: number): Promise<void> {
   try {
