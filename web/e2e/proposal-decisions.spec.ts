@@ -7,6 +7,7 @@
  * one-click link of the owner's e-mail works once, never on load, and says so the second time;
  * Settings → Confirmed meetings; 375 px and dark.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { nextWeekMonday, uniqueAccount, waitForMail, zonedDateTime } from './fixtures.ts';
 import { onboardedOwner } from './helpers.ts';
@@ -34,6 +35,12 @@ async function propose(page: Page, from: string, to: string, who: { name: string
     data: { start: zonedDateTime(monday, from, ZONE), end: zonedDateTime(monday, to, ZONE), name: who.name, email: who.email, note: who.note ?? '', visitor_timezone: ZONE, language: 'en' },
   });
   expect(res.status(), await res.text()).toBe(201);
+}
+
+/** Serious or critical axe findings (WCAG 2.1 A/AA) of the page. */
+async function axeFindings(page: Page): Promise<string[]> {
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
 }
 
 /** The public page's free-time buttons next Monday, as a visitor in Brussels sees them. */
@@ -141,9 +148,13 @@ test('a time taken meanwhile: the confirm shows the server\'s 409 reason next to
   await propose(page, '11:00', '11:30', { name: 'Second Sam', email: 'sam.decisions@example.org' });
   await page.goto('/app/dashboard');
   await expect(item(page, 'Second Sam')).toHaveCount(1, { timeout: 20_000 });
+  const isConfirm = (r: { url(): string; request(): { method(): string } }) => r.url().includes('/confirm') && r.request().method() === 'POST';
+  // Fred's answer first (the device may show Confirmed from the replication stream before it).
+  const fredAnswer = page.waitForResponse(isConfirm);
   await item(page, 'First Fred').getByRole('button', { name: /^Confirm/ }).click();
+  expect((await fredAnswer).status()).toBe(200);
   await expect(item(page, 'First Fred').locator('.proposal-status')).toHaveText('Confirmed');
-  const answer = page.waitForResponse((r) => r.url().includes('/confirm') && r.request().method() === 'POST');
+  const answer = page.waitForResponse(isConfirm);
   await item(page, 'Second Sam').getByRole('button', { name: /^Confirm/ }).click();
   const res = await answer;
   expect(res.status()).toBe(409);
@@ -213,6 +224,7 @@ test('the one-click link of the owner\'s e-mail: shown first, acts once on its b
   const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(await overflow()).toBeLessThanOrEqual(0);
   await page.screenshot({ path: `${SHOTS}/proposal-link-375.png`, fullPage: true });
+  expect(await axeFindings(page)).toEqual([]);
   await card.getByRole('button', { name: 'Confirm meeting' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Meeting confirmed');
   await expect(card.getByRole('status')).toHaveText('Lina Link gets an invitation by e-mail.');
@@ -234,6 +246,7 @@ test('the one-click link of the owner\'s e-mail: shown first, acts once on its b
   await page.goto('/proposal#t=forged.token');
   await expect(card.getByRole('alert')).toHaveText('This link is not valid.');
   await page.screenshot({ path: `${SHOTS}/proposal-link-invalid-1280-dark.png`, fullPage: true });
+  expect(await axeFindings(page)).toEqual([]);
   await page.goto('/proposal');
   await expect(card.getByRole('alert')).toHaveText('This link is not valid.');
   await ctx.close();
@@ -266,6 +279,56 @@ test('at 375 px the proposals fit the screen, light and dark', async () => {
     const box = (await item(page, 'Second Sam').getByRole('button', { name: /^Confirm/ }).boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(375);
     await page.screenshot({ path: `${SHOTS}/proposal-decisions-375-${colorScheme}.png`, fullPage: true });
+    expect(await new AxeBuilder({ page }).include('.proposals-card').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze().then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id))).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: 'light' });
+});
+
+test('an offline confirm the server refuses comes back with its reason', async () => {
+  test.setTimeout(120_000);
+  const page = ownerPage;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/app/dashboard');
+  // Second Sam's 11:00–11:30 is First Fred's confirmed meeting by now.
+  const sam = item(page, 'Second Sam');
+  await expect(sam.locator('.proposal-status')).toHaveText('Pending');
+  const status = page.getByTestId('sync-status');
+  await expect(status).toHaveText('Online', { timeout: 30_000 });
+  await page.context().setOffline(true);
+  await expect(status).toHaveText('Offline');
+  await sam.getByRole('button', { name: 'Confirm the proposal from Second Sam' }).click();
+  await expect(sam.getByRole('status')).toContainText('Confirmation pending sync');
+  await page.context().setOffline(false);
+  // The server's answer replicates back: still pending, with the reason, and Confirm offered again.
+  await expect(sam.getByRole('alert')).not.toBeEmpty({ timeout: 45_000 });
+  await expect(sam.getByText(/pending sync/)).toHaveCount(0);
+  await expect(sam.locator('.proposal-status')).toHaveText('Pending');
+  await expect(sam.getByRole('button', { name: 'Confirm the proposal from Second Sam' })).toBeVisible();
+});
+
+test('Settings → Confirmed meetings: a calendar is chosen and saved; a refused one shows the server\'s reason', async () => {
+  const page = ownerPage;
+  const work = { connection_id: 'c-1', connection_name: 'Google · olivia@example.com', provider: 'google', calendar_id: 'work@group', calendar_name: 'Work' };
+  const home = { ...work, calendar_id: 'home@group', calendar_name: 'Home' };
+  const puts: unknown[] = [];
+  // The owner has no calendar in this run: the server's answers are stood in for.
+  await page.route('**/api/me/proposal-settings', async (route) => {
+    if (route.request().method() === 'GET') return route.fulfill({ json: { target: null, effective: work, calendars: [work, home] } });
+    const body = route.request().postDataJSON() as { target: { calendar_id: string } | null };
+    puts.push(body);
+    if (body.target?.calendar_id === 'home@group') return route.fulfill({ status: 422, json: { error: 'Validation failed', errors: { target: 'This calendar cannot be written to' } } });
+    return route.fulfill({ json: { target: body.target, effective: work, calendars: [work, home] } });
+  });
+  await page.goto('/app/settings');
+  const section = page.getByRole('region', { name: 'Confirmed meetings' });
+  const select = section.getByLabel('Add confirmed meetings to');
+  await expect(select.locator('option')).toHaveText(['Default — Work (Google · olivia@example.com)', 'Work (Google · olivia@example.com)', 'Home (Google · olivia@example.com)']);
+  await expect(section).toContainText('Next confirmed meeting goes to Work (Google · olivia@example.com).');
+  await select.selectOption({ label: 'Work (Google · olivia@example.com)' });
+  await expect(section.getByRole('status')).toContainText('Saved.');
+  await select.selectOption({ label: 'Home (Google · olivia@example.com)' });
+  await expect(section.getByRole('alert')).toHaveText('This calendar cannot be written to');
+  await expect(select.locator('option:checked')).toHaveText('Work (Google · olivia@example.com)');
+  expect(puts).toEqual([{ target: { connection_id: 'c-1', calendar_id: 'work@group' } }, { target: { connection_id: 'c-1', calendar_id: 'home@group' } }]);
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
 });

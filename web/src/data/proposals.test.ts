@@ -34,7 +34,12 @@ describe('proposal views', () => {
   it('device documents and REST answers read the same', () => {
     const fromDoc = proposalFromDoc(doc({ status: 'confirmed', decided_at: Date.parse('2026-11-29T10:00:00Z'), calendar_name: 'Work' }));
     expect(fromDoc).toEqual(proposalFromRest(rest()));
-    expect(proposalFromDoc(doc({ request_action: 'decline', request_error: 'That time is no longer free.' }))).toMatchObject({ pending_action: 'decline', error: 'That time is no longer free.' });
+    expect(proposalFromDoc(doc({ request_action: 'decline' }))).toMatchObject({ pending_action: 'decline', error: null });
+    // Refused by the server: the request stays with its reason; the proposal is offered again.
+    const refused = doc({ request_action: 'confirm', request_error: 'That time is no longer free.' });
+    expect(proposalFromDoc(refused)).toMatchObject({ pending_action: null, error: 'That time is no longer free.' });
+    // A newer request of this device, not acknowledged yet: pending again, the old reason hidden.
+    expect(proposalFromDoc(refused, true)).toMatchObject({ pending_action: 'confirm', error: null });
   });
   it('newest first; the tray lists pending ones soonest first', () => {
     const a = proposalFromDoc(doc({ id: 'a', created_at: 1, start_ms: T + 5 }));

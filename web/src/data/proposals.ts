@@ -35,8 +35,15 @@ export interface ProposalView {
 const STATUSES: readonly string[] = ['pending', 'confirmed', 'declined', 'cancelled'];
 const ACTIONS: readonly string[] = ['confirm', 'decline', 'cancel'];
 
-/** A device document as a view (the device's `request_*` fields → pending action and error). */
-export function proposalFromDoc(d: ProposalDoc): ProposalView {
+/**
+ * A device document as a view. Its `request_*` fields: a request the server has not answered is
+ * the pending action; one it refused keeps `request_action` with `request_error` — the error is
+ * shown and the proposal offered again — unless `unsynced` (this device wrote a newer request the
+ * server has not acknowledged yet: pending again, the old error hidden).
+ */
+export function proposalFromDoc(d: ProposalDoc, unsynced = false): ProposalView {
+  const action = d.request_action && ACTIONS.includes(d.request_action) ? (d.request_action as ProposalAction) : null;
+  const error = unsynced ? null : d.request_error || null;
   return {
     id: d.id,
     start_ms: d.start_ms,
@@ -50,8 +57,8 @@ export function proposalFromDoc(d: ProposalDoc): ProposalView {
     decided_at: d.decided_at ?? null,
     message: d.message ?? '',
     calendar_name: d.calendar_name ?? null,
-    pending_action: d.request_action && ACTIONS.includes(d.request_action) ? (d.request_action as ProposalAction) : null,
-    error: d.request_error || null,
+    pending_action: error ? null : action,
+    error,
   };
 }
 

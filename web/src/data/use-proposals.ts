@@ -7,7 +7,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { api } from '@avail/shared/api/api-client.ts';
 import { DASHBOARD_EVENTS_REFRESH_MS } from '@avail/shared/constants.ts';
 import type { ProposalDoc } from '@avail/shared/rx/rx-schemas.ts';
-import { useLocalData, useRxQuery } from './local-data.tsx';
+import { useLocalData, usePendingKeys, useRxQuery } from './local-data.tsx';
 import type { LocalData } from './local-db.ts';
 import { newestFirst, proposalFromDoc, proposalFromRest, type ProposalView } from './proposals.ts';
 
@@ -29,6 +29,7 @@ export function useProposals(poll = true): ProposalList {
   const { data, synced } = useLocalData();
   const fromDevice = Boolean(data && synced);
   const docs = useRxQuery<ProposalDoc>(data?.db, (db) => (synced ? db.proposals.find() : null), [synced]);
+  const unsynced = usePendingKeys(data);
   const [rest, setRest] = useState<ProposalView[] | null>(null);
   const [failed, setFailed] = useState(false);
 
@@ -52,6 +53,6 @@ export function useProposals(poll = true): ProposalList {
     return () => clearInterval(t);
   }, [fromDevice, reload, poll]);
 
-  const items = fromDevice ? (docs ? newestFirst(docs.map(proposalFromDoc)) : null) : rest;
+  const items = fromDevice ? (docs ? newestFirst(docs.map((d) => proposalFromDoc(d, unsynced.includes(`proposals/${d.id}`)))) : null) : rest;
   return { items, failed: !fromDevice && failed, fromDevice, local: data, reload };
 }

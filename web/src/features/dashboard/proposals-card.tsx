@@ -209,7 +209,7 @@ function ProposalItem({
   const theirs = p.visitor_timezone && p.visitor_timezone !== tz && sameOffsetDiffers(p.start_ms, tz, p.visitor_timezone) ? fmt.instantRange(p.start_ms, p.end_ms, p.visitor_timezone) : null;
   const subject = `Re: your proposed time ${when}`;
   const waiting = p.pending_action !== null;
-  const shownError = error ?? (waiting ? null : p.error);
+  const shownError = error ?? p.error;
   return (
     <li id={proposalAnchor(p.id)} className={`proposal-item${highlighted ? ' proposal-highlight' : ''}`} data-testid="proposal-item" data-status={p.status} tabIndex={highlighted ? -1 : undefined}>
       <div className="proposal-main">

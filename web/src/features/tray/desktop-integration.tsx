@@ -73,11 +73,11 @@ export default function DesktopIntegration() {
   const proposalDocs = useRxQuery<ProposalDoc>(data?.db, (db) => (synced ? db.proposals.find({ selector: { status: 'pending' } }) : null), [synced]);
   const trayProposals = useMemo<TrayProposal[]>(
     () =>
-      pendingSoonestFirst((proposalDocs ?? []).map(proposalFromDoc))
+      pendingSoonestFirst((proposalDocs ?? []).map((d) => proposalFromDoc(d, pending.includes(`proposals/${d.id}`))))
         .filter((p) => !p.pending_action && p.end_ms > hour)
         .slice(0, TRAY_PROPOSALS_MAX)
         .map((p) => ({ id: p.id, name: p.name.slice(0, 100), start: p.start_ms, end: p.end_ms })),
-    [proposalDocs, hour],
+    [proposalDocs, hour, pending],
   );
   const link = usePublicLink(user);
 
