@@ -6,6 +6,7 @@
  *
  * - `method: 'REQUEST'` / `'CANCEL'`: the iTIP message (RFC 5546 §3.2.2 / §3.2.5) sent by e-mail as
  *   iMIP (RFC 6047); a CANCEL carries STATUS:CANCELLED and the same UID with SEQUENCE + 1.
+ * - `method: 'PUBLISH'`: the copy the owner imports by hand (no writable calendar), RFC 5546 §3.2.1.
  * - `method: null`: the calendar resource stored on a CalDAV server (RFC 4791 §4.1 forbids METHOD
  *   there). Its ATTENDEE carries SCHEDULE-AGENT=CLIENT (RFC 6638 §7.1): Avail sends the invitation
  *   itself, so a scheduling server (iCloud, Fastmail) must not send a second one.
@@ -37,10 +38,10 @@ export interface Meeting {
 }
 
 /** A whole VCALENDAR text (CRLF lines, folded at 75 octets by ical-generator). */
-export function meetingCalendar(meeting: Meeting, method: 'REQUEST' | 'CANCEL' | null): string {
+export function meetingCalendar(meeting: Meeting, method: 'REQUEST' | 'CANCEL' | 'PUBLISH' | null): string {
   const calendar = ical({
     prodId: { company: 'Avail', product: 'Avail', language: 'EN' },
-    ...(method ? { method: method === 'CANCEL' ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST } : {}),
+    ...(method ? { method: ICalCalendarMethod[method] } : {}),
   });
   calendar.createEvent({
     id: meeting.uid,
@@ -60,7 +61,8 @@ export function meetingCalendar(meeting: Meeting, method: 'REQUEST' | 'CANCEL' |
         role: ICalAttendeeRole.REQ,
         type: ICalAttendeeType.INDIVIDUAL,
         status: ICalAttendeeStatus.NEEDSACTION,
-        rsvp: true,
+        // A cancellation asks for no reply (RFC 5546 §3.2.5).
+        rsvp: method !== 'CANCEL',
         ...(method === null ? { scheduleAgent: 'CLIENT' as ICalAttendeeScheduleAgent /* the enum is type-only in the build */ } : {}),
       },
     ],

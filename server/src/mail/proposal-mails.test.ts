@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFormats } from '@avail/shared/i18n/formats.ts';
 import { LANGUAGES } from '@avail/shared/i18n/languages.ts';
 import { leafParts, parseMime, startSmtpCapture, type MimePart, type SmtpCapture } from '../../test/smtp-capture.ts';
-import type { Meeting } from '../lib/meeting-ical.ts';
+import { meetingCalendar, type Meeting } from '../lib/meeting-ical.ts';
 import { createMailer, type MailMessage, type Mailer } from './mailer.ts';
 import {
   cancellationEmail,
@@ -317,17 +317,18 @@ describe("owner's confirmation receipt", () => {
     expect(mail.calendarParts).toHaveLength(0);
   });
 
-  it('attaches meeting.ics (text/calendar; method=REQUEST) when the owner has no writable calendar', async () => {
-    const ics = invitationEmail(invitation).icalEvent!.content;
+  it('attaches meeting.ics (text/calendar; method=PUBLISH: a copy to import, not an invitation to its own organizer) when the owner has no writable calendar', async () => {
+    const ics = meetingCalendar(meeting, 'PUBLISH');
     const mail = await deliver(ownerConfirmedEmail({ ...base, calendarName: null, ics }));
     expect(mail.text).toContain('The meeting is attached as meeting.ics: open it to add the meeting to your calendar.');
     expect(mail.text).not.toContain('It is in your calendar');
     const attachment = mail.leaves.find((p) => /filename="?meeting\.ics"?/.test(p.headers.get('content-disposition') ?? ''));
     expect(attachment).toBeDefined();
     expect(attachment!.mediaType).toBe('text/calendar');
-    expect(attachment!.params.method).toBe('REQUEST');
+    expect(attachment!.params.method).toBe('PUBLISH');
     expect(attachment!.headers.get('content-disposition')).toMatch(/^attachment/);
     const { event } = vcalendar(attachment!.body);
+    expect(attachment!.body).toContain('METHOD:PUBLISH');
     expect(event.getFirstPropertyValue('uid')).toBe(meeting.uid);
     // Not an iMIP invitation to the owner: no calendar alternative.
     expect(calendarAlternative(mail.root)).toBeUndefined();

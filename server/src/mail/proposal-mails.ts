@@ -328,7 +328,55 @@ ${where ? `<p>${esc(where)}</p>\n` : ''}<p>${esc(p.visitorName)} gets the invita
     subject: `You confirmed a meeting: ${when}`,
     text,
     html,
-    ...(p.ics ? { attachments: [{ filename: 'meeting.ics', content: p.ics, contentType: 'text/calendar; charset=utf-8; method=REQUEST' }] } : {}),
+    ...(p.ics ? { attachments: [{ filename: 'meeting.ics', content: p.ics, contentType: 'text/calendar; charset=utf-8; method=PUBLISH' }] } : {}),
+    personal: true,
+  };
+}
+
+/** Input of {@link ownerCancelledEmail}: times UTC ms; `ics` the METHOD:CANCEL object (same UID, SEQUENCE + 1). */
+export interface OwnerCancelledMailInput {
+  to: string;
+  ownerName: string;
+  ownerTimezone: string;
+  visitorName: string;
+  visitorEmail: string;
+  start: number;
+  end: number;
+  ics: string;
+}
+
+/**
+ * The owner's receipt of a cancelled meeting that was in no connected calendar (they added the
+ * confirmation's meeting.ics by hand): English, the cancellation attached as `cancel.ics`
+ * (RFC 5546 §3.2.5 METHOD:CANCEL, same UID, SEQUENCE + 1) so their calendar app removes it.
+ */
+export function ownerCancelledEmail(p: OwnerCancelledMailInput): MailMessage {
+  const when = formatTimeRange(p.ownerTimezone, p.start, p.end);
+  const text = [
+    `Hi ${p.ownerName},`,
+    '',
+    `You cancelled your meeting with ${p.visitorName} (${p.visitorEmail}):`,
+    '',
+    `    ${when} (your time, ${p.ownerTimezone})`,
+    '',
+    'If you added it to your calendar from meeting.ics, open the attached cancel.ics to remove it.',
+    `${p.visitorName} gets the cancellation by e-mail.`,
+    '',
+    '— Avail',
+    '',
+  ].join('\n');
+  const html = `<p>Hi ${esc(p.ownerName)},</p>
+<p>You cancelled your meeting with ${esc(p.visitorName)} (<a href="mailto:${esc(p.visitorEmail)}">${esc(p.visitorEmail)}</a>):</p>
+<ul><li><strong>${esc(when)}</strong> (your time, ${esc(p.ownerTimezone)})</li></ul>
+<p>If you added it to your calendar from meeting.ics, open the attached cancel.ics to remove it. ${esc(p.visitorName)} gets the cancellation by e-mail.</p>
+<p>— Avail</p>`;
+  return {
+    to: p.to,
+    replyTo: p.visitorEmail,
+    subject: `You cancelled a meeting: ${when}`,
+    text,
+    html,
+    attachments: [{ filename: 'cancel.ics', content: p.ics, contentType: 'text/calendar; charset=utf-8; method=CANCEL' }],
     personal: true,
   };
 }

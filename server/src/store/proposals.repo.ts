@@ -3,7 +3,7 @@
  * list), the replication module (the replicated `proposals` collection) and the public free windows
  * (a confirmed meeting is busy at once) read it. Instants are UTC epoch ms.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { Db } from '../db/kysely.ts';
 import type { Database, ProposalRow } from '../db/schema.ts';
 
@@ -65,8 +65,9 @@ export async function updateProposal(db: Q, userId: string, id: string, set: Par
 
 /**
  * Marks the proposal dismissed (at `now`, UTC ms) only when it belongs to `userId`. The row stays, so
- * dismissing never frees room under the per-owner daily cap; it is removed with the account.
- * @returns false when there is no such (undismissed) proposal of this owner.
+ * dismissing never frees room under the per-owner daily cap; it is removed with the account. A
+ * confirmed meeting is never dismissed (it is cancelled first).
+ * @returns false when there is no such (undismissed, unconfirmed) proposal of this owner.
  */
 export async function dismissProposal(db: Q, userId: string, id: string, now: number, stamp: number): Promise<boolean> {
   const result = await db
@@ -75,6 +76,7 @@ export async function dismissProposal(db: Q, userId: string, id: string, now: nu
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .where('dismissed_at', 'is', null)
+    .where('status', '!=', 'confirmed')
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
@@ -87,15 +89,24 @@ export function findOwnerContact(db: Q, userId: string) {
 /**
  * Busy time of the owner's confirmed meetings overlapping [start, end) (UTC ms), sorted by start —
  * only until the calendar itself answers for the meeting. A meeting is left out once
- * - its UID (the provider's own, else ours) is among the owner's calendar events (the copy has
- *   arrived: that event, wherever the owner moved it, is the busy time), or
- * - the calendar it was written to finished a sync that began after the confirmation (the copy
- *   would have arrived: if it is not there, the owner deleted or moved it out of a busy calendar,
- *   and the calendar is the truth).
+ * - a BUSY copy of it (its UID: the provider's own, else ours) is among the owner's calendar
+ *   events (that event, wherever the owner moved it, is the busy time), or
+ * - the calendar it was written to finished a sync that began after the confirmation and holds
+ *   no copy at all (the owner deleted it there: the calendar is the truth).
+ * A copy that derives as free (a calendar switched off, a busy rule) leaves the meeting busy.
  * Meetings written to no calendar (no writable one; the .ics went to the owner) count while
  * confirmed. Times only: nothing else of a proposal is read.
  */
 export async function confirmedMeetingTimes(db: Db, userId: string, start: number, end: number): Promise<Array<{ start: number; end: number }>> {
+  const copy = (eb: ExpressionBuilder<any, any>, busyOnly: boolean) => {
+    let q = eb
+      .selectFrom('calendar_events as e')
+      .select(sql<number>`1`.as('one'))
+      .whereRef('e.user_id', '=', 'p.user_id')
+      .where(sql<boolean>`e.uid = coalesce(p.remote_uid, p.uid)`);
+    if (busyOnly) q = q.where('e.is_busy', '=', 1);
+    return eb.exists(q);
+  };
   const rows = await db
     .selectFrom('proposals as p')
     .select(['p.start_ms', 'p.end_ms'])
@@ -103,19 +114,11 @@ export async function confirmedMeetingTimes(db: Db, userId: string, start: numbe
     .where('p.status', '=', 'confirmed')
     .where('p.end_ms', '>', start)
     .where('p.start_ms', '<', end)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('calendar_events as e')
-            .select(sql<number>`1`.as('one'))
-            .whereRef('e.user_id', '=', 'p.user_id')
-            .where(sql<boolean>`e.uid = coalesce(p.remote_uid, p.uid)`),
-        ),
-      ),
-    )
+    .where((eb) => eb.not(copy(eb, true)))
     .where((eb) =>
       eb.or([
         eb('p.target_connection_id', 'is', null),
+        copy(eb, false),
         eb.not(
           eb.exists(
             eb
@@ -130,6 +133,20 @@ export async function confirmedMeetingTimes(db: Db, userId: string, start: numbe
     .orderBy('p.start_ms', 'asc')
     .execute();
   return rows.map((r) => ({ start: Number(r.start_ms), end: Number(r.end_ms) }));
+}
+
+/** True when another confirmed meeting of the owner overlaps [start, end) (UTC ms): checked inside the confirmation's transaction. */
+export async function overlapsConfirmed(db: Q, userId: string, id: string, start: number, end: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('proposals')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('status', '=', 'confirmed')
+    .where('id', '!=', id)
+    .where('start_ms', '<', end)
+    .where('end_ms', '>', start)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Owners with a device request waiting (startup sweep). */

@@ -28,12 +28,12 @@ import type { Deps } from '../../http/deps.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { decryptSecret, encryptSecret, openContent, sealContent } from '../../lib/crypto.ts';
 import { meetingCalendar, type Meeting } from '../../lib/meeting-ical.ts';
-import { cancellationEmail, declineEmail, invitationEmail, ownerConfirmedEmail } from '../../mail/proposal-mails.ts';
+import { cancellationEmail, declineEmail, invitationEmail, ownerCancelledEmail, ownerConfirmedEmail } from '../../mail/proposal-mails.ts';
 import { ProviderWriteDeniedError, type EventWriter, type WriteTarget } from '../../providers/event-writer.ts';
 import { eventWriterFor } from '../../providers/event-writers.ts';
 import { ProviderAuthError, ProviderError } from '../../providers/provider.ts';
 import { findConnection, setConnectionSecret } from '../../store/calendars.repo.ts';
-import { findOwnerContact, findProposal, updateProposal } from '../../store/proposals.repo.ts';
+import { findOwnerContact, findProposal, overlapsConfirmed, updateProposal } from '../../store/proposals.repo.ts';
 import { replicatedWrite } from '../../store/repl-clock.repo.ts';
 import { ownerFreeWindows, ownerHoursWindows } from '../public/owner-windows.service.ts';
 import { liveShareLinkUrl } from '../share-links/share-links.service.ts';
@@ -41,6 +41,7 @@ import { scheduleSync } from '../sync/sync-queue.ts';
 import { calendarFetchFor, syncConnection } from '../sync/sync.service.ts';
 import { resolveTarget, type ResolvedTarget } from './proposal-settings.service.ts';
 
+/** The owner's error texts of the decisions (409 bodies' `error`). */
 export const DECISION_MESSAGES = {
   notFound: 'Proposal not found',
   declined: 'This proposal was already declined.',
@@ -50,9 +51,10 @@ export const DECISION_MESSAGES = {
   started: 'That time is no longer free: it has already begun.',
   busy: 'That time is no longer free: something in your calendars or a busy block now covers it.',
   hours: 'That time is no longer free: it is outside your available hours now.',
+  meeting: 'That time is no longer free: another confirmed meeting now covers it.',
 } as const;
 
-/** How far ahead a decline looks for the next free windows (ms): 60 days. */
+/** How far ahead a decline looks for the next free windows (ms): 60 days (the decline e-mail lists the first three). */
 export const DECLINE_LOOKAHEAD_MS = 60 * 24 * 60 * 60 * 1000;
 /** How long cancel waits for the calendar's sync before answering (ms); the sync goes on afterwards. */
 const CANCEL_SYNC_WAIT_MS = 10_000;
@@ -191,23 +193,36 @@ async function sendQuietly(deps: Deps, what: string, proposalId: string, build: 
   }
 }
 
-/** Compare-and-set of the status (and the rest of `set`) inside one replicated write; @returns false when the status was not `from`. */
-function transition(deps: Deps, userId: string, row: ProposalRow, from: ProposalRow['status'], set: Partial<ProposalRow>): Promise<boolean> {
+/**
+ * Compare-and-set of the status (and the rest of `set`) inside one replicated write.
+ * The device request read with `row` is cleared with it; a request a device pushed meanwhile
+ * (another `edited_at`) is kept, for the request worker to answer. `guard` runs inside the
+ * transaction (the user row is locked first: replicatedWrite) and may refuse.
+ * @returns 'done', 'status' (the status was not `from`), or 'guard' (the guard refused).
+ */
+function transition(
+  deps: Deps,
+  userId: string,
+  row: ProposalRow,
+  from: ProposalRow['status'],
+  set: Partial<ProposalRow>,
+  guard?: (trx: Parameters<Parameters<typeof replicatedWrite>[2]>[0]) => Promise<boolean>,
+): Promise<'done' | 'status' | 'guard'> {
   return replicatedWrite(deps, userId, async (trx, stamp, now) => {
     const fresh = await findProposal(trx, userId, row.id);
-    if (!fresh || fresh.status !== from) return false;
-    return updateProposal(trx, userId, row.id, {
+    if (!fresh || fresh.status !== from) return 'status';
+    if (guard && !(await guard(trx))) return 'guard';
+    const sameRequest = Number(fresh.edited_at) === Number(row.edited_at) && fresh.device_id === row.device_id;
+    await updateProposal(trx, userId, row.id, {
       ...set,
       updated_at: await stamp('proposals'),
       edited_at: now,
       device_id: 'server',
-      request_action: null,
-      request_message: null,
-      request_connection_id: null,
-      request_calendar_id: null,
-      request_error: null,
-      request_claimed_at: null,
+      ...(sameRequest
+        ? { request_action: null, request_message: null, request_connection_id: null, request_calendar_id: null, request_error: null, request_claimed_at: null }
+        : {}),
     });
+    return 'done';
   });
 }
 
@@ -231,32 +246,46 @@ export async function confirmProposal(deps: Deps, userId: string, id: string, ta
   await assertStillFree(deps, { id: userId, timezone: owner.timezone }, row);
   const resolved = await resolveTarget(deps, userId, target);
 
-  const now = deps.now();
   const uid = uidFor(deps, row);
-  const meeting = meetingOf(row, owner, uid, 0, now);
+  const meeting = meetingOf(row, owner, uid, 0, deps.now());
   const writer = resolved ? eventWriterFor(deps, resolved.connection.provider) : undefined;
   let written: { remoteId: string; uid?: string } | null = null;
   if (resolved && writer) written = await writeMeeting(deps, writer, resolved, meeting);
 
+  // Taken after the write: a sync that began later lists the copy (store/proposals.repo.ts confirmedMeetingTimes).
+  const decidedAt = deps.now();
   const key = deps.config.AVAIL_SECRET_KEY;
-  const ok = await transition(deps, userId, row, 'pending', {
-    status: 'confirmed',
-    uid,
-    sequence: 0,
-    decided_at: now,
-    message: '',
-    target_connection_id: resolved && written ? resolved.connection_id : null,
-    target_calendar: resolved && written ? sealContent(resolved.calendar_id, key) : null,
-    remote_id: written ? sealContent(written.remoteId, key) : null,
-    remote_uid: written?.uid ?? null,
-    calendar_name: resolved && written ? resolved.calendar_name : null,
-  });
-  if (!ok) {
-    // Another confirm (or a decline) came first: take our event back out.
-    if (resolved && writer && written) await removeQuietly(deps, writer, resolved.connection.id, userId, resolved.calendar_id, written.remoteId);
-    const now2 = await reread(deps, userId, id);
-    if (now2.status === 'confirmed') return presentProposal(now2, deps.config.AVAIL_SECRET_KEY);
-    throw alreadyDecided(now2.status);
+  const start = Number(row.start_ms);
+  const end = Number(row.end_ms);
+  const outcome = await transition(
+    deps,
+    userId,
+    row,
+    'pending',
+    {
+      status: 'confirmed',
+      uid,
+      sequence: 0,
+      decided_at: decidedAt,
+      message: '',
+      target_connection_id: resolved && written ? resolved.connection_id : null,
+      target_calendar: resolved && written ? sealContent(resolved.calendar_id, key) : null,
+      remote_id: written ? sealContent(written.remoteId, key) : null,
+      remote_uid: written?.uid ?? null,
+      calendar_name: resolved && written ? resolved.calendar_name : null,
+    },
+    // Two overlapping proposals confirmed at the same moment: the second one finds the first.
+    (trx) => overlapsConfirmed(trx, userId, row.id, start, end).then((taken) => !taken),
+  );
+  if (outcome !== 'done') {
+    const fresh = await reread(deps, userId, id);
+    // The writers are idempotent by UID: a concurrent confirm of THIS proposal wrote the same
+    // event, which is now the meeting — only an event of ours that nobody owns is taken back out.
+    const sameEvent = fresh.status === 'confirmed' && written && fresh.remote_id != null && openContent(fresh.remote_id, key) === written.remoteId;
+    if (resolved && writer && written && !sameEvent) await removeQuietly(deps, writer, resolved.connection.id, userId, resolved.calendar_id, written.remoteId);
+    if (outcome === 'guard') throw new HttpError(409, 'not_free', DECISION_MESSAGES.meeting);
+    if (fresh.status === 'confirmed') return presentProposal(fresh, key);
+    throw alreadyDecided(fresh.status);
   }
   if (resolved && written) scheduleSync(deps, resolved.connection_id);
 
@@ -272,7 +301,7 @@ export async function confirmProposal(deps: Deps, userId: string, id: string, ta
         start: Number(row.start_ms),
         end: Number(row.end_ms),
         calendarName: null,
-        ics: meetingCalendar(meeting, 'REQUEST'),
+        ics: meetingCalendar(meeting, 'PUBLISH'),
       }),
     );
   }
@@ -324,7 +353,7 @@ export async function declineProposal(deps: Deps, userId: string, id: string, me
   if (row.status === 'declined') return presentProposal(row, deps.config.AVAIL_SECRET_KEY);
   if (row.status !== 'pending') throw alreadyDecided(row.status);
   const now = deps.now();
-  if (!(await transition(deps, userId, row, 'pending', { status: 'declined', decided_at: now, message }))) {
+  if ((await transition(deps, userId, row, 'pending', { status: 'declined', decided_at: now, message })) !== 'done') {
     const fresh = await reread(deps, userId, id);
     if (fresh.status === 'declined') return presentProposal(fresh, deps.config.AVAIL_SECRET_KEY);
     throw alreadyDecided(fresh.status);
@@ -376,15 +405,29 @@ export async function cancelProposal(deps: Deps, userId: string, id: string, mes
   }
   const now = deps.now();
   const sequence = Number(row.sequence) + 1;
-  if (!(await transition(deps, userId, row, 'confirmed', { status: 'cancelled', decided_at: now, message, sequence }))) {
+  if ((await transition(deps, userId, row, 'confirmed', { status: 'cancelled', decided_at: now, message, sequence })) !== 'done') {
     const fresh = await reread(deps, userId, id);
     if (fresh.status === 'cancelled') return presentProposal(fresh, deps.config.AVAIL_SECRET_KEY);
     throw new HttpError(409, 'not_confirmed', DECISION_MESSAGES.notConfirmed);
   }
+  // The UID the visitor's invitation carried: Exchange's own for a Graph meeting, else ours.
+  const meeting = meetingOf(row, owner, row.remote_uid ?? row.uid ?? uidFor(deps, row), sequence, now);
   if (!writer?.sendsInvitation) {
-    const meeting = meetingOf(row, owner, row.uid ?? uidFor(deps, row), sequence, now);
-    await sendQuietly(deps, 'cancellation', row.id, () =>
-      cancellationEmail({ meeting, message, ...people(row, owner) }),
+    await sendQuietly(deps, 'cancellation', row.id, () => cancellationEmail({ meeting, message, ...people(row, owner) }));
+  }
+  if (!row.target_connection_id) {
+    // The owner added the confirmation's meeting.ics by hand: send them the CANCEL to remove it.
+    await sendQuietly(deps, 'owner-cancel-ics', row.id, () =>
+      ownerCancelledEmail({
+        to: owner.email,
+        ownerName: owner.name,
+        ownerTimezone: owner.timezone,
+        visitorName: row.name,
+        visitorEmail: row.email,
+        start: Number(row.start_ms),
+        end: Number(row.end_ms),
+        ics: meetingCalendar(meeting, 'CANCEL'),
+      }),
     );
   }
   // The calendar's own copy of the meeting is busy time until the connection syncs: sync it now.

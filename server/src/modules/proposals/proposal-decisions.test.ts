@@ -171,6 +171,36 @@ describe('confirm, cancel and decline against a real Radicale (CalDAV)', () => {
     expect(busy19(await publicWindows(t, slug, DAY))).toBe(false);
   });
 
+  it('two confirms of one proposal at once: one meeting, kept in the calendar, busy on the page', async () => {
+    const id = await propose(t, slug, at('21:00'), at('21:30'));
+    const [a, b] = await Promise.all([
+      request(t.app).post(`/api/me/proposals/${id}/confirm`).set(owner.auth).send({}),
+      request(t.app).post(`/api/me/proposals/${id}/confirm`).set(owner.auth).send({}),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.proposal.uid).toBe(b.body.proposal.uid);
+    expect((await objects()).filter((o) => o.includes(a.body.proposal.uid))).toHaveLength(1);
+    await request(t.app).post('/api/me/calendar/sync').set(owner.auth).expect(200);
+    const ws = await publicWindows(t, slug, DAY);
+    expect(ws.some((w) => w.split('/')[0] <= at('21:00') && at('21:30') <= w.split('/')[1])).toBe(false);
+  });
+
+  it('two overlapping proposals confirmed at once: one is confirmed, the other answers 409 and leaves no event behind', async () => {
+    const first = await propose(t, slug, at('22:00'), at('22:30'));
+    const second = await propose(t, slug, at('22:15'), at('22:45'));
+    const before = (await objects()).length;
+    const res = await Promise.all([first, second].map((id) => request(t.app).post(`/api/me/proposals/${id}/confirm`).set(owner.auth).send({})));
+    expect(res.map((r) => r.status).sort()).toEqual([200, 409]);
+    const refused = res.find((r) => r.status === 409)!;
+    expect(refused.body.error).toMatch(/^That time is no longer free: /);
+    expect((await objects()).length).toBe(before + 1);
+    // A confirmed meeting cannot be dismissed: it is cancelled first.
+    const confirmedId = res[0].status === 200 ? first : second;
+    const dismiss = await request(t.app).delete(`/api/me/proposals/${confirmedId}`).set(owner.auth);
+    expect(dismiss.status).toBe(409);
+    expect(dismiss.body).toEqual({ error: 'A confirmed meeting cannot be dismissed. Cancel it first.', code: 'confirmed' });
+  });
+
   it('decline mails the message and the next three free windows as links to the public page', async () => {
     const id = await propose(t, slug, at('16:00'), at('16:30'));
     const res = await request(t.app).post(`/api/me/proposals/${id}/decline`).set(owner.auth).send({ message: 'That day is full.' });
@@ -200,12 +230,18 @@ describe('confirm into Google Calendar and Microsoft Graph (fakes)', () => {
       const insert = fake.recordedWrites().find((w) => w.method === 'POST')!;
       expect(insert.query.sendUpdates).toBe('none');
       expect(insert.calendarId).toBe(fake.account);
-      expect(insert.body).toMatchObject({ iCalUID: res.body.proposal.uid, attendees: [expect.objectContaining({ email: 'vera@example.org' })] });
+      expect(insert.body).toMatchObject({
+        iCalUID: res.body.proposal.uid,
+        description: 'About the roof',
+        start: { dateTime: expect.stringMatching(new RegExp(`^${DAY}T09:00:00(\\.000)?Z$`)) },
+        end: { dateTime: expect.stringMatching(new RegExp(`^${DAY}T10:00:00(\\.000)?Z$`)) },
+        attendees: [expect.objectContaining({ email: 'vera@example.org' })],
+      });
       expect(imip(mailsTo(t, 'vera@example.org').at(-1)).uid).toBe(res.body.proposal.uid);
       const cancel = await request(t.app).post(`/api/me/proposals/${id}/cancel`).set(owner.auth).send({});
       expect(cancel.status).toBe(200);
       const del = fake.recordedWrites().find((w) => w.method === 'DELETE')!;
-      expect(del).toMatchObject({ eventId: insert.eventId, status: expect.any(Number) });
+      expect(del).toMatchObject({ eventId: insert.eventId, status: 204 });
       expect(del.query.sendUpdates).toBe('none');
     } finally {
       await http.close();
@@ -232,7 +268,11 @@ describe('confirm into Google Calendar and Microsoft Graph (fakes)', () => {
       expect(post.calendarId).toBe(calId);
       expect(post.body).toMatchObject({ attendees: [expect.objectContaining({ emailAddress: expect.objectContaining({ address: 'vera@example.org' }) })] });
       expect(mailsTo(t, 'vera@example.org')).toHaveLength(before);
-      expect(res.body.proposal.uid).toBeTruthy();
+      expect(post.body).toMatchObject({ transactionId: expect.stringMatching(new RegExp(`^${id}@`)) });
+      const graphUid = (await t.db.selectFrom('proposals').select('remote_uid').where('id', '=', id).executeTakeFirstOrThrow()).remote_uid;
+      expect(graphUid).toBeTruthy();
+      expect(graphUid).not.toBe(post.body!.transactionId);
+      expect(res.body.proposal.uid).toBe(graphUid);
       expect((await request(t.app).post(`/api/me/proposals/${id}/cancel`).set(owner.auth).send({})).status).toBe(200);
       expect(fake.recordedWrites().some((w) => w.method === 'DELETE' && w.eventId === post.eventId)).toBe(true);
     } finally {
@@ -269,6 +309,13 @@ describe('no writable calendar, one-click links, device requests, settings', () 
     expect(ownerMail.attachments?.[0]).toMatchObject({ filename: 'meeting.ics' });
     expect(ownerMail.attachments![0].content).toContain(`UID:${res.body.proposal.uid}`);
     expect(imip(mailsTo(t, 'vera@example.org').at(-1)).uid).toBe(res.body.proposal.uid);
+
+    // Cancel: the visitor gets METHOD:CANCEL, and the owner the cancel.ics for the copy they imported.
+    await request(t.app).post(`/api/me/proposals/${id}/cancel`).set(owner.auth).send({}).expect(200);
+    expect(imip(mailsTo(t, 'vera@example.org').at(-1))).toMatchObject({ method: 'CANCEL', uid: res.body.proposal.uid, sequence: 1 });
+    const ownerCancel = mailsTo(t, 'lena@example.net').at(-1)!;
+    expect(ownerCancel.attachments?.[0]).toMatchObject({ filename: 'cancel.ics' });
+    expect(ownerCancel.attachments![0].content).toMatch(/METHOD:CANCEL[\s\S]*SEQUENCE:1/);
   });
 
   it('the e-mail links: inspect changes nothing, act works once, then 410; expired 410; forged 404', async () => {

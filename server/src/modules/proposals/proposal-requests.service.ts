@@ -19,6 +19,7 @@ import { claimRequests, findProposal, updateProposal, usersWithRequests } from '
 import { replicatedWrite } from '../../store/repl-clock.repo.ts';
 import { decide } from './proposal-decisions.service.ts';
 import type { Db } from '../../db/kysely.ts';
+import type { ProposalRow } from '../../db/schema.ts';
 
 /** A claim older than this may be taken by another instance (ms). */
 export const REQUEST_CLAIM_STALE_MS = 5 * 60_000;
@@ -40,21 +41,27 @@ export async function carryOutRequests(deps: Deps, userId: string): Promise<numb
       const target = row.request_connection_id && row.request_calendar_id ? { connection_id: row.request_connection_id, calendar_id: row.request_calendar_id } : null;
       await decide(deps, userId, row.id, action, { message: row.request_message ?? '', target });
       // Idempotent answers (already in that state) write nothing: clear the request here.
-      await finish(deps, userId, row.id, null);
+      await finish(deps, userId, row, null);
     } catch (err) {
       const message = err instanceof HttpError ? err.message : GENERIC_FAILURE;
       if (!(err instanceof HttpError)) deps.logger.warn({ proposalId: row.id, errName: (err as Error)?.name }, 'a device request on a proposal failed');
-      await finish(deps, userId, row.id, message);
+      await finish(deps, userId, row, message);
     }
   }
   return rows.length;
 }
 
-/** Clears the request (error null) or records its failure; only while the request is still there. */
-async function finish(deps: Deps, userId: string, id: string, error: string | null): Promise<void> {
+/**
+ * Clears the request (error null) or records its failure — only while the stored request is still
+ * the one claimed (same edit of the same device): a newer request pushed meanwhile is left for the
+ * next run.
+ */
+async function finish(deps: Deps, userId: string, claimed: ProposalRow, error: string | null): Promise<void> {
+  const id = claimed.id;
   await replicatedWrite(deps, userId, async (trx, stamp, now) => {
     const fresh = await findProposal(trx, userId, id);
     if (!fresh || fresh.request_action == null) return;
+    if (Number(fresh.edited_at) !== Number(claimed.edited_at) || fresh.device_id !== claimed.device_id) return;
     await updateProposal(trx, userId, id, {
       ...(error === null ? { request_action: null, request_message: null, request_connection_id: null, request_calendar_id: null } : {}),
       request_error: error,

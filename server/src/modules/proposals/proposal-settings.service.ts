@@ -5,7 +5,8 @@
  * Google accessRole, Graph canEdit) — of connections whose provider can write (CalDAV, Apple,
  * Google, Microsoft; never an ICS feed) and that are not expired. The owner's choice is stored
  * sealed in `users.proposal_target`; unset, the first writable calendar of the oldest writable
- * connection is used; none writable → no calendar write (the .ics goes to the owner by e-mail).
+ * connection is used — preferring one the owner's switches count as busy, so the meeting keeps
+ * the time busy once its copy is synced; none writable → no calendar write (the .ics goes to the owner by e-mail).
  */
 import type { CalendarTarget, ProposalSettings, WritableCalendar } from '@avail/shared/schemas/proposal.schema.ts';
 import type { CalendarConnectionRow } from '../../db/schema.ts';
@@ -14,6 +15,7 @@ import { validationFailed } from '../../http/errors.ts';
 import { openContent, sealContent } from '../../lib/crypto.ts';
 import { listConnections } from '../../store/calendars.repo.ts';
 import { findOwnerContact, setProposalTarget } from '../../store/proposals.repo.ts';
+import { excludedCalendarIds, readChoices } from '../sync/calendar-selection.ts';
 import { calendarListOf } from '../sync/sync.service.ts';
 
 const WRITING_PROVIDERS = new Set(['caldav', 'apple', 'google', 'microsoft']);
@@ -24,6 +26,8 @@ export const TARGET_NOT_WRITABLE = 'Avail cannot add events to this calendar. Ch
 /** A writable calendar with its connection row (to write with). */
 export interface ResolvedTarget extends WritableCalendar {
   connection: CalendarConnectionRow;
+  /** Whether the owner's switches count this calendar as busy (a meeting there makes the time busy by itself). */
+  countsBusy: boolean;
 }
 
 /** Every calendar the owner can have meetings written to: oldest connection first, each in its listed order. */
@@ -33,10 +37,13 @@ export async function writableCalendars(deps: Deps, userId: string): Promise<Res
     .sort((a, b) => Number(a.connected_at) - Number(b.connected_at) || (a.id < b.id ? -1 : 1));
   const out: ResolvedTarget[] = [];
   for (const connection of connections) {
-    for (const cal of calendarListOf(connection, deps.config.AVAIL_SECRET_KEY)) {
+    const list = calendarListOf(connection, deps.config.AVAIL_SECRET_KEY);
+    const excluded = new Set(excludedCalendarIds(list, readChoices(connection, deps.config.AVAIL_SECRET_KEY)));
+    for (const cal of list) {
       if (cal.readOnly) continue;
       out.push({
         connection,
+        countsBusy: !excluded.has(cal.id),
         connection_id: connection.id,
         connection_name: connection.name,
         provider: connection.provider,
@@ -60,7 +67,10 @@ function readTarget(deps: Deps, sealed: string | null | undefined): CalendarTarg
 }
 
 const same = (a: CalendarTarget, b: CalendarTarget) => a.connection_id === b.connection_id && a.calendar_id === b.calendar_id;
-const plain = ({ connection: _c, ...rest }: ResolvedTarget): WritableCalendar => rest;
+const plain = ({ connection: _c, countsBusy: _b, ...rest }: ResolvedTarget): WritableCalendar => rest;
+
+/** The default: the first writable calendar that counts as busy (oldest connection first), else the first writable one. */
+const fallback = (calendars: ResolvedTarget[]) => calendars.find((c) => c.countsBusy) ?? calendars[0] ?? null;
 
 /**
  * The calendar a confirmation writes to: `explicit` when given (must be writable, else 422
@@ -75,14 +85,14 @@ export async function resolveTarget(deps: Deps, userId: string, explicit?: Calen
     return found;
   }
   const chosen = readTarget(deps, (await findOwnerContact(deps.db, userId))?.proposal_target);
-  return (chosen && calendars.find((c) => same(c, chosen))) || calendars[0] || null;
+  return (chosen && calendars.find((c) => same(c, chosen))) || fallback(calendars);
 }
 
 /** GET /me/proposal-settings → `{ target, effective, calendars }` (ProposalSettings). */
 export async function getProposalSettings(deps: Deps, userId: string): Promise<ProposalSettings> {
   const calendars = await writableCalendars(deps, userId);
   const target = readTarget(deps, (await findOwnerContact(deps.db, userId))?.proposal_target);
-  const effective = (target && calendars.find((c) => same(c, target))) || calendars[0] || null;
+  const effective = (target && calendars.find((c) => same(c, target))) || fallback(calendars);
   return { target, effective: effective ? plain(effective) : null, calendars: calendars.map(plain) };
 }
 

@@ -62,7 +62,8 @@ export function proposalsRouter(deps: Deps, limits: RateLimits) {
   /**
    * DELETE /api/me/proposals/:id — Bearer token, verified: the owner dismisses a proposal (hidden from the list; it
    * still counts toward the owner's daily cap). 204 (no body);
-   * 404 `{ error: 'Proposal not found', code: 'not_found' }` when it is not one of the caller's. 401; 403.
+   * 404 `{ error: 'Proposal not found', code: 'not_found' }` when it is not one of the caller's; 409 `confirmed`
+   * 'A confirmed meeting cannot be dismissed. Cancel it first.'. 401; 403.
    */
   r.delete('/me/proposals/:id', ...owner, async (req, res) => {
     await proposals.dismissProposal(deps, currentUser(req).id, String(req.params.id));

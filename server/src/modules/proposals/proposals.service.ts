@@ -24,6 +24,7 @@ export const PROPOSAL_MESSAGES = {
   notFree: 'That time is no longer free. Please pick another time.',
   tooMany: 'Too many proposals. Please try again later.',
   notFound: 'Proposal not found',
+  confirmed: 'A confirmed meeting cannot be dismissed. Cancel it first.',
 } as const;
 
 /** The visitor's confirmation: `Your proposal was sent. <Owner name> will confirm by email.` (the spec's words; the invitation comes by e-mail once the owner confirms). */
@@ -115,8 +116,11 @@ export async function listProposals(deps: Deps, userId: string) {
   return { proposals: rows.map((r) => presentProposal(r, deps.config.AVAIL_SECRET_KEY)) };
 }
 
-/** Dismisses one of the owner's proposals (hidden from the list and deleted on devices, kept for the daily cap); 404 `{ error: 'Proposal not found', code: 'not_found' }` otherwise. */
+/** Dismisses one of the owner's proposals (hidden from the list and deleted on devices, kept for the daily cap); 404 `{ error: 'Proposal not found', code: 'not_found' }` otherwise; 409 `confirmed` for a confirmed meeting (cancel it first). */
 export async function dismissProposal(deps: Deps, userId: string, id: string): Promise<void> {
   const done = await replicatedWrite(deps, userId, async (trx, stamp, now) => repo.dismissProposal(trx, userId, id, now, await stamp('proposals')));
-  if (!done) throw notFound(PROPOSAL_MESSAGES.notFound);
+  if (done) return;
+  const row = await repo.findProposal(deps.db, userId, id);
+  if (row?.status === 'confirmed' && row.dismissed_at == null) throw new HttpError(409, 'confirmed', PROPOSAL_MESSAGES.confirmed);
+  throw notFound(PROPOSAL_MESSAGES.notFound);
 }

@@ -101,7 +101,7 @@ const OPS: Record<WritableCollectionName, WritableOps> = {
     apply: (db, userId, docs, stamp) => blocks.applyBlockWrites(db, userId, docs, stamp),
   },
   // Proposals (issue 24): a device writes only its request; the server carries it out afterwards
-  // (proposals.service.ts, on the change bus) and writes the outcome.
+  // (proposal-requests.service.ts, on the change bus) and writes the outcome.
   proposals: {
     validate: (docs) =>
       availability.validateDocs<Doc & ProposalRequestFields & { id: string; edited_at: number; device_id: string; _deleted: boolean }>(
@@ -113,15 +113,24 @@ const OPS: Record<WritableCollectionName, WritableOps> = {
     apply: async (db, userId, docs, stamp) => {
       if (docs.length === 0) return;
       const updatedAt = await stamp('proposals');
+      const stored = new Map((await findProposalsByIds(db, docs.map((d) => d.id))).map((r) => [r.id, r]));
       for (const d of docs as unknown as Array<ProposalRequestFields & { id: string; edited_at: number; device_id: string }>) {
+        const was = stored.get(d.id);
         // A proposal the server does not hold (a device cannot create one) is ignored.
+        if (!was) continue;
+        const changed =
+          was.request_action !== d.request_action ||
+          was.request_message !== d.request_message ||
+          was.request_connection_id !== d.request_connection_id ||
+          was.request_calendar_id !== d.request_calendar_id;
         await updateProposal(db, userId, d.id, {
           request_action: d.request_action,
           request_message: d.request_message,
           request_connection_id: d.request_connection_id,
           request_calendar_id: d.request_calendar_id,
-          request_error: null,
-          request_claimed_at: null,
+          // A new request — or the same one asked again after it failed — starts clean; the same one
+          // edited again while it waits or runs keeps its claim (no second run at the same time).
+          ...(changed || was.request_error !== null || d.request_action === null ? { request_error: null, request_claimed_at: null } : {}),
           edited_at: d.edited_at,
           device_id: d.device_id,
           updated_at: updatedAt,
