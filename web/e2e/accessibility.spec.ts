@@ -10,12 +10,15 @@
  * verify-email, forgot-password), the five onboarding steps, the owner's app (overview,
  * availability and its Edit Schedule dialog, also with a slot's field error, links, analytics,
  * settings, settings with a calendar feed in the error state, the Apple help) and the visitor's public
- * page (week, a free time's tooltip, month with a day's times, the propose dialog with its errors).
+ * page (week, a free time's tooltip, month with a day's times, the propose dialog with its errors);
+ * issue 24's screens: the dashboard's Proposed times with a pending, a confirmed and a declined
+ * proposal, its Decline and Cancel meeting dialogs, and the one-click link page of the owner's
+ * e-mail (a valid link, after acting, a used link and an invalid one).
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { registerVerified } from './helpers.ts';
-import { uniqueAccount } from './fixtures.ts';
+import { onboardedOwner, registerVerified } from './helpers.ts';
+import { nextWeekMonday, uniqueAccount, waitForMail, zonedDateTime } from './fixtures.ts';
 
 const WIDTHS = [
   { name: '1280', width: 1280, height: 800 },
@@ -259,6 +262,78 @@ for (const width of WIDTHS) {
       await expect(dialog.getByText('Name is required')).toBeVisible();
       await checkScreen(v, 'public-propose-dialog-errors', width);
       await visitor.close();
+    });
+
+    test("issue 24: Proposed times, its dialogs and the e-mail's one-click link page are accessible and fit, light and dark", async ({ page, browser, baseURL }) => {
+      test.setTimeout(300_000);
+      const acct = uniqueAccount(`a11yp${width.name}`);
+      await onboardedOwner(page, acct);
+      const zone = 'Europe/Brussels';
+      const monday = nextWeekMonday(zone);
+      // Pia's proposal last: its e-mail to the owner (with the one-click links) is the newest then.
+      const names = ['Cleo Confirmed', 'Dirk Declined', 'Pia Pending'];
+      let since = 0;
+      for (const [i, name] of names.entries()) {
+        since = Date.now() - 1000;
+        const res = await page.request.post(`/api/public/${acct.username}/proposals`, {
+          headers: { 'X-Forwarded-For': `198.51.100.${(width.width === 375 ? 200 : 210) + i}` },
+          data: { start: zonedDateTime(monday, `1${i}:00`, zone), end: zonedDateTime(monday, `1${i}:30`, zone), name, email: `${name.split(' ')[0].toLowerCase()}.a11y@example.org`, note: 'A short note', visitor_timezone: 'America/New_York', language: 'en' },
+        });
+        expect(res.status(), await res.text()).toBe(201);
+      }
+      let mailText = '';
+      await expect
+        .poll(async () => {
+          mailText = (await waitForMail(acct.email, /./, { since })).text;
+          return mailText.includes('Pia Pending');
+        }, { timeout: 20_000 })
+        .toBe(true);
+      const item = (name: string) => page.getByRole('region', { name: 'Proposed times' }).getByTestId('proposal-item').filter({ hasText: name });
+      await page.goto('/app/dashboard');
+      await expect(item('Pia Pending').locator('.proposal-status')).toHaveText('Pending', { timeout: 20_000 });
+      await item('Cleo Confirmed').getByRole('button', { name: /^Confirm/ }).click();
+      await expect(item('Cleo Confirmed').locator('.proposal-status')).toHaveText('Confirmed');
+      await item('Dirk Declined').getByRole('button', { name: /^Decline/ }).click();
+      const decline = page.getByRole('dialog', { name: 'Decline proposal' });
+      await decline.getByRole('textbox').fill('Sorry, I am away that afternoon.');
+      await checkScreen(page, 'proposals-decline-dialog', width);
+      await decline.getByRole('button', { name: 'Decline', exact: true }).click();
+      await expect(item('Dirk Declined').locator('.proposal-status')).toHaveText('Declined');
+      await expect(page.locator('.spinner')).toHaveCount(0);
+      await checkScreen(page, 'proposals-card', width);
+      await item('Cleo Confirmed').getByRole('button', { name: /^Cancel the meeting/ }).click();
+      await expect(page.getByRole('dialog', { name: 'Cancel meeting' })).toBeVisible();
+      await checkScreen(page, 'proposals-cancel-dialog', width);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+
+      // The one-click link of the owner's e-mail for Pia's proposal, in a context with no sign-in.
+      const links = [...new Set(mailText.match(/https?:\/\/[^\s"'<>]+\/proposal#t=[^\s"'<>]+/g) ?? [])].map((l) => l.replace(/&amp;/g, '&'));
+      const ctx = await browser.newContext({ baseURL, locale: 'en-GB', timezoneId: zone, viewport: { width: width.width, height: width.height } });
+      const l = await ctx.newPage();
+      let confirmLink = '';
+      for (const link of links) {
+        await l.goto(link);
+        const heading = l.getByRole('heading', { level: 1 });
+        await expect(heading).toHaveText(/^(Confirm this meeting\?|Decline this proposal\?)$/);
+        if ((await heading.textContent()) === 'Confirm this meeting?') confirmLink = link;
+        else await checkScreen(l, 'proposal-link-decline', width);
+      }
+      expect(confirmLink).not.toBe('');
+      await l.goto(confirmLink);
+      await expect(l.getByRole('button', { name: 'Confirm meeting' })).toBeVisible();
+      await checkScreen(l, 'proposal-link-confirm', width);
+      await l.getByRole('button', { name: 'Confirm meeting' }).click();
+      await expect(l.getByRole('heading', { level: 1 })).toHaveText('Meeting confirmed');
+      await checkScreen(l, 'proposal-link-done', width);
+      await l.goto('/');
+      await l.goto(confirmLink);
+      await expect(l.getByRole('main').getByRole('alert')).toBeVisible();
+      await checkScreen(l, 'proposal-link-used', width);
+      await l.goto('/proposal#t=forged.token');
+      await expect(l.getByRole('main').getByRole('alert')).toHaveText('This link is not valid.');
+      await checkScreen(l, 'proposal-link-invalid', width);
+      await ctx.close();
     });
   });
 }

@@ -226,7 +226,7 @@ function ProposalItem({
         </p>
         {p.note && <p className="proposal-note">{p.note}</p>}
         {p.status === 'confirmed' && (
-          <p className="proposal-calendar small">{p.calendar_name ? <>In {p.calendar_name}</> : 'Not added to a calendar — the invitation (.ics) was e-mailed to you.'}</p>
+          <p className="proposal-calendar small muted">{p.calendar_name ? <>Added to {p.calendar_name}</> : 'Not added to a calendar — the invitation (.ics) was e-mailed to you.'}</p>
         )}
         {(p.status === 'declined' || p.status === 'cancelled') && p.message && <p className="proposal-message small muted">Your message: {p.message}</p>}
         {waiting && (
@@ -330,11 +330,18 @@ function MessageDialog({
         <div className="field">
           <div className="field-label-row">
             <label htmlFor="proposal-message">Message to {a.proposal.name} (optional)</label>
-            <span className={`small ${tooLong ? 'field-error' : 'muted'}`} aria-live="polite">
+            <span id="proposal-message-count" className={`small ${tooLong ? 'field-error' : 'muted'}`} aria-live="polite">
               {message.length}/{PROPOSAL_MESSAGE_MAX}
             </span>
           </div>
-          <textarea id="proposal-message" rows={4} value={message} onChange={(e) => setMessage(e.target.value)} aria-invalid={tooLong || undefined} aria-describedby={tooLong ? 'proposal-message-error' : undefined} />
+          <textarea
+            id="proposal-message"
+            rows={4}
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+            aria-invalid={tooLong || undefined}
+            aria-describedby={tooLong ? 'proposal-message-count proposal-message-error' : 'proposal-message-count'}
+          />
           {tooLong && (
             <p id="proposal-message-error" className="field-error">
               Message must be no more than 1000 characters

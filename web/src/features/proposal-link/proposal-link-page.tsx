@@ -75,7 +75,7 @@ function ProposalLinkView({ token }: { token: string | null }) {
     body = (
       <>
         <h1 className="auth-title">Proposal link</h1>
-        <p role="alert" className="proposal-link-error">
+        <p role="alert" className="alert alert-warning proposal-link-error">
           {state.message}
         </p>
         <p className="muted">
@@ -91,9 +91,11 @@ function ProposalLinkView({ token }: { token: string | null }) {
     const when = fmt.instantRange(Date.parse(p.start), Date.parse(p.end), zone);
     const done = state.step === 'done';
     const tooLong = message.length > PROPOSAL_MESSAGE_MAX;
+    // Decided meanwhile (on the dashboard, the tray or the other link): nothing left to ask.
+    const answered = !done && p.status !== 'pending';
     body = (
       <>
-        <h1 className="auth-title">{done ? (decline ? 'Proposal declined' : 'Meeting confirmed') : decline ? 'Decline this proposal?' : 'Confirm this meeting?'}</h1>
+        <h1 className="auth-title">{done ? (decline ? 'Proposal declined' : 'Meeting confirmed') : answered ? 'Already answered' : decline ? 'Decline this proposal?' : 'Confirm this meeting?'}</h1>
         <dl>
           <dt>Visitor</dt>
           <dd>{p.name}</dd>
@@ -117,20 +119,38 @@ function ProposalLinkView({ token }: { token: string | null }) {
               Open your dashboard
             </Link>
           </>
-        ) : p.status !== 'pending' ? (
-          <p role="alert">This proposal has already been {p.status}.</p>
+        ) : answered ? (
+          <>
+            <p role="alert" className="alert alert-warning proposal-link-error">
+              This proposal has already been {p.status}.
+            </p>
+            <Link to="/app/dashboard#proposals" className="btn btn-secondary">
+              Open your dashboard
+            </Link>
+          </>
         ) : (
           <form onSubmit={(e) => void act(e)} className="proposal-message-form">
             {decline && (
               <div className="field">
                 <div className="field-label-row">
                   <label htmlFor="decline-message">Message to {p.name} (optional)</label>
-                  <span className={`small ${tooLong ? 'field-error' : 'muted'}`}>
+                  <span id="decline-message-count" className={`small ${tooLong ? 'field-error' : 'muted'}`} aria-live="polite">
                     {message.length}/{PROPOSAL_MESSAGE_MAX}
                   </span>
                 </div>
-                <textarea id="decline-message" rows={4} value={message} onChange={(e) => setMessage(e.target.value)} aria-invalid={tooLong || undefined} />
-                {tooLong && <p className="field-error">Message must be no more than 1000 characters</p>}
+                <textarea
+                  id="decline-message"
+                  rows={4}
+                  value={message}
+                  onChange={(e) => setMessage(e.target.value)}
+                  aria-invalid={tooLong || undefined}
+                  aria-describedby={tooLong ? 'decline-message-count decline-message-error' : 'decline-message-count'}
+                />
+                {tooLong && (
+                  <p id="decline-message-error" className="field-error">
+                    Message must be no more than 1000 characters
+                  </p>
+                )}
               </div>
             )}
             {actError && (

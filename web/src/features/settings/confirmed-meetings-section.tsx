@@ -90,7 +90,7 @@ export function ConfirmedMeetingsSection() {
           Confirmed meetings
         </h2>
       </div>
-      <p className="muted">When you confirm a proposed time, the meeting is added to your calendar and the visitor gets an invitation.</p>
+      <p className="muted">When you confirm a proposed time, the visitor gets an invitation and the meeting is added to the calendar you choose here.</p>
       {loadError && <Alert kind="error">Could not load this setting. Please try again later.</Alert>}
       {!settings && !loadError && <Spinner size={20} label="Loading confirmed meetings setting" />}
       {settings && (
