@@ -85,7 +85,7 @@ export interface OwnerConfirmedMailInput {
   end: number;
   /** The calendar the meeting was written to, or null. */
   calendarName: string | null;
-  /** When the owner has no writable calendar: the meeting's VCALENDAR (`meetingCalendar(…, 'REQUEST')`), attached as meeting.ics; else null. */
+  /** When the owner has no writable calendar: the meeting's VCALENDAR (`meetingCalendar(…, 'PUBLISH')`: a copy to import, RFC 5546 §3.2.1), attached as meeting.ics; else null. */
   ics: string | null;
 }
 
@@ -333,17 +333,8 @@ ${where ? `<p>${esc(where)}</p>\n` : ''}<p>${esc(p.visitorName)} gets the invita
   };
 }
 
-/** Input of {@link ownerCancelledEmail}: times UTC ms; `ics` the METHOD:CANCEL object (same UID, SEQUENCE + 1). */
-export interface OwnerCancelledMailInput {
-  to: string;
-  ownerName: string;
-  ownerTimezone: string;
-  visitorName: string;
-  visitorEmail: string;
-  start: number;
-  end: number;
-  ics: string;
-}
+/** Input of {@link ownerCancelledEmail}: the receipt's fields; `ics` the METHOD:CANCEL object (same UID, SEQUENCE + 1). */
+export type OwnerCancelledMailInput = Omit<OwnerConfirmedMailInput, 'calendarName' | 'ics'> & { ics: string };
 
 /**
  * The owner's receipt of a cancelled meeting that was in no connected calendar (they added the

@@ -126,6 +126,19 @@ function people(row: ProposalRow, owner: { name: string; email: string; timezone
   };
 }
 
+/** The fields of the owner's own receipts (English): to the owner, about the visitor, times UTC ms. */
+function ownerReceipt(row: ProposalRow, owner: { name: string; email: string; timezone: string }) {
+  return {
+    to: owner.email,
+    ownerName: owner.name,
+    ownerTimezone: owner.timezone,
+    visitorName: row.name,
+    visitorEmail: row.email,
+    start: Number(row.start_ms),
+    end: Number(row.end_ms),
+  };
+}
+
 function uidFor(deps: Deps, row: ProposalRow): string {
   let host = 'avail.local';
   try {
@@ -292,17 +305,7 @@ export async function confirmProposal(deps: Deps, userId: string, id: string, ta
   if (!writer?.sendsInvitation) await sendQuietly(deps, 'invitation', row.id, () => invitationEmail({ meeting, ...people(row, owner) }));
   if (!written) {
     await sendQuietly(deps, 'owner-ics', row.id, () =>
-      ownerConfirmedEmail({
-        to: owner.email,
-        ownerName: owner.name,
-        ownerTimezone: owner.timezone,
-        visitorName: row.name,
-        visitorEmail: row.email,
-        start: Number(row.start_ms),
-        end: Number(row.end_ms),
-        calendarName: null,
-        ics: meetingCalendar(meeting, 'PUBLISH'),
-      }),
+      ownerConfirmedEmail({ ...ownerReceipt(row, owner), calendarName: null, ics: meetingCalendar(meeting, 'PUBLISH') }),
     );
   }
   return presentProposal(await reread(deps, userId, id), deps.config.AVAIL_SECRET_KEY);
@@ -418,16 +421,7 @@ export async function cancelProposal(deps: Deps, userId: string, id: string, mes
   if (!row.target_connection_id) {
     // The owner added the confirmation's meeting.ics by hand: send them the CANCEL to remove it.
     await sendQuietly(deps, 'owner-cancel-ics', row.id, () =>
-      ownerCancelledEmail({
-        to: owner.email,
-        ownerName: owner.name,
-        ownerTimezone: owner.timezone,
-        visitorName: row.name,
-        visitorEmail: row.email,
-        start: Number(row.start_ms),
-        end: Number(row.end_ms),
-        ics: meetingCalendar(meeting, 'CANCEL'),
-      }),
+      ownerCancelledEmail({ ...ownerReceipt(row, owner), ics: meetingCalendar(meeting, 'CANCEL') }),
     );
   }
   // The calendar's own copy of the meeting is busy time until the connection syncs: sync it now.

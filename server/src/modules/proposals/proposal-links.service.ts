@@ -20,6 +20,7 @@ import { findOwnerContact, findProposalById, spendLinks, unspendLinks } from '..
 
 type LinkAction = Extract<ProposalAction, 'confirm' | 'decline'>;
 
+/** The link page's error texts: 404 `invalid`, 410 `expired` / `used` (the `error` of those answers). */
 export const LINK_MESSAGES = {
   invalid: 'This link is not valid.',
   expired: 'This link has expired. Open your dashboard to answer the proposal.',
