@@ -22,6 +22,8 @@ export const IPC_CHANNELS = {
   setTrayState: 'avail:set-tray-state',
   /** send(DesktopNotification) */
   notify: 'avail:notify',
+  /** send(): the renderer's device database is open; main delivers the queued tray commands */
+  commandsReady: 'avail:commands-ready',
   /** main → renderer: DesktopCommand */
   command: 'avail:command',
 } as const;

@@ -3,7 +3,7 @@ import type { DesktopCommand, DesktopNotification, ServerSetting, TrayState } fr
 import { normaliseServerOrigin } from '@avail/shared/desktop/desktop-bridge.ts';
 import { IPC_CHANNELS } from '../ipc-channels.ts';
 import { FOREIGN_SENDER_MESSAGE, SERVER_SETTING_WRITE_FAILED, registerIpcHandlers, type IpcSenderEvent } from './ipc-handlers.ts';
-import { parseTrayState } from './ipc-payloads.ts';
+import { parseQueuedCommand, parseTrayState } from './ipc-payloads.ts';
 import type { TokenStore } from './token-store.ts';
 import type { ServerSettingStore } from './server-setting-store.ts';
 
@@ -71,6 +71,7 @@ function setup() {
     showNotification: (n: DesktopNotification, click: () => void) => void notifications.push({ n, click }),
     showWindow: vi.fn(),
     sendCommand: (c: DesktopCommand) => void commands.push(c),
+    commandsReady: vi.fn(),
     openExternal: vi.fn(async (_url: string) => undefined),
     onServerOriginChanged: vi.fn(),
     log: vi.fn(),
@@ -95,7 +96,7 @@ describe('registerIpcHandlers', () => {
     expect([...invokes.keys()].sort()).toEqual(
       [IPC_CHANNELS.openExternal, IPC_CHANNELS.tokenPersistence, IPC_CHANNELS.loadToken, IPC_CHANNELS.saveToken, IPC_CHANNELS.clearToken, IPC_CHANNELS.serverSetting, IPC_CHANNELS.setServerOrigin].sort(),
     );
-    expect([...sends.keys()].sort()).toEqual([IPC_CHANNELS.notify, IPC_CHANNELS.setTrayState].sort());
+    expect([...sends.keys()].sort()).toEqual([IPC_CHANNELS.notify, IPC_CHANNELS.setTrayState, IPC_CHANNELS.commandsReady].sort());
   });
 
   it('opens provider consent pages in the system browser, and nothing but https (or loopback http) pages', async () => {
@@ -219,6 +220,39 @@ describe('registerIpcHandlers', () => {
     expect(parseTrayState(validState({ proposals: [{ ...p, name: 'a\nb' }] }))).toBeNull();
     expect(parseTrayState(validState({ proposals: Array.from({ length: 11 }, (_, i) => ({ ...p, id: `p-${i}` })) }))).toBeNull();
     expect(parseTrayState(validState({ proposals: 'p-1' }))).toBeNull();
+  });
+
+  it('"commands ready" from the app reaches the queue; from anything else it is ignored (issue 25)', () => {
+    const { send, deps } = setup();
+    send(FOREIGN[0][1], IPC_CHANNELS.commandsReady);
+    expect(deps.commandsReady).not.toHaveBeenCalled();
+    send(APP, IPC_CHANNELS.commandsReady);
+    expect(deps.commandsReady).toHaveBeenCalledOnce();
+  });
+
+  it('syncing (issue 25): true is kept, absent or false means a finished pull, anything else refuses the state', () => {
+    expect(parseTrayState(validState({ syncing: true, windows: [] }))?.syncing).toBe(true);
+    expect(parseTrayState(validState({ syncing: false }))).toEqual(validState());
+    expect(parseTrayState(validState())).not.toHaveProperty('syncing');
+    expect(parseTrayState(validState({ syncing: 'yes' }))).toBeNull();
+  });
+
+  it('queued commands read back from disk: the tray\'s busy blocks with their click instant and proposal decisions, nothing else', () => {
+    const at = 1_781_500_000_000;
+    expect(parseQueuedCommand({ type: 'busy', duration: { minutes: 30 }, at, extra: 1 })).toEqual({ type: 'busy', duration: { minutes: 30 }, at });
+    expect(parseQueuedCommand({ type: 'busy', duration: { restOfToday: true }, at })).toEqual({ type: 'busy', duration: { restOfToday: true }, at });
+    expect(parseQueuedCommand({ type: 'proposal', id: 'p-1', action: 'decline', queued: true })).toEqual({ type: 'proposal', id: 'p-1', action: 'decline' });
+    for (const bad of [
+      { type: 'busy', duration: { minutes: 45 }, at },
+      { type: 'busy', duration: { minutes: 30 } },
+      { type: 'busy', duration: { minutes: 30, restOfToday: true }, at },
+      { type: 'proposal', id: '', action: 'confirm' },
+      { type: 'proposal', id: 'p-1', action: 'cancel' },
+      { type: 'sync-now' },
+      { type: 'navigate', route: '/app' },
+      'busy',
+      null,
+    ]) expect(parseQueuedCommand(bad), JSON.stringify(bad)).toBeNull();
   });
 
   it('notify shows a notification whose click opens the window at the route', () => {

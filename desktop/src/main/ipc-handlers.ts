@@ -1,6 +1,7 @@
 /**
  * The main-process side of the desktop bridge: `ipcMain.handle` for the invoke calls (token,
- * server setting) and `ipcMain.on` for the one-way ones (tray state, notifications)
+ * server setting) and `ipcMain.on` for the one-way ones (tray state, notifications, the
+ * renderer's "commands ready")
  * (https://www.electronjs.org/docs/latest/api/ipc-main).
  *
  * Every message is answered only when its sender frame shows a page of `app://avail`
@@ -49,6 +50,8 @@ export interface IpcHandlerDeps {
   openExternal(url: string): Promise<void>;
   /** Sends a command to the renderer. */
   sendCommand(command: DesktopCommand): void;
+  /** The renderer's device database is open: deliver the tray commands that waited (issue 25). */
+  commandsReady(): void;
   /**
    * Called after `setServerOrigin` stored an origin different from the previous one (main reloads
    * the window so the new Content-Security-Policy `connect-src` applies).
@@ -133,6 +136,7 @@ export function registerIpcHandlers(deps: IpcHandlerDeps): void {
     }
     deps.setTrayState(state);
   });
+  on(IPC_CHANNELS.commandsReady, () => deps.commandsReady());
   on(IPC_CHANNELS.notify, (value) => {
     const notification = parseDesktopNotification(value);
     if (!notification) {

@@ -3,7 +3,7 @@
  * even if it is our own), so every payload is checked field by field and copied: a bad one is
  * refused as a whole (`null`), never partly used.
  */
-import { TRAY_PROPOSALS_MAX, type DesktopNotification, type TrayProposal, type TrayState, type TrayWindow } from '@avail/shared/desktop/desktop-bridge.ts';
+import { TRAY_PROPOSALS_MAX, type BusyDuration, type DesktopCommand, type DesktopNotification, type TrayProposal, type TrayState, type TrayWindow } from '@avail/shared/desktop/desktop-bridge.ts';
 import { isValidIanaZone } from '@avail/shared/domain/zone-time.ts';
 
 /** At most this many windows (14 days of short windows is far fewer). */
@@ -63,7 +63,7 @@ export function parseTrayProposals(value: unknown): TrayProposal[] | null {
  * integer; `timezone` a known IANA zone; `windows` at most {@link MAX_TRAY_WINDOWS} `{start, end}`
  * instants (UTC ms) with `start < end`; `link` null or an http(s) URL; `freeTimesText` null or a
  * string of at most {@link MAX_TEXT_LENGTH} characters; `computedAt` an instant; `proposals` as
- * {@link parseTrayProposals}.
+ * {@link parseTrayProposals}; `syncing` absent or a boolean (issue 25; kept only when true).
  * Extra properties are dropped.
  */
 export function parseTrayState(value: unknown): TrayState | null {
@@ -84,6 +84,7 @@ export function parseTrayState(value: unknown): TrayState | null {
   if (link !== null && (typeof link !== 'string' || link.length > MAX_URL_LENGTH || !isWebUrl(link))) return null;
   if (freeTimesText !== null && (typeof freeTimesText !== 'string' || freeTimesText.length > MAX_TEXT_LENGTH)) return null;
   if (!isInstant(computedAt)) return null;
+  if (value.syncing !== undefined && typeof value.syncing !== 'boolean') return null;
   return {
     signedIn,
     connection: connection as TrayState['connection'],
@@ -94,6 +95,7 @@ export function parseTrayState(value: unknown): TrayState | null {
     freeTimesText,
     computedAt,
     ...(value.proposals === undefined ? {} : { proposals }),
+    ...(value.syncing === true ? { syncing: true } : {}),
   };
 }
 
@@ -118,4 +120,37 @@ export function parseDesktopNotification(value: unknown): DesktopNotification | 
 /** A token to save: a non-empty string of at most {@link MAX_TOKEN_LENGTH} printable ASCII characters. */
 export function isTokenArgument(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= MAX_TOKEN_LENGTH && /^[\x21-\x7e]+$/.test(value);
+}
+
+/** The tray's "Busy for …" lengths in minutes. */
+const BUSY_MINUTES: ReadonlySet<unknown> = new Set([30, 60, 120]);
+
+function parseBusyDuration(value: unknown): BusyDuration | null {
+  if (!isRecord(value)) return null;
+  if (value.restOfToday === true && value.minutes === undefined) return { restOfToday: true };
+  if (BUSY_MINUTES.has(value.minutes) && value.restOfToday === undefined) return { minutes: value.minutes as 30 | 60 | 120 };
+  return null;
+}
+
+/**
+ * A tray command that waits for the device database (issue 25) rebuilt from untrusted `value` —
+ * the queue file read back from disk — or null: `{ type: 'busy', duration, at }` (duration one of
+ * the tray's four, `at` the click instant, UTC ms) or `{ type: 'proposal', id, action }` (id as
+ * {@link parseTrayProposals}, action confirm | decline). Extra properties are dropped; `queued` is
+ * set by the queue when it delivers, never read from disk.
+ */
+export function parseQueuedCommand(value: unknown): Extract<DesktopCommand, { type: 'busy' | 'proposal' }> | null {
+  if (!isRecord(value)) return null;
+  if (value.type === 'busy') {
+    const duration = parseBusyDuration(value.duration);
+    if (!duration || !isInstant(value.at)) return null;
+    return { type: 'busy', duration, at: value.at };
+  }
+  if (value.type === 'proposal') {
+    const { id, action } = value;
+    if (typeof id !== 'string' || id.length === 0 || id.length > MAX_PROPOSAL_ID_LENGTH) return null;
+    if (action !== 'confirm' && action !== 'decline') return null;
+    return { type: 'proposal', id, action };
+  }
+  return null;
 }

@@ -223,5 +223,55 @@ describe('main.ts wiring', () => {
   });
 });
 
+describe('main.ts: the tray on its own (issue 25)', () => {
+  it('shows the last known state at once on start, keeps a tray busy block until the renderer\'s database is open, and forgets it all on sign-out', async () => {
+    const { mkdir, writeFile, readFile } = await import('node:fs/promises');
+    const { existsSync, readFileSync, statSync } = await import('node:fs');
+    const dataDir = join(appData, 'Avail');
+    await mkdir(dataDir, { recursive: true });
+    const now = Date.now();
+    // Free from a minute ago for two hours (UTC), computed an hour ago by the last run.
+    await writeFile(
+      join(dataDir, 'tray-state.json'),
+      JSON.stringify({ version: 1, signedIn: true, timezone: 'UTC', windows: [{ start: now - 60_000, end: now + 7_200_000 }], link: 'https://avail.example.com/ana', freeTimesText: null, computedAt: now - 3_600_000 }),
+    );
+    const fake = await boot(true);
+    fake.module.app.becomeReady();
+    await until(() => fake.trays.length > 0 && fake.windows.length > 0);
+    const tray = fake.trays[0];
+    expect(tray.tooltip).toMatch(/^Free now until \d\d:\d\d$/);
+    type Item = { id?: string; label?: string; click?: () => void };
+    const menu = () => tray.menu as Item[];
+    expect(menu().find((i) => i.id === 'connection')?.label).toMatch(/^Syncing… · as of \d\d:\d\d$/);
+
+    // "Busy for the next 30 min" before the renderer is ready: nothing is sent yet, the menu says it waits.
+    const win = fake.windows[0];
+    menu().find((i) => i.id === 'busy-0')!.click!();
+    expect(win.webContents.send).not.toHaveBeenCalled();
+    expect(menu().find((i) => i.id === 'connection')?.label).toContain('1 tray action waiting');
+    await until(() => existsSync(join(dataDir, 'tray-commands.json')));
+
+    // The renderer's database opens: the command arrives, stamped with the click, marked queued.
+    const sender = { senderFrame: { url: 'app://avail/app/dashboard' } };
+    fake.sendHandlers.get(IPC_CHANNELS.commandsReady)!(sender);
+    expect(win.webContents.send).toHaveBeenCalledWith(IPC_CHANNELS.command, { type: 'busy', duration: { minutes: 30 }, at: expect.any(Number), queued: true });
+    const [, sent] = win.webContents.send.mock.calls[0] as [string, { at: number }];
+    expect(Math.abs(sent.at - now)).toBeLessThan(5_000);
+
+    // The renderer reports a full state: it is kept on disk (0600) for the next start.
+    fake.sendHandlers.get(IPC_CHANNELS.setTrayState)!(sender, { signedIn: true, connection: 'online', pendingCount: 0, timezone: 'UTC', windows: [], link: null, freeTimesText: null, computedAt: Date.now() });
+    const keptFile = join(dataDir, 'tray-state.json');
+    await until(() => readFileSync(keptFile, 'utf8').includes('"link":null'));
+    expect(JSON.parse(await readFile(keptFile, 'utf8'))).toMatchObject({ version: 1, signedIn: true, windows: [], link: null });
+    expect(statSync(keptFile).mode & 0o777).toBe(0o600);
+
+    // Signed out: the file goes, so the next start says "Not signed in".
+    fake.sendHandlers.get(IPC_CHANNELS.setTrayState)!(sender, { signedIn: false, connection: 'online', pendingCount: 0, timezone: 'UTC', windows: [], link: null, freeTimesText: null, computedAt: Date.now() });
+    expect(tray.tooltip).toBe('Not signed in');
+    await until(() => !existsSync(join(dataDir, 'tray-state.json')));
+    expect(existsSync(join(dataDir, 'tray-state.json'))).toBe(false);
+  });
+});
+
 // Keep EventEmitter referenced for the hoisted factory's types.
 void EventEmitter;

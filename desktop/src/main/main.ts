@@ -5,7 +5,9 @@
  * single instance → `app://` scheme (privileged before `ready`, served from the web build) →
  * server setting and token stores in the data folder → permissions and navigation rules → the
  * window (`app://avail/app/dashboard`, hidden to the tray on close, started hidden at login) →
- * the tray (menu and tooltip from the renderer's state) → IPC for the preload bridge.
+ * the tray (menu and tooltip from the renderer's state; on start the last known state kept in
+ * `tray-state.json`, issue 25) → IPC for the preload bridge. Busy blocks and proposal decisions
+ * from the tray wait in `tray-commands.json` until the renderer's database is open.
  *
  * Layout (development and packaged alike, see electron-builder.yml): this file is
  * `desktop/dist/main.cjs`, the preload `desktop/dist/preload.cjs`, the web build `web/dist/`;
@@ -37,7 +39,9 @@ import { createLoginItem, shouldStartHidden } from './login-item.ts';
 import { readBytes, removeFile, writePrivateFile } from './private-file.ts';
 import { createServerSettingStore } from './server-setting-store.ts';
 import { createTokenStore } from './token-store.ts';
+import { createTrayCommandQueue, isQueuedCommandType } from './tray-command-queue.ts';
 import { createTrayController, type TrayController } from './tray-controller.ts';
+import { createTrayStateStore } from './tray-state-store.ts';
 
 /** Windows needs it for notifications; the same id as electron-builder.yml's appId. */
 const APP_USER_MODEL_ID = 'app.avail.desktop';
@@ -68,8 +72,11 @@ function showWindow(): void {
   revealWindow(mainWindow);
 }
 
-function sendCommand(command: DesktopCommand): void {
-  if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(IPC_CHANNELS.command, command);
+/** Sends a command to the renderer; false when there is no window (the command is not sent). */
+function sendCommand(command: DesktopCommand): boolean {
+  if (!mainWindow || mainWindow.isDestroyed()) return false;
+  mainWindow.webContents.send(IPC_CHANNELS.command, command);
+  return true;
 }
 
 function createWindow(startHidden: boolean): BrowserWindow {
@@ -83,7 +90,11 @@ function createWindow(startHidden: boolean): BrowserWindow {
   });
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
+    commandQueue.notReady();
   });
+  // A (re)load or a crash closes the page's database: tray commands wait again for its "ready".
+  win.webContents.on('did-start-loading', () => commandQueue.notReady());
+  win.webContents.on('render-process-gone', () => commandQueue.notReady());
   void win.loadURL(APP_START_URL);
   return win;
 }
@@ -140,9 +151,26 @@ const serverSettings = createServerSettingStore({
   log,
 });
 
+const trayStateStore = createTrayStateStore({
+  readFile: (file) => readFile(file),
+  writeFile: (file, data) => writePrivateFile(file, data),
+  removeFile,
+  file: join(userData(), 'tray-state.json'),
+  log,
+});
+const commandQueue = createTrayCommandQueue({
+  readFile: (file) => readFile(file),
+  writeFile: (file, data) => writePrivateFile(file, data),
+  file: join(userData(), 'tray-commands.json'),
+  deliver: sendCommand,
+  log,
+});
+
 async function start(): Promise<void> {
   if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
-  await serverSettings.get(); // the CSP and the popup rules need the origin from the first request on
+  // The CSP and the popup rules need the origin from the first request on; the tray shows its
+  // last known state at once, and the commands a previous run kept wait for the renderer.
+  const [, lastTrayState] = await Promise.all([serverSettings.get(), trayStateStore.load(), commandQueue.load()]);
 
   const tokenStore = createTokenStore({
     safeStorage,
@@ -176,6 +204,10 @@ async function start(): Promise<void> {
     showNotification,
     showWindow,
     sendCommand,
+    commandsReady: () => {
+      commandQueue.ready();
+      trayController?.refresh(); // the "waiting" count
+    },
     openExternal: (url) => shell.openExternal(url),
     // The new server must appear in the CSP's connect-src, which applies per document: reload.
     onServerOriginChanged: () => setTimeout(() => mainWindow?.webContents.reload(), 50),
@@ -190,7 +222,13 @@ async function start(): Promise<void> {
     tray,
     buildMenu: (template) => Menu.buildFromTemplate(template),
     clipboard,
-    send: sendCommand,
+    send: (command) => {
+      if (isQueuedCommandType(command)) commandQueue.submit(command);
+      else sendCommand(command);
+    },
+    initialState: lastTrayState,
+    onState: (state) => trayStateStore.remember(state),
+    waitingCount: () => commandQueue.size(),
     showWindow,
     quit: () => app.quit(),
     loginItem,

@@ -5,7 +5,7 @@ import { createTrayController } from './tray-controller.ts';
 
 type Template = MenuItemConstructorOptions[];
 
-function setup(startIso: string) {
+function setup(startIso: string, extra: { initialState?: TrayState | null; waitingCount?: () => number } = {}) {
   vi.setSystemTime(new Date(startIso));
   const tray = { menu: null as Template | null, tooltip: '', setContextMenu: vi.fn((m: Template | null) => void (tray.menu = m)), setToolTip: vi.fn((t: string) => void (tray.tooltip = t)) };
   const sent: DesktopCommand[] = [];
@@ -19,6 +19,8 @@ function setup(startIso: string) {
     showWindow: vi.fn(),
     quit: vi.fn(),
     loginItem: { get: () => ({ openAtLogin, loginItemSupported: true }), set: vi.fn((v: boolean) => void (openAtLogin = v)) },
+    onState: vi.fn((_s: TrayState) => undefined),
+    ...extra,
   };
   const controller = createTrayController(deps);
   const item = (label: string) => {
@@ -100,7 +102,9 @@ describe('createTrayController', () => {
     click('Open Avail');
     click('Quit');
     expect(copied).toEqual(['https://avail.example.com/ana', 'Mon 15 Jun 15:00–15:30']);
-    expect(sent).toEqual([{ type: 'busy', duration: { minutes: 120 } }, { type: 'busy', duration: { restOfToday: true } }, { type: 'sync-now' }]);
+    // Busy blocks carry the click instant (issue 25: they may wait for the device database).
+    const at = Date.parse('2026-06-15T13:10:00Z');
+    expect(sent).toEqual([{ type: 'busy', duration: { minutes: 120 }, at }, { type: 'busy', duration: { restOfToday: true }, at }, { type: 'sync-now' }]);
     expect(deps.showWindow).toHaveBeenCalledOnce();
     expect(deps.quit).toHaveBeenCalledOnce();
   });
@@ -143,5 +147,66 @@ describe('createTrayController', () => {
     controller.dispose();
     vi.advanceTimersByTime(10 * 60_000);
     expect(tray.setToolTip.mock.calls.length).toBe(draws);
+  });
+});
+
+describe('the tray on its own (issue 25)', () => {
+  /** The last known state as tray-state-store.ts restores it (computed Mon 15 June 15:00 local). */
+  const restored = () => state({ connection: 'syncing', syncing: true, pendingCount: 0 });
+
+  it('on start shows the last known state at once, "Syncing…" with its age, never "Not signed in"', () => {
+    const { tray, controller, item } = setup('2026-06-15T13:10:20Z', { initialState: restored() });
+    expect(tray.tooltip).toBe('Free now until 15:30');
+    expect(item('Syncing… · as of 15:00').enabled).toBe(false);
+    expect(item('Copy my link').enabled).toBe(true);
+    expect(item('Busy for the next 30 min')).toBeTruthy();
+    expect(controller.state()).toBeNull(); // the renderer has not reported yet
+  });
+
+  it('a stored state whose windows have aged: the label comes from the windows after now; stale free times are not copied', () => {
+    // Next day: every stored window has passed.
+    const { tray, item, click, copied } = setup('2026-06-16T07:00:00Z', { initialState: restored() });
+    expect(tray.tooltip).toBe('Syncing…');
+    expect(item('Syncing… · as of Mon 15:00')).toBeTruthy();
+    expect(item('Copy my next free times').enabled).toBe(false);
+    click('Copy my next free times');
+    expect(copied).toEqual([]);
+    // 15:40 local on the day itself: the first window ended, the second is ahead.
+    const later = setup('2026-06-15T13:40:00Z', { initialState: restored() });
+    expect(later.tray.tooltip).toBe('Busy — next free today 16:00–17:00');
+    expect(later.item('Copy my next free times').enabled).toBe(false);
+  });
+
+  it('the renderer\'s "signed in, syncing" report keeps the known windows; its full state replaces them; only a signed-out report says "Not signed in"', () => {
+    const { tray, controller, item, deps } = setup('2026-06-15T13:10:20Z', { initialState: restored() });
+    controller.setState(state({ connection: 'offline', syncing: true, windows: [], freeTimesText: null, computedAt: Date.parse('2026-06-15T13:10:00Z'), timezone: 'Europe/Brussels' }));
+    expect(tray.tooltip).toBe('Free now until 15:30');
+    expect(item('Offline · as of 15:00')).toBeTruthy();
+    expect(controller.state()?.windows).toHaveLength(2);
+    expect(deps.onState).toHaveBeenLastCalledWith(expect.objectContaining({ syncing: true, computedAt: Date.parse('2026-06-15T13:00:00Z') }));
+
+    controller.setState(state({ windows: [{ start: Date.parse('2026-06-15T14:00:00Z'), end: Date.parse('2026-06-15T15:00:00Z') }], computedAt: Date.parse('2026-06-15T13:10:00Z') }));
+    expect(tray.tooltip).toBe('Busy — next free today 16:00–17:00');
+    expect(item('Online')).toBeTruthy();
+
+    controller.setState({ signedIn: false, connection: 'online', pendingCount: 0, timezone: 'UTC', windows: [], link: null, freeTimesText: null, computedAt: Date.now() });
+    expect(tray.tooltip).toBe('Not signed in');
+  });
+
+  it('first run ever (nothing stored), signed-in owner whose device has not pulled: "Syncing…", not "Not signed in" nor "no free time"', () => {
+    const { tray, controller, item } = setup('2026-06-15T13:10:20Z');
+    controller.setState(state({ connection: 'syncing', syncing: true, windows: [], freeTimesText: null, computedAt: Date.parse('2026-06-15T13:10:00Z') }));
+    expect(tray.tooltip).toBe('Syncing…');
+    expect(item('Syncing…').enabled).toBe(false);
+  });
+
+  it('shows how many tray actions wait for the device database', () => {
+    let waiting = 0;
+    const { controller, click, item } = setup('2026-06-15T13:10:20Z', { waitingCount: () => waiting });
+    controller.setState(state());
+    expect(item('Online')).toBeTruthy();
+    waiting = 1; // what the queue holds once the click below is kept
+    click('Busy for the next 30 min');
+    expect(item('Online · 1 tray action waiting')).toBeTruthy();
   });
 });

@@ -11,7 +11,7 @@ import type { MenuItemConstructorOptions } from 'electron';
 import { proposalRoute, signedOutTrayState, type DesktopCommand, type TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
 import { MINUTE_MS } from '@avail/shared/domain/zone-time.ts';
 import { trayMenuTemplate, type LoginItemState } from './tray-menu.ts';
-import { trayStatusText } from './tray-label.ts';
+import { freeTimesTextCurrent, trayStatusText } from './tray-label.ts';
 
 /** The part of Electron's `Tray` the controller uses. */
 export interface TrayLike<M> {
@@ -36,8 +36,21 @@ export interface TrayControllerDeps<M> {
   /** `Menu.buildFromTemplate`. */
   buildMenu(template: MenuItemConstructorOptions[]): M;
   clipboard: { writeText(text: string): void };
-  /** Sends a command to the renderer (no-op when the window is gone). */
+  /**
+   * Sends a command to the renderer. Busy blocks (stamped here with the click instant `at`) and
+   * proposal decisions go to `tray-command-queue.ts` in main.ts, which keeps them until the
+   * renderer's database is open; the rest are dropped when the window is gone.
+   */
   send(command: DesktopCommand): void;
+  /**
+   * The state to show until the renderer reports (issue 25: the last known state,
+   * `tray-state-store.ts`); default the signed-out state ("Not signed in").
+   */
+  initialState?: TrayState | null;
+  /** Called with every state the tray adopts (after merging, see `setState`), e.g. to keep it on disk. */
+  onState?(state: TrayState): void;
+  /** How many tray commands wait for the device database (shown in the menu). Default 0. */
+  waitingCount?(): number;
   /** Shows and focuses the app window (creating/restoring it as needed). */
   showWindow(): void;
   /** Quits the app for real (not just hiding the window). */
@@ -49,9 +62,15 @@ export interface TrayControllerDeps<M> {
 }
 
 export interface TrayController {
-  /** Replaces the state (already validated by the IPC layer) and redraws at once. */
+  /**
+   * Replaces the state (already validated by the IPC layer) and redraws at once. A signed-in
+   * `syncing` state (the renderer knows the owner but has not read its data yet, issue 25) keeps
+   * the windows, free-times text, their `computedAt` and the proposals of the state shown before,
+   * when that was signed in, and takes the rest (zone, link, connection, pending count) from the
+   * renderer.
+   */
   setState(state: TrayState): void;
-  /** The last state, or null before the renderer sent one. */
+  /** The state shown now (merged as `setState` says), or null before the renderer sent one. */
   state(): TrayState | null;
   /** Redraws menu and tooltip from the last state at the current instant. */
   refresh(): void;
@@ -60,9 +79,26 @@ export interface TrayController {
 }
 
 /**
- * Creates the controller, draws the initial menu — the signed-out state (`signedOutTrayState`:
- * "Not signed in", Open Avail, Quit) until the renderer reports — and starts the minute timer,
- * aligned to the next minute boundary of `now()` and re-aligned after each tick.
+ * The state the tray shows when the renderer reports `incoming` while `shown` is on screen (see
+ * {@link TrayController.setState}). Pure.
+ */
+export function mergeTrayState(shown: TrayState, incoming: TrayState): TrayState {
+  if (!incoming.signedIn || !incoming.syncing || !shown.signedIn) return incoming;
+  return {
+    ...incoming,
+    windows: shown.windows,
+    freeTimesText: shown.freeTimesText,
+    computedAt: shown.computedAt,
+    ...(shown.proposals ? { proposals: shown.proposals } : {}),
+    syncing: true,
+  };
+}
+
+/**
+ * Creates the controller, draws the initial menu — `initialState` (the last known state, shown
+ * as "Syncing…"), else the signed-out state (`signedOutTrayState`: "Not signed in", Open Avail,
+ * Quit) until the renderer reports — and starts the minute timer, aligned to the next minute
+ * boundary of `now()` and re-aligned after each tick.
  */
 export function createTrayController<M>(deps: TrayControllerDeps<M>): TrayController {
   const now = deps.now ?? Date.now;
@@ -70,7 +106,7 @@ export function createTrayController<M>(deps: TrayControllerDeps<M>): TrayContro
     setTimeout: (fn, ms) => setTimeout(fn, ms),
     clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
   };
-  let last: TrayState = signedOutTrayState(now());
+  let last: TrayState = deps.initialState ?? signedOutTrayState(now());
   let reported = false;
   let timer: unknown = null;
   let disposed = false;
@@ -81,13 +117,20 @@ export function createTrayController<M>(deps: TrayControllerDeps<M>): TrayContro
       if (last.signedIn && last.link) deps.clipboard.writeText(last.link);
     },
     copyFreeTimes: () => {
-      if (last.signedIn && last.freeTimesText) deps.clipboard.writeText(last.freeTimesText);
+      if (last.signedIn && last.freeTimesText && freeTimesTextCurrent(last, now())) deps.clipboard.writeText(last.freeTimesText);
     },
-    busy: (duration: Extract<DesktopCommand, { type: 'busy' }>['duration']) => deps.send({ type: 'busy', duration }),
+    // Stamped with the click: a block that waits for the device database still starts now.
+    busy: (duration: Extract<DesktopCommand, { type: 'busy' }>['duration']) => {
+      deps.send({ type: 'busy', duration, at: now() });
+      refresh(); // the "waiting" count
+    },
     syncNow: () => deps.send({ type: 'sync-now' }),
     // Only a proposal the tray lists (the menu may be a minute old; the renderer checks again).
     proposal: (id: string, action: 'confirm' | 'decline') => {
-      if (last.signedIn && last.proposals?.some((p) => p.id === id)) deps.send({ type: 'proposal', id, action });
+      if (last.signedIn && last.proposals?.some((p) => p.id === id)) {
+        deps.send({ type: 'proposal', id, action });
+        refresh();
+      }
     },
     openProposal: (id: string) => {
       deps.showWindow();
@@ -103,7 +146,7 @@ export function createTrayController<M>(deps: TrayControllerDeps<M>): TrayContro
   function refresh(): void {
     const t = now();
     deps.tray.setToolTip(trayStatusText(last, t));
-    deps.tray.setContextMenu(deps.buildMenu(trayMenuTemplate(last, t, deps.loginItem.get(), handlers)));
+    deps.tray.setContextMenu(deps.buildMenu(trayMenuTemplate(last, t, deps.loginItem.get(), handlers, deps.waitingCount?.() ?? 0)));
   }
 
   function schedule(): void {
@@ -122,8 +165,9 @@ export function createTrayController<M>(deps: TrayControllerDeps<M>): TrayContro
 
   return {
     setState(state) {
-      last = state;
+      last = mergeTrayState(last, state);
       reported = true;
+      deps.onState?.(last);
       refresh();
     },
     state: () => (reported ? last : null),

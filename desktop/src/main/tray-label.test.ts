@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
-import { NO_FREE_TIME_TEXT, SIGNED_OUT_TEXT, mergeRuns, proposalTimeText, trayStatusText } from './tray-label.ts';
+import { NO_FREE_TIME_TEXT, SIGNED_OUT_TEXT, SYNCING_TEXT, computedAtText, freeTimesTextCurrent, mergeRuns, proposalTimeText, trayStatusText } from './tray-label.ts';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -162,5 +162,36 @@ describe('proposalTimeText (issue 24)', () => {
     expect(proposalTimeText('Europe/Brussels', Date.parse('2026-06-16T08:00:00Z'), Date.parse('2026-06-16T08:45:00Z'), now)).toBe('Tue 10:00–10:45');
     expect(proposalTimeText('Europe/Brussels', Date.parse('2026-06-23T08:00:00Z'), Date.parse('2026-06-23T09:00:00Z'), now)).toBe('Tue 23 Jun 10:00–11:00');
     expect(proposalTimeText('Europe/Brussels', Date.parse('2026-06-15T21:00:00Z'), Date.parse('2026-06-15T22:30:00Z'), now)).toBe('today 23:00–Tue 00:30');
+  });
+});
+
+describe('the last known state before the device has pulled (issue 25)', () => {
+  const windows: Array<[string, string]> = [
+    ['2026-06-15T09:00:00Z', '2026-06-15T10:00:00Z'], // Mon 11:00–12:00 Brussels
+    ['2026-06-16T07:00:00Z', '2026-06-16T08:00:00Z'], // Tue 09:00–10:00
+  ];
+  const known = state('Europe/Brussels', windows, { syncing: true, connection: 'syncing', computedAt: at('2026-06-15T08:00:00Z') });
+
+  it('the label comes from the windows after now, however old the state is', () => {
+    expect(trayStatusText(known, at('2026-06-15T09:30:00Z'))).toBe('Free now until 12:00');
+    expect(trayStatusText(known, at('2026-06-15T10:30:00Z'))).toBe('Busy — next free Tue 09:00–10:00');
+  });
+
+  it('with every known window past it says "Syncing…", never "no free time in the next 14 days" (which it cannot know)', () => {
+    expect(trayStatusText(known, at('2026-06-17T10:00:00Z'))).toBe(SYNCING_TEXT);
+    expect(trayStatusText({ ...known, syncing: undefined }, at('2026-06-17T10:00:00Z'))).toBe(NO_FREE_TIME_TEXT);
+  });
+
+  it('when it was computed: the clock today, the weekday this week, the date before', () => {
+    expect(computedAtText('Europe/Brussels', at('2026-06-15T08:00:00Z'), at('2026-06-15T12:00:00Z'))).toBe('10:00');
+    expect(computedAtText('Europe/Brussels', at('2026-06-15T08:00:00Z'), at('2026-06-18T12:00:00Z'))).toBe('Mon 10:00');
+    expect(computedAtText('Europe/Brussels', at('2026-06-15T08:00:00Z'), at('2026-06-25T12:00:00Z'))).toBe('15 Jun 10:00');
+  });
+
+  it('its "next free times" text is copied only while none of its times has ended', () => {
+    expect(freeTimesTextCurrent(known, at('2026-06-15T09:30:00Z'))).toBe(true);
+    expect(freeTimesTextCurrent(known, at('2026-06-15T10:00:00Z'))).toBe(false);
+    expect(freeTimesTextCurrent({ ...known, syncing: undefined }, at('2026-06-17T10:00:00Z'))).toBe(true);
+    expect(freeTimesTextCurrent({ ...known, freeTimesText: null }, at('2026-06-15T09:30:00Z'))).toBe(false);
   });
 });

@@ -12,6 +12,12 @@ export const TRAY_HORIZON_DAYS = 14;
 /** The status line when signed out, and when there is no free window left. */
 export const SIGNED_OUT_TEXT = 'Not signed in';
 export const NO_FREE_TIME_TEXT = `Busy — no free time in the next ${TRAY_HORIZON_DAYS} days`;
+/**
+ * The status line of a signed-in owner whose device has not pulled yet (issue 25) when no known
+ * free window lies ahead: the last known windows have all passed (or there are none yet), which
+ * says nothing about the time after them.
+ */
+export const SYNCING_TEXT = 'Syncing…';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
@@ -26,7 +32,9 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
  * - otherwise the next window → `Busy — next free today 14:00–15:00` when it starts today, else
  *   `Busy — next free Tue 09:00–11:00`; an end on another local day carries its weekday
  *   (`today 22:00–Wed 02:00`);
- * - no window left → `Busy — no free time in the next 14 days`.
+ * - no window left → `Busy — no free time in the next 14 days`; but while `state.syncing` (the
+ *   last known windows of a device that has not pulled yet, issue 25) → `Syncing…`, since the
+ *   stored windows say nothing about the time after them.
  *
  * Days 7 or more local days away carry the date too (`Tue 10 Mar 09:00`), so a weekday is never
  * ambiguous within the 14-day horizon. Windows with `end <= now` are ignored (the state may be up
@@ -40,7 +48,7 @@ export function trayStatusText(state: TrayState, now: number): string {
   if (!state.signedIn) return SIGNED_OUT_TEXT;
   const zone = zoneOrUtc(state.timezone);
   const runs = mergeRuns(state.windows.filter((w) => w.end > now && w.end > w.start));
-  if (runs.length === 0) return NO_FREE_TIME_TEXT;
+  if (runs.length === 0) return state.syncing ? SYNCING_TEXT : NO_FREE_TIME_TEXT;
   const today = wallDay(instantToWall(zone, now));
   const first = runs[0];
   if (first.start <= now) return `Free now until ${formatEnd(zone, first.end, today, today)}`;
@@ -60,6 +68,33 @@ export function proposalTimeText(timezone: string, start: number, end: number, n
   const startDay = wallDay(instantToWall(zone, start));
   const day = startDay === today ? 'today' : dayLabel(startDay, today);
   return `${day} ${clock(zone, start)}–${formatEnd(zone, end, startDay, today)}`;
+}
+
+/**
+ * When the tray's windows were computed, for a state that has not been refreshed by a pull yet
+ * (issue 25), in the owner's zone relative to `now` (UTC ms): `09:12` today, `Tue 09:12` within
+ * the last six days, `10 Mar 09:12` before that (and for an instant after `now`, a clock skew).
+ */
+export function computedAtText(timezone: string, computedAt: number, now: number): string {
+  const zone = zoneOrUtc(timezone);
+  const today = wallDay(instantToWall(zone, now));
+  const day = wallDay(instantToWall(zone, computedAt));
+  if (day === today) return clock(zone, computedAt);
+  if (day < today && today - day < 7) return `${WEEKDAYS[weekdayOfDay(day)]} ${clock(zone, computedAt)}`;
+  const f = fieldsFromWall(day * DAY_MS);
+  return `${f.d} ${MONTHS[f.m - 1]} ${clock(zone, computedAt)}`;
+}
+
+/**
+ * Whether "Copy my next free times" still tells the truth at `now`: always for a state the
+ * renderer has just computed; for the last known state of a device that has not pulled yet (issue
+ * 25) only while none of the times its text lists has ended (the text lists the windows from the
+ * first one on) — or when it lists none.
+ */
+export function freeTimesTextCurrent(state: TrayState, now: number): boolean {
+  if (!state.freeTimesText) return false;
+  if (!state.syncing) return true;
+  return state.windows.every((w) => w.end > now);
 }
 
 /** Sorted runs of windows, merged where they touch or overlap (`[start, end)`, UTC ms). */

@@ -5,7 +5,8 @@
  */
 import type { MenuItemConstructorOptions } from 'electron';
 import type { BusyDuration, TrayProposal, TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
-import { proposalTimeText, trayStatusText } from './tray-label.ts';
+import { MINUTE_MS } from '@avail/shared/domain/zone-time.ts';
+import { computedAtText, freeTimesTextCurrent, proposalTimeText, trayStatusText } from './tray-label.ts';
 
 /** What the menu's items do; the controller wires them to the window, clipboard and renderer. */
 export interface TrayMenuHandlers {
@@ -46,12 +47,25 @@ export const CONNECTION_LABEL: Record<TrayState['connection'], string> = {
   unauthorized: 'Signed out',
 };
 
-/** `Online`, `Offline · 1 change pending`, `Syncing… · 2 changes pending`. */
-export function connectionText(state: Pick<TrayState, 'connection' | 'pendingCount'>): string {
-  const base = CONNECTION_LABEL[state.connection] ?? 'Offline';
+/**
+ * `Online`, `Offline · 1 change pending`, `Syncing… · 2 changes pending`; before the device's
+ * pull (`state.syncing`, issue 25) with the age of the windows shown, `Syncing… · as of 09:12`
+ * (when they were computed a minute or more before `now`); and the tray commands waiting for the
+ * device database, `Syncing… · 1 tray action waiting`.
+ * @param now UTC ms (needed only for the "as of" part).
+ * @param waiting how many tray commands wait (`tray-command-queue.ts`).
+ */
+export function connectionText(
+  state: Pick<TrayState, 'connection' | 'pendingCount'> & Partial<Pick<TrayState, 'syncing' | 'computedAt' | 'timezone'>>,
+  now = 0,
+  waiting = 0,
+): string {
+  const parts = [CONNECTION_LABEL[state.connection] ?? 'Offline'];
   const n = state.pendingCount;
-  if (!(n > 0)) return base;
-  return `${base} · ${n} ${n === 1 ? 'change' : 'changes'} pending`;
+  if (n > 0) parts.push(`${n} ${n === 1 ? 'change' : 'changes'} pending`);
+  if (state.syncing && state.computedAt !== undefined && now - state.computedAt >= MINUTE_MS) parts.push(`as of ${computedAtText(state.timezone ?? 'UTC', state.computedAt, now)}`);
+  if (waiting > 0) parts.push(`${waiting} tray ${waiting === 1 ? 'action' : 'actions'} waiting`);
+  return parts.join(' · ');
 }
 
 /** `Proposed times (2)`: the heading of the pending proposals' submenu. */
@@ -97,8 +111,11 @@ function proposalItems(state: TrayState, now: number, handlers: TrayMenuHandlers
  * 30 min / 1 h / 2 h / the rest of today · ─ · Sync now · connection line (disabled) · Start at
  * login (checkbox, disabled where unsupported) · ─ · Quit.
  * Signed out: status line · Open Avail · ─ · Quit.
+ * Before the device's pull (`state.syncing`, issue 25) the same signed-in menu over the last known
+ * state: the connection line says how old it is; "Copy my next free times" only while its text is
+ * still true ({@link freeTimesTextCurrent}). `waiting`: tray commands kept for the device database.
  */
-export function trayMenuTemplate(state: TrayState, now: number, login: LoginItemState, handlers: TrayMenuHandlers): MenuItemConstructorOptions[] {
+export function trayMenuTemplate(state: TrayState, now: number, login: LoginItemState, handlers: TrayMenuHandlers, waiting = 0): MenuItemConstructorOptions[] {
   const status: MenuItemConstructorOptions = { id: 'status', label: trayStatusText(state, now), enabled: false };
   const open: MenuItemConstructorOptions = { id: 'open', label: 'Open Avail', click: () => handlers.openWindow() };
   const quit: MenuItemConstructorOptions = { id: 'quit', label: 'Quit', click: () => handlers.quit() };
@@ -109,14 +126,14 @@ export function trayMenuTemplate(state: TrayState, now: number, login: LoginItem
     { type: 'separator' },
     ...proposalItems(state, now, handlers),
     { id: 'copy-link', label: 'Copy my link', enabled: Boolean(state.link), click: () => handlers.copyLink() },
-    { id: 'copy-free-times', label: 'Copy my next free times', enabled: Boolean(state.freeTimesText), click: () => handlers.copyFreeTimes() },
+    { id: 'copy-free-times', label: 'Copy my next free times', enabled: freeTimesTextCurrent(state, now), click: () => handlers.copyFreeTimes() },
     { type: 'separator' },
     ...BUSY_ITEMS.map(
       (item, i): MenuItemConstructorOptions => ({ id: `busy-${i}`, label: item.label, click: () => handlers.busy(item.duration) }),
     ),
     { type: 'separator' },
     { id: 'sync-now', label: 'Sync now', click: () => handlers.syncNow() },
-    { id: 'connection', label: connectionText(state), enabled: false },
+    { id: 'connection', label: connectionText(state, now, waiting), enabled: false },
     {
       id: 'open-at-login',
       label: 'Start at login',

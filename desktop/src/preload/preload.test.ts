@@ -41,6 +41,8 @@ describe('createPreloadBridge', () => {
     expect(ipc.send).toHaveBeenCalledWith(IPC_CHANNELS.setTrayState, state);
     bridge.notify({ title: 'T', body: 'B', route: '/app' });
     expect(ipc.send).toHaveBeenCalledWith(IPC_CHANNELS.notify, { title: 'T', body: 'B', route: '/app' });
+    bridge.commandsReady();
+    expect(ipc.send).toHaveBeenLastCalledWith(IPC_CHANNELS.commandsReady);
     expect(bridge.usesServiceWorker()).toBe(false);
   });
 

@@ -61,6 +61,7 @@ export function createPreloadBridge(ipc: IpcRendererLike): DesktopBridge {
       };
     },
     notify: (notification: DesktopNotification) => ipc.send(IPC_CHANNELS.notify, notification),
+    commandsReady: () => ipc.send(IPC_CHANNELS.commandsReady),
     usesServiceWorker: () => false,
   } satisfies DesktopBridge;
   return bridge;

@@ -77,6 +77,13 @@ export interface TrayState {
    * Confirm / Decline / Open in the menu. Absent (an older renderer) = none.
    */
   proposals?: TrayProposal[];
+  /**
+   * true while the device has not finished its first pull (issue 25): the renderer knows the
+   * owner is signed in but its local data is not read yet, so `windows` may be empty. The tray then
+   * keeps the last known windows (its own stored copy) and says "Syncing…". Absent (an older
+   * renderer, which reports only after the pull) = false.
+   */
+  syncing?: boolean;
 }
 
 /** The tray state of a signed-out app (also the main process's state before the renderer reports). */
@@ -87,12 +94,25 @@ export function signedOutTrayState(now: number): TrayState {
 /** How long a tray "Busy for …" block lasts. */
 export type BusyDuration = { minutes: 30 | 60 | 120 } | { restOfToday: true };
 
-/** Commands the tray (or a notification click) sends to the renderer. */
+/**
+ * Commands the tray (or a notification click) sends to the renderer.
+ *
+ * Busy blocks and proposal decisions are never dropped (issue 25): the desktop's main process
+ * keeps them (on disk) until the renderer says its device database is open
+ * ({@link DesktopBridge.commandsReady}), and the renderer keeps any that reach it before then.
+ * `queued: true` marks one that had to wait: the renderer then announces its outcome ("done" or
+ * "failed") as a system notification, since the owner may no longer be looking at the tray.
+ */
 export type DesktopCommand =
-  | { type: 'busy'; duration: BusyDuration }
+  /**
+   * `at`: the instant the owner clicked (UTC epoch ms), so a block that waited still starts then
+   * ("busy for 30 min" queued for a minute ends 30 min after the click). Absent (an older main
+   * process) = the instant the renderer carries it out.
+   */
+  | { type: 'busy'; duration: BusyDuration; at?: number; queued?: boolean }
   | { type: 'sync-now' }
   /** Confirm or decline a pending proposal (issue 24; the renderer carries it out, offline too). */
-  | { type: 'proposal'; id: string; action: 'confirm' | 'decline' }
+  | { type: 'proposal'; id: string; action: 'confirm' | 'decline'; queued?: boolean }
   /** Show an in-app route, e.g. `/app/dashboard#proposals` or one proposal, `/app/dashboard#proposal-<id>`. */
   | { type: 'navigate'; route: string };
 
@@ -148,6 +168,13 @@ export interface DesktopBridge {
   onCommand(listener: (command: DesktopCommand) => void): () => void;
   /** Shows a system notification (a no-op where there is none). */
   notify(notification: DesktopNotification): void;
+  /**
+   * The renderer's device database is open (issue 25): the platform now delivers, through
+   * `onCommand`, the tray commands it kept while the app could not carry them out (window closed,
+   * page loading, database opening), then new ones at once until the page unloads. Call it again
+   * after each (re)load once the database is open; a no-op without a tray.
+   */
+  commandsReady(): void;
 
   /** Whether the app registers its offline service worker (browser: yes; desktop: no, its files are local). */
   usesServiceWorker(): boolean;
@@ -166,6 +193,7 @@ export const DESKTOP_BRIDGE_MEMBERS = [
   'setTrayState',
   'onCommand',
   'notify',
+  'commandsReady',
   'usesServiceWorker',
 ] as const satisfies ReadonlyArray<keyof DesktopBridge>;
 

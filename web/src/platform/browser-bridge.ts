@@ -26,5 +26,7 @@ export const browserBridge = {
   setTrayState: () => undefined,
   onCommand: (_listener: (command: DesktopCommand) => void) => () => undefined,
   notify: () => undefined,
+  // No tray, so no commands wait for the device database.
+  commandsReady: () => undefined,
   usesServiceWorker: () => true,
 } satisfies DesktopBridge;

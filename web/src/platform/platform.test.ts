@@ -24,6 +24,7 @@ function fakeDesktopBridge(overrides: Partial<DesktopBridge> = {}): DesktopBridg
     setTrayState: () => undefined,
     onCommand: () => () => undefined,
     notify: () => undefined,
+    commandsReady: () => undefined,
     usesServiceWorker: () => false,
     ...overrides,
   };
