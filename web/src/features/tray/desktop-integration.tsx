@@ -3,12 +3,18 @@
  * platform's tray state current from the device's local data, carries out the tray's commands
  * (busy blocks, Sync now) and announces visitors' proposals as system notifications.
  *
+ * Issue 25: before the device's first pull it reports the owner as signed in and `syncing` (the
+ * tray keeps its last known windows and says "Syncing…", never "Not signed in"); busy blocks and
+ * proposal decisions that arrive before the device database is open wait here, and the platform
+ * is told `commandsReady()` once it is open, so the commands the tray kept are delivered then.
+ * A command that waited ends with a "done" or "failed" notification.
+ *
  * It runs the same in a browser, where the bridge's tray and notifications are no-ops: React never
  * asks which platform it is on.
  */
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { api, type OwnerLink, type User } from '@avail/shared/api/api-client.ts';
-import { proposalRoute, TRAY_PROPOSALS_MAX, type DesktopCommand, type TrayProposal } from '@avail/shared/desktop/desktop-bridge.ts';
+import { TRAY_PROPOSALS_MAX, type DesktopCommand, type TrayProposal } from '@avail/shared/desktop/desktop-bridge.ts';
 import { addBlockLocal } from '@avail/shared/rx/local-writes.ts';
 import type { BlockDoc, EventDoc, ExceptionDoc, ProposalDoc, RuleDoc } from '@avail/shared/rx/rx-schemas.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '@avail/shared/domain/zone-time.ts';
@@ -19,7 +25,9 @@ import { useSession } from '../../data/session.tsx';
 import { publicLinkOf } from '../../lib/public-link.ts';
 import { bridge } from '../../platform/platform.ts';
 import { checkNewProposals, proposalNotification, PROPOSAL_CHECK_MS } from './proposal-notifier.ts';
-import { buildTrayState, busyBlockBounds, TRAY_HORIZON_MS } from './tray-state.ts';
+import { runTrayCommand, type DeviceCommand } from './tray-command-runner.ts';
+import { buildTrayState, syncingTrayState, TRAY_HORIZON_MS } from './tray-state.ts';
+import type { LocalData } from '../../data/local-db.ts';
 
 /** The current time, re-read at every minute boundary. */
 function useMinuteClock(): number {
@@ -44,6 +52,31 @@ function usePublicLink(user: User | null): string | null {
   const fromServer = links?.links?.[0]?.url;
   if (fromServer) return fromServer;
   return user?.username ? publicLinkOf(user) : null;
+}
+
+/** The zone of this computer, for an owner who has not chosen one yet. */
+function browserZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** A tray command's access to the open device database and the platform's notifications. */
+function commandDeps(local: LocalData) {
+  return {
+    now: Date.now,
+    notify: (n: Parameters<typeof bridge.notify>[0]) => bridge.notify(n),
+    hasBlock: async (b: { start_ms: number; end_ms: number }) => Boolean(await local.db.busy_blocks.findOne({ selector: { start_ms: b.start_ms, end_ms: b.end_ms } }).exec()),
+    addBlock: async (b: { start_ms: number; end_ms: number }) => {
+      await addBlockLocal(local.db, local.deviceId, b);
+    },
+    // Straight to the server when it can be reached, else written on the device; a refusal (the
+    // time is no longer free, already decided) comes back as a notification.
+    decide: (id: string, action: 'confirm' | 'decline') => decideProposal({ db: local.db, deviceId: local.deviceId }, id, { action }),
+    proposal: async (id: string) => {
+      const doc = await local.db.proposals.findOne(id).exec();
+      return doc ? { name: doc.name, start_ms: doc.start_ms, end_ms: doc.end_ms } : null;
+    },
+    errorText: actionErrorText,
+  };
 }
 
 export default function DesktopIntegration() {
@@ -102,28 +135,34 @@ export default function DesktopIntegration() {
     }
   }, [user, timezone, rules, exceptions, events, blocks, now, link, connection, pending.length, trayProposals]);
 
-  useEffect(() => {
-    if (state) bridge.setTrayState(state);
-  }, [state]);
+  // Before the first pull (or while the local data loads) the owner is still known: signed in,
+  // syncing — the tray keeps its last known windows meanwhile.
+  const syncing = useMemo(
+    () => (user && !state ? syncingTrayState({ timezone: timezone ?? browserZone(), link, connection, pendingCount: pending.length, now }) : null),
+    [user, state, timezone, link, connection, pending.length, now],
+  );
 
-  // Tray commands, carried out on the device's database (offline too).
+  useEffect(() => {
+    const report = state ?? syncing;
+    if (report) bridge.setTrayState(report);
+  }, [state, syncing]);
+
+  // Tray commands, carried out on the device's database (offline too). Busy blocks and decisions
+  // that arrive before it is open wait in `waiting` (marked queued: their outcome is notified).
   const latest = useRef({ data, timezone });
   latest.current = { data, timezone };
+  const waiting = useRef<DeviceCommand[]>([]);
   useEffect(
     () =>
       bridge.onCommand((command: DesktopCommand) => {
         const { data: local, timezone: zone } = latest.current;
-        if (command.type === 'busy') {
-          if (!local || !zone) return;
-          const bounds = busyBlockBounds(command.duration, Date.now(), zone);
-          addBlockLocal(local.db, local.deviceId, bounds).catch((e: unknown) => console.error('The busy block could not be saved', (e as Error)?.message));
-        } else if (command.type === 'proposal') {
-          // Straight to the server when it can be reached, else queued on the device; a refusal
-          // (the time is no longer free, already decided) comes back as a notification.
-          const verb = command.action === 'confirm' ? 'confirmed' : 'declined';
-          decideProposal(local ? { db: local.db, deviceId: local.deviceId } : null, command.id, { action: command.action }).catch((e: unknown) =>
-            bridge.notify({ title: `The proposal could not be ${verb}`, body: actionErrorText(e).slice(0, 1000), route: proposalRoute(command.id) }),
-          );
+        if (command.type === 'busy' || command.type === 'proposal') {
+          if (!local) {
+            // Stamped now if the platform did not: a block that waits still starts at the click.
+            waiting.current.push(command.type === 'busy' ? { ...command, at: command.at ?? Date.now(), queued: true } : { ...command, queued: true });
+            return;
+          }
+          void runTrayCommand(command, zone ?? browserZone(), commandDeps(local));
         } else if (command.type === 'sync-now') {
           local?.replication.reconnect();
           // The server's calendar sync too, when it can be reached; the replication brings the result.
@@ -135,6 +174,14 @@ export default function DesktopIntegration() {
       }),
     [],
   );
+
+  // The database is open: carry out what waited here, then let the platform deliver what it kept.
+  useEffect(() => {
+    if (!data) return;
+    const zone = timezone ?? browserZone();
+    for (const command of waiting.current.splice(0)) void runTrayCommand(command, zone, commandDeps(data));
+    bridge.commandsReady();
+  }, [data, timezone]);
 
   // Visitors' proposals → one system notification each (only where notifications reach the owner).
   useEffect(() => {

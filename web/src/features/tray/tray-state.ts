@@ -76,6 +76,25 @@ export function buildTrayState(input: TrayStateInputs): TrayState {
 }
 
 /**
+ * The tray state of a signed-in owner whose device has not pulled yet (issue 25): no windows of
+ * its own (`syncing: true` — the tray keeps its last known ones and says "Syncing…"), the zone and
+ * link known from the session. `now`: UTC ms.
+ */
+export function syncingTrayState(input: { timezone: string; link: string | null; connection: TrayState['connection']; pendingCount: number; now: number }): TrayState {
+  return {
+    signedIn: true,
+    connection: input.connection,
+    pendingCount: input.pendingCount,
+    timezone: input.timezone,
+    windows: [],
+    link: input.link,
+    freeTimesText: null,
+    computedAt: input.now,
+    syncing: true,
+  };
+}
+
+/**
  * Start and end (UTC ms) of a tray "Busy for …" block made at `now`: the next 30/60/120 minutes,
  * or until the next local midnight in the owner's zone ("rest of today"; DST-aware: a 23- or
  * 25-hour day ends at its real midnight).
