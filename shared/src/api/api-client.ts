@@ -373,6 +373,13 @@ export interface GeneratedEmailText {
 }
 /** A visitor's proposed time as the owner sees it (issue 24: status, the meeting's UID, pending offline action). */
 export type Proposal = OwnerProposal;
+/** A manual busy block (issue 10) as GET /me/blocks returns it: `[start_ms, end_ms)` UTC epoch ms; the note is the owner's only. */
+export interface BusyBlock {
+  id: string;
+  start_ms: number;
+  end_ms: number;
+  note: string | null;
+}
 export interface ProposalInput {
   start: string;
   end: string;
@@ -481,6 +488,10 @@ export const api = {
   sync: () => post<SyncNowResponse>('/me/calendar/sync'),
   events: (start_date: string, end_date: string) =>
     get<{ events: CalendarEvent[] }>('/me/calendar/events', { query: { start_date, end_date } }),
+  /** GET /me/blocks?from=&to=: the owner's live manual busy blocks overlapping [from, to) (UTC epoch ms, each optional), by start; 400 `invalid_range`. */
+  blocks: (from?: number, to?: number) => get<{ blocks: BusyBlock[] }>('/me/blocks', { query: { from, to } }),
+  /** DELETE /me/blocks/{id}: the time is free again (204); 404 when it is not one of the owner's live blocks. */
+  deleteBlock: (id: string) => del<unknown>(`/me/blocks/${encodeURIComponent(id)}`),
 
   /** Public, no token. `range` = 'YYYY-MM-DD..YYYY-MM-DD'; `key`: a personal link's token, when the visitor came through one. */
   publicAvailability: (slug: string, range: string, tz: string, signal?: AbortSignal, key?: string) =>
