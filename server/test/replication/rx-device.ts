@@ -9,6 +9,8 @@
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { createAvailDatabase, deviceIdOf, type AvailDatabase } from '@avail/shared/rx/avail-database.ts';
+import { attachClock } from '@avail/shared/rx/clock-store.ts';
+import type { HybridClock } from '@avail/shared/rx/hlc.ts';
 import { startReplication, type AvailReplication } from '@avail/shared/rx/replication-client.ts';
 
 export interface Device {
@@ -19,13 +21,27 @@ export interface Device {
   setOffline(offline: boolean): void;
   /** Number of HTTP requests sent, by path prefix ('/api/replication/availability_rules/push' …). */
   requests: string[];
-  close(): Promise<void>;
+  /** Stops replicating; deletes the database, or with `keep` only closes it (an app quitting: reopen by `name`). */
+  close(opts?: { keep?: boolean }): Promise<void>;
 }
 
 let seq = 0;
 
 /** Opens a device for `token` against `baseUrl` and starts replicating at once. */
-export async function openDevice(baseUrl: string, token: string, opts: { name?: string; deviceId?: string; retryTime?: number; onRequest?: (path: string) => void } = {}): Promise<Device> {
+export async function openDevice(
+  baseUrl: string,
+  token: string,
+  opts: {
+    name?: string;
+    deviceId?: string;
+    retryTime?: number;
+    onRequest?: (path: string) => void;
+    /** This device's conflict clock (e.g. a skewed wall clock), restored from and kept in its database. */
+    clock?: HybridClock;
+    /** Opens without network (an app started offline). */
+    offline?: boolean;
+  } = {},
+): Promise<Device> {
   seq += 1;
   const db = await createAvailDatabase({
     storage: getRxStorageDexie({ indexedDB, IDBKeyRange }),
@@ -34,8 +50,9 @@ export async function openDevice(baseUrl: string, token: string, opts: { name?: 
     multiInstance: false,
   });
   if (opts.deviceId) await db.upsertLocal('device', { id: opts.deviceId });
+  const detachClock = opts.clock ? await attachClock(db, opts.clock) : () => undefined;
   const deviceId = await deviceIdOf(db);
-  let offline = false;
+  let offline = opts.offline ?? false;
   const open = new Set<AbortController>();
   const requests: string[] = [];
   const netFetch: typeof fetch = async (input, init = {}) => {
@@ -68,9 +85,11 @@ export async function openDevice(baseUrl: string, token: string, opts: { name?: 
         replication.reconnect();
       }
     },
-    async close() {
+    async close(closeOpts = {}) {
       await replication.cancel();
-      await db.remove();
+      detachClock();
+      if (closeOpts.keep) await db.close();
+      else await db.remove();
     },
   };
 }

@@ -56,10 +56,17 @@ export function resolveConflict<T extends Editable>(master: WithDeleted<T>, inco
     : { winner: incoming, loser: master, reason: 'device_tiebreak' };
 }
 
-/** RxDB conflict handler of the writable collections: the same rules the server applies. */
+/**
+ * RxDB conflict handler of the writable collections. RxDB asks it only about a master the server
+ * returned from a push, and the server returns a master only when it won under
+ * {@link resolveConflict} — decided with the pushed copy's stamp, which the device may have
+ * corrected on the way (stamp-correction.ts) and RxDB does not know. So the device takes the
+ * server's master: recomputing with its own uncorrected stamp could pick the loser and push it
+ * over the winner. The loser is in the server's conflicts list.
+ */
 export function conflictHandlerFor<T extends Editable>(): RxConflictHandler<T> {
   return {
     isEqual: (a, b) => sameRevision(a as WithDeleted<T>, b as WithDeleted<T>),
-    resolve: async (i) => resolveConflict(i.realMasterState as WithDeleted<T>, i.newDocumentState as WithDeleted<T>).winner,
+    resolve: async (i) => i.realMasterState,
   };
 }

@@ -9,46 +9,126 @@
  *   the device, never behind a stamp it has seen;
  * - recv(stamp): a stamp seen from elsewhere (a pulled document, a master returned by a push)
  *   advances the clock, so an edit made after seeing another edit always carries a larger stamp
- *   (causal order), whatever the device's wall clock says;
+ *   (causal order), whatever the device's wall clock says — unless the stamp is more than
+ *   MAX_CLOCK_AHEAD_MS ahead of this device's corrected clock: such a stamp is ignored (counted in
+ *   `ignoredStamps()`), so one broken clock elsewhere cannot drag every device's edits into the
+ *   future (the 5-minute `config.maxDrift` of Actual Budget's clock, `packages/crdt/src/crdt/timestamp.ts`, whose
+ *   recv throws instead);
  * - observeServerTime(): "physical now" is the device clock corrected by its offset from the
  *   server's clock, measured on each replication round trip (`X-Avail-Time`, the server's epoch ms,
  *   taken at the midpoint of the request). So two devices that both talked to the server order
  *   their edits by real time even when one's wall clock is an hour off and neither saw the other's
  *   edit — the case a pure logical clock cannot decide.
  *
- * The server refuses stamps more than MAX_CLOCK_AHEAD_MS ahead of its own clock (a broken clock
- * would otherwise win every later conflict).
+ * The state (last stamp, last stamp seen, offset, when and how exactly it was measured) survives a
+ * restart: `snapshot()` / `restore()`, kept in the device database by `clock-store.ts` and shared
+ * by all tabs. Edits made before a new measurement are re-stamped when they are pushed
+ * (`stamp-correction.ts`). The server refuses stamps more than MAX_CLOCK_AHEAD_MS ahead of its own
+ * clock (422 `clock_ahead`).
  */
 
 /** Response header with the server's clock (UTC epoch ms) on every replication response. */
 export const SERVER_TIME_HEADER = 'X-Avail-Time';
 
-/** Largest lead (ms) of a stamp over the server's clock that the server accepts: 24 h. */
-export const MAX_CLOCK_AHEAD_MS = 24 * 60 * 60_000;
+/**
+ * Largest lead (ms) of a stamp over the server's clock that the server accepts, and over a
+ * device's corrected clock that the device merges: 5 minutes.
+ */
+export const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
+
+/** Own stamps more than this ahead of the corrected clock (ms) are dropped as the clock's floor on a measurement. */
+const REBASE_TOLERANCE_MS = 1_000;
+/** A newer measurement replaces a more exact (shorter round trip) one after this long (ms). */
+const MEASUREMENT_FRESH_MS = 10 * 60_000;
+
+/** The clock's persisted state (all UTC epoch ms or ms durations). */
+export interface ClockState {
+  /** Largest stamp sent or received. */
+  last: number;
+  /** Largest stamp received from elsewhere or acknowledged by the server (the causal floor). */
+  seen: number;
+  /** server − device clock, ms. */
+  offsetMs: number;
+  /** Device wall clock when the offset was measured (0 = never). */
+  measuredAt: number;
+  /** Round trip of that measurement, ms (Infinity/absent = none). */
+  roundTripMs?: number;
+}
+
+/** One reading of the device's clocks: `wall` = its own clock (UTC epoch ms, may be wrong or be changed), `mono` = a monotonic clock (ms, any origin). */
+export interface ClockReading {
+  wall: number;
+  mono: number;
+}
 
 export class HybridClock {
   private last = 0;
+  private seenMax = 0;
   private offsetMs = 0;
   private bestRoundTripMs = Number.POSITIVE_INFINITY;
   private measuredAt = 0;
+  /** The server's clock at a monotonic instant, from this run's best measurement (null = none yet). */
+  private anchor: { server: number; mono: number } | null = null;
+  private ignored = 0;
+  private readonly listeners = new Set<(state: ClockState) => void>();
 
-  /** `wallClock` = the device's own clock in UTC epoch ms (injectable for tests). */
-  constructor(private readonly wallClock: () => number = Date.now) {}
+  /**
+   * @param wallClock the device's own clock, UTC epoch ms (injectable for tests);
+   * @param monoClock a monotonic clock in ms (`performance.now()`), unaffected by changes of the
+   *   wall clock: after a measurement in this run, time is counted on it from the server's clock.
+   */
+  constructor(
+    private readonly wallClock: () => number = Date.now,
+    private readonly monoClock: () => number = () => performance.now(),
+  ) {}
 
-  /** The device clock corrected by the last measured server offset (UTC epoch ms). */
+  /** Both clocks now. */
+  reading(): ClockReading {
+    return { wall: this.wallClock(), mono: this.monoClock() };
+  }
+
+  /** The device's own (uncorrected) clock, UTC epoch ms. */
+  wallNow(): number {
+    return this.wallClock();
+  }
+
+  /**
+   * The corrected clock (UTC epoch ms): after a measurement in this run, the server's clock then
+   * plus the monotonic time since (so an owner changing the device's clock meanwhile changes
+   * nothing); before one, the device clock plus the offset last known (restored).
+   */
   physicalNow(): number {
+    if (this.anchor) return this.anchor.server + (this.monoClock() - this.anchor.mono);
     return this.wallClock() + this.offsetMs;
   }
 
   /** The stamp of a new local edit (UTC epoch ms): strictly larger than every stamp sent or received. */
   send(): number {
     this.last = Math.max(Math.round(this.physicalNow()), this.last + 1);
+    this.emit();
     return this.last;
   }
 
-  /** Merges a stamp seen from elsewhere; ignores non-numbers. */
-  recv(stamp: unknown): void {
-    if (typeof stamp === 'number' && Number.isFinite(stamp) && stamp > this.last) this.last = stamp;
+  /**
+   * Merges a stamp seen from elsewhere (UTC epoch ms); ignores non-numbers. A stamp more than
+   * MAX_CLOCK_AHEAD_MS ahead of `physicalNow()` is not merged: it is counted (`ignoredStamps()`)
+   * and reported through `onIgnored`, and the call returns false.
+   * @returns true when the stamp was merged (or was not ahead of the clock).
+   */
+  recv(stamp: unknown, onIgnored?: (stamp: number, aheadMs: number) => void): boolean {
+    if (typeof stamp !== 'number' || !Number.isFinite(stamp)) return true;
+    const ahead = stamp - this.physicalNow();
+    if (ahead > MAX_CLOCK_AHEAD_MS) {
+      this.ignored += 1;
+      onIgnored?.(stamp, ahead);
+      return false;
+    }
+    if (stamp > this.last || stamp > this.seenMax) {
+      this.last = Math.max(this.last, stamp);
+      this.seenMax = Math.max(this.seenMax, stamp);
+      this.emit();
+    }
+    return true;
   }
 
   /** The largest stamp sent or received so far (0 when none). */
@@ -56,26 +136,106 @@ export class HybridClock {
     return this.last;
   }
 
-  /**
-   * Records the server's clock `serverMs` read during a request sent at `sentAt` and answered at
-   * `receivedAt` (both device wall-clock ms). Keeps the estimate from the shortest round trip of
-   * the last 10 minutes (the most exact), and always takes a newer one after that.
-   */
-  observeServerTime(serverMs: number, sentAt: number, receivedAt: number): void {
-    if (!Number.isFinite(serverMs) || receivedAt < sentAt) return;
-    const rtt = receivedAt - sentAt;
-    const fresh = receivedAt - this.measuredAt > 10 * 60_000;
-    if (!fresh && rtt > this.bestRoundTripMs) return;
-    this.bestRoundTripMs = rtt;
-    this.measuredAt = receivedAt;
-    this.offsetMs = serverMs - (sentAt + rtt / 2);
+  /** The largest stamp received from elsewhere or acknowledged (0 when none): the floor of a re-stamp. */
+  seen(): number {
+    return this.seenMax;
   }
 
-  /** The current offset estimate (server − device, ms). */
+  /** How many remote stamps `recv` ignored for being too far ahead, since this clock was created. */
+  ignoredStamps(): number {
+    return this.ignored;
+  }
+
+  /**
+   * Records the server's clock `serverMs` (UTC epoch ms) read during a request sent at `sent` and
+   * answered at `received` (`reading()` before and after). The first reading of this run is
+   * always taken (the device's clock may have been changed while the app was closed); after that
+   * the one with the shortest round trip of the last 10 minutes (the most exact), and always a
+   * newer one after that. When the corrected clock shows that this device's own stamps ran ahead
+   * of real time (a clock that was fast), the clock falls back to the larger of the corrected time
+   * and the last stamp seen from elsewhere or acknowledged — the device's own unacknowledged
+   * stamps are re-stamped when pushed (stamp-correction.ts), so they are no floor for its next edits.
+   * `force` takes the reading whatever its round trip (the server refused a stamp as ahead of its
+   * clock: the estimate in use is wrong, e.g. the server's clock was set back).
+   */
+  observeServerTime(serverMs: number, sent: ClockReading, received: ClockReading, force = false): void {
+    if (!Number.isFinite(serverMs) || !Number.isFinite(sent.mono) || !(received.mono >= sent.mono)) return;
+    const rtt = received.mono - sent.mono;
+    const mid = sent.mono + rtt / 2;
+    const fresh = force || !this.anchor || mid - this.anchor.mono > MEASUREMENT_FRESH_MS;
+    if (!fresh && rtt > this.bestRoundTripMs) return;
+    this.bestRoundTripMs = rtt;
+    this.anchor = { server: serverMs, mono: mid };
+    this.measuredAt = received.wall;
+    this.offsetMs = Math.round(serverMs - (sent.wall + (received.wall - sent.wall) / 2));
+    const now = Math.round(this.physicalNow());
+    if (this.last > now + REBASE_TOLERANCE_MS) this.last = Math.max(this.seenMax, now - 1);
+    this.emit();
+  }
+
+  /** Whether the server's clock was read since this clock was created or restored (this app run). */
+  measuredThisSession(): boolean {
+    return this.anchor !== null;
+  }
+
+  /** The current offset estimate (server − device wall clock, ms). */
   offset(): number {
-    return this.offsetMs;
+    return this.anchor ? Math.round(this.physicalNow() - this.wallClock()) : this.offsetMs;
+  }
+
+  /** The state to persist (see {@link ClockState}); `offsetMs` is the current estimate. */
+  snapshot(): ClockState {
+    return {
+      last: this.last,
+      seen: this.seenMax,
+      offsetMs: this.offset(),
+      measuredAt: this.measuredAt,
+      roundTripMs: Number.isFinite(this.bestRoundTripMs) ? this.bestRoundTripMs : undefined,
+    };
+  }
+
+  /**
+   * Merges a persisted or another tab's state: stamps by maximum; the offset of a newer
+   * measurement (by `measuredAt`) while this clock has none of its own in this run. Malformed
+   * fields are ignored; it never counts as a measurement of this run. Returns true when anything
+   * changed.
+   */
+  restore(state: Partial<ClockState> | null | undefined): boolean {
+    if (!state || typeof state !== 'object') return false;
+    const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+    let changed = false;
+    const last = num(state.last);
+    if (last !== null && last > this.last) {
+      this.last = last;
+      changed = true;
+    }
+    const seen = num(state.seen);
+    if (seen !== null && seen > this.seenMax) {
+      this.seenMax = seen;
+      changed = true;
+    }
+    const offset = num(state.offsetMs);
+    const at = num(state.measuredAt);
+    if (!this.anchor && offset !== null && at !== null && at > this.measuredAt) {
+      this.offsetMs = offset;
+      this.measuredAt = at;
+      changed = true;
+    }
+    return changed;
+  }
+
+  /** Calls `listener` with the new state after every change; returns the unsubscribe function. */
+  subscribe(listener: (state: ClockState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(): void {
+    if (this.listeners.size === 0) return;
+    const s = this.snapshot();
+    for (const l of this.listeners) l(s);
   }
 }
 
-/** The device's clock (one per JavaScript realm: every local database of this device shares it). */
+/** The device's clock (one per JavaScript realm: the default of every local database of this device). */
 export const deviceClock = new HybridClock();

@@ -11,13 +11,26 @@ import type { RxLocalDocument } from 'rxdb';
 import { exceptionSchema, weeklyRulesSchema } from '../schemas/availability.schema.ts';
 import { busyBlockSchemaAt } from '../schemas/block.schema.ts';
 import type { AvailDatabase } from './avail-database.ts';
-import { deviceClock } from './hlc.ts';
+import { clockOf } from './clock-store.ts';
 import type { WritableCollectionName } from './replication-protocol.ts';
+import { pendingEditOf, stampEdit, type PendingEdit, type StoredPendingEdit } from './stamp-correction.ts';
 import type { BlockDoc, ExceptionDoc, RuleDoc } from './rx-schemas.ts';
 
-/** Local document holding `{ [collection/id]: edited_at }` of writes the server has not acknowledged yet. */
+/**
+ * Local document holding `{ [collection/id]: PendingEdit }` of writes the server has not
+ * acknowledged yet: the edit's stamp, and the wall-clock time, offset and causal floor it was made
+ * with, so a push can re-stamp it (stamp-correction.ts). Entries written before issue 25 are bare
+ * stamps.
+ */
 export const PENDING_LOCAL_ID = 'pending-writes';
-export type PendingMap = Record<string, number>;
+export type PendingMap = Record<string, StoredPendingEdit>;
+
+/** One local write to mark pending: the document and its edit (stamp `edited_at` and clock context). */
+export interface PendingWrite {
+  collection: WritableCollectionName;
+  id: string;
+  edit: PendingEdit;
+}
 
 export function pendingKey(collection: WritableCollectionName, id: string): string {
   return `${collection}/${id}`;
@@ -38,9 +51,9 @@ function updatePending(db: AvailDatabase, fn: (m: PendingMap) => PendingMap): Pr
 }
 
 /** Marks writes pending (called by every local write). */
-export function markPending(db: AvailDatabase, entries: ReadonlyArray<{ collection: WritableCollectionName; id: string; edited_at: number }>): Promise<void> {
+export function markPending(db: AvailDatabase, entries: ReadonlyArray<PendingWrite>): Promise<void> {
   return updatePending(db, (m) => {
-    for (const e of entries) m[pendingKey(e.collection, e.id)] = e.edited_at;
+    for (const e of entries) m[pendingKey(e.collection, e.id)] = e.edit;
     return m;
   });
 }
@@ -50,7 +63,8 @@ export function clearPending(db: AvailDatabase, acked: ReadonlyArray<{ collectio
   return updatePending(db, (m) => {
     for (const a of acked) {
       const k = pendingKey(a.collection, a.id);
-      if (m[k] !== undefined && m[k] <= a.edited_at) delete m[k];
+      const cur = pendingEditOf(m[k]);
+      if (cur !== undefined && cur.at <= a.edited_at) delete m[k];
     }
     return m;
   });
@@ -75,9 +89,12 @@ function markDeleted<T extends { edited_at: number; device_id: string; updated_a
   return out;
 }
 
-/** Stamp of a local edit: the device's hybrid logical clock (hlc.ts), larger than every stamp this device has sent or seen. */
-function editTime(): number {
-  return deviceClock.send();
+/**
+ * A local edit of `db`: its stamp from the database's hybrid logical clock (hlc.ts, larger than
+ * every stamp this device has sent or seen) and the context to re-stamp it (stamp-correction.ts).
+ */
+export function newEdit(db: AvailDatabase): PendingEdit {
+  return stampEdit(clockOf(db));
 }
 
 /**
@@ -92,7 +109,8 @@ export async function replaceRulesLocal(db: AvailDatabase, deviceId: string, rul
   weeklyRulesSchema.parse(rules);
   const current = await db.availability_rules.find().exec();
   const byId = new Map(current.map((d) => [d.id, d]));
-  const now = editTime();
+  const edit = newEdit(db);
+  const now = edit.at;
   const writes: RuleDoc[] = [];
   const keep = new Set<string>();
   for (const r of rules) {
@@ -117,7 +135,7 @@ export async function replaceRulesLocal(db: AvailDatabase, deviceId: string, rul
   // that could reach the server on its own).
   for (const d of removed) await d.incrementalModify((data) => markDeleted(data, now, deviceId));
   const deletes = removed.map((d) => ({ id: d.id }));
-  await markPending(db, [...writes, ...deletes].map((d) => ({ collection: 'availability_rules' as const, id: d.id, edited_at: now })));
+  await markPending(db, [...writes, ...deletes].map((d) => ({ collection: 'availability_rules' as const, id: d.id, edit })));
 }
 
 /** Adds or updates one date exception. @throws ZodError when invalid. Returns the stored doc. */
@@ -127,7 +145,8 @@ export async function putExceptionLocal(
   input: { id?: string; date: string; start_time_local: string | null; end_time_local: string | null },
 ): Promise<ExceptionDoc> {
   exceptionSchema.parse({ date: input.date, start_time_local: input.start_time_local, end_time_local: input.end_time_local });
-  const now = editTime();
+  const edit = newEdit(db);
+  const now = edit.at;
   const doc: ExceptionDoc = {
     id: input.id ?? crypto.randomUUID(),
     date: input.date,
@@ -138,7 +157,7 @@ export async function putExceptionLocal(
     updated_at: now,
   };
   await db.availability_exceptions.upsert(doc);
-  await markPending(db, [{ collection: 'availability_exceptions', id: doc.id, edited_at: now }]);
+  await markPending(db, [{ collection: 'availability_exceptions', id: doc.id, edit }]);
   return doc;
 }
 
@@ -146,9 +165,9 @@ export async function putExceptionLocal(
 export async function deleteExceptionLocal(db: AvailDatabase, deviceId: string, id: string): Promise<void> {
   const cur = await db.availability_exceptions.findOne(id).exec();
   if (!cur) return;
-  const now = editTime();
-  await cur.incrementalModify((data) => markDeleted(data, now, deviceId));
-  await markPending(db, [{ collection: 'availability_exceptions', id, edited_at: now }]);
+  const edit = newEdit(db);
+  await cur.incrementalModify((data) => markDeleted(data, edit.at, deviceId));
+  await markPending(db, [{ collection: 'availability_exceptions', id, edit }]);
 }
 
 /** A new busy block: `[start_ms, end_ms)` in UTC epoch ms; `note` owner-only (≤ 200 characters, blank = none). */
@@ -168,7 +187,8 @@ export interface BlockInput {
  */
 export async function addBlockLocal(db: AvailDatabase, deviceId: string, input: BlockInput, now: number = Date.now()): Promise<BlockDoc> {
   const block = busyBlockSchemaAt(now).parse({ start_ms: input.start_ms, end_ms: input.end_ms, note: input.note });
-  const edited = editTime();
+  const edit = newEdit(db);
+  const edited = edit.at;
   const doc: BlockDoc = {
     id: crypto.randomUUID(),
     start_ms: block.start_ms,
@@ -179,7 +199,7 @@ export async function addBlockLocal(db: AvailDatabase, deviceId: string, input: 
     updated_at: edited,
   };
   await db.busy_blocks.insert(doc);
-  await markPending(db, [{ collection: 'busy_blocks', id: doc.id, edited_at: edited }]);
+  await markPending(db, [{ collection: 'busy_blocks', id: doc.id, edit }]);
   return doc;
 }
 
@@ -187,7 +207,7 @@ export async function addBlockLocal(db: AvailDatabase, deviceId: string, input: 
 export async function deleteBlockLocal(db: AvailDatabase, deviceId: string, id: string): Promise<void> {
   const cur = await db.busy_blocks.findOne(id).exec();
   if (!cur) return;
-  const now = editTime();
-  await cur.incrementalModify((data) => markDeleted(data, now, deviceId));
-  await markPending(db, [{ collection: 'busy_blocks', id, edited_at: now }]);
+  const edit = newEdit(db);
+  await cur.incrementalModify((data) => markDeleted(data, edit.at, deviceId));
+  await markPending(db, [{ collection: 'busy_blocks', id, edit }]);
 }

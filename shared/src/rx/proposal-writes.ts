@@ -10,8 +10,7 @@
  */
 import { proposalMessageSchema, type CalendarTarget, type ProposalAction } from '../schemas/proposal.schema.ts';
 import type { AvailDatabase } from './avail-database.ts';
-import { deviceClock } from './hlc.ts';
-import { markPending } from './local-writes.ts';
+import { markPending, newEdit } from './local-writes.ts';
 import type { ProposalDoc } from './rx-schemas.ts';
 
 /** What the owner asks for: the action, a decline's or cancel's message, a confirm's calendar (absent: the settings' one). */
@@ -73,8 +72,8 @@ export async function requestProposalActionLocal(db: AvailDatabase, deviceId: st
   if (!cur) throw new ProposalRequestError(NOT_ON_DEVICE_MESSAGE);
   const refusal = proposalActionRefusal(cur.status, req.action);
   if (refusal) throw new ProposalRequestError(refusal);
-  const edited = deviceClock.send();
-  const next = await cur.incrementalModify((data) => ({ ...data, ...fields, edited_at: edited, device_id: deviceId }));
-  await markPending(db, [{ collection: 'proposals', id, edited_at: edited }]);
+  const edit = newEdit(db);
+  const next = await cur.incrementalModify((data) => ({ ...data, ...fields, edited_at: edit.at, device_id: deviceId }));
+  await markPending(db, [{ collection: 'proposals', id, edit }]);
   return next.toJSON() as ProposalDoc;
 }

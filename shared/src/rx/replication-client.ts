@@ -12,8 +12,9 @@ import { BehaviorSubject, Subject, combineLatest, distinctUntilChanged, map, typ
 import type { WithDeleted } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { AvailDatabase } from './avail-database.ts';
-import { deviceClock, SERVER_TIME_HEADER, type HybridClock } from './hlc.ts';
-import { clearPending, PENDING_LOCAL_ID, type PendingMap } from './local-writes.ts';
+import { clockOf } from './clock-store.ts';
+import { SERVER_TIME_HEADER, type HybridClock } from './hlc.ts';
+import { clearPending, pendingKey, PENDING_LOCAL_ID, readPending, type PendingMap } from './local-writes.ts';
 import {
   COLLECTION_NAMES,
   PULL_LIMIT_MAX,
@@ -28,6 +29,7 @@ import {
   type StreamMessage,
   type WritableCollectionName,
 } from './replication-protocol.ts';
+import { correctPushRows, pendingEditOf } from './stamp-correction.ts';
 
 export type SyncStatus = 'online' | 'syncing' | 'offline' | 'outdated' | 'unauthorized';
 
@@ -36,6 +38,8 @@ export class ReplicationHttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The answer's `code` (e.g. `clock_ahead`), when it had one. */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'ReplicationHttpError';
@@ -57,8 +61,21 @@ export interface StartReplicationOptions {
   pullBatchSize?: number;
   /** Called once when the server answers 401 (session over). */
   onUnauthorized?: () => void;
-  /** The conflict clock to advance and correct (default: this device's `deviceClock`). */
+  /** The conflict clock to advance and correct (default: the database's, `clockOf(db)`). */
   clock?: HybridClock;
+}
+
+/** Counters of the replication's clock handling since it started (issue 25). */
+export interface ReplicationDiagnostics {
+  /** Remote stamps not merged into the clock: more than MAX_CLOCK_AHEAD_MS ahead of it. */
+  ignoredRemoteStamps: number;
+  /** Pushed documents whose stamp was corrected (stamp-correction.ts). */
+  restampedEdits: number;
+  /** Pushes the server refused with 422 `clock_ahead` (each retried once, re-stamped). */
+  clockAheadRefusals: number;
+  /** The clock's offset from the server (server − device, ms) and whether it was measured in this run. */
+  offsetMs: number;
+  measured: boolean;
 }
 
 export interface AvailReplication {
@@ -71,6 +88,8 @@ export interface AvailReplication {
   awaitInSync(): Promise<void>;
   /** Retries now: after coming back online or on tab focus. */
   reconnect(): void;
+  /** The clock counters (see {@link ReplicationDiagnostics}). */
+  diagnostics(): ReplicationDiagnostics;
   /** Stops replicating and closes the stream; the database stays open. */
   cancel(): Promise<void>;
 }
@@ -86,7 +105,14 @@ function isNetworkError(err: unknown): boolean {
 export function startReplication(opts: StartReplicationOptions): AvailReplication {
   const doFetch = opts.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
   const { db } = opts;
-  const clock = opts.clock ?? deviceClock;
+  const clock = opts.clock ?? clockOf(db);
+  const counters = { ignoredRemoteStamps: 0, restampedEdits: 0, clockAheadRefusals: 0 };
+  /** Merges a pulled or returned stamp; one far ahead is left out, logged and counted. */
+  const merge = (stamp: unknown) =>
+    clock.recv(stamp, (s, ahead) => {
+      counters.ignoredRemoteStamps += 1;
+      console.warn(`Replication: ignored a stamp ${Math.round(ahead / 1000)} s ahead of this device's corrected clock (${new Date(s).toISOString()})`);
+    });
   const base = opts.baseUrl.replace(/\/$/, '');
   const reachable$ = new BehaviorSubject<boolean>(true);
   const fatal$ = new BehaviorSubject<SyncStatus | null>(null);
@@ -96,7 +122,7 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
     const token = opts.getToken();
     if (!token) throw new ReplicationHttpError(401, 'Signed out');
     let res: Response;
-    const sentAt = Date.now();
+    const sentAt = clock.reading();
     try {
       res = await doFetch(`${base}${path}`, {
         ...init,
@@ -109,9 +135,10 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
     reachable$.next(true);
     // The server's clock corrects this device's conflict clock (hlc.ts).
     const serverTime = Number(res.headers.get(SERVER_TIME_HEADER));
-    if (serverTime > 0) clock.observeServerTime(serverTime, sentAt, Date.now());
+    // A 422 may be `clock_ahead`: then this reading replaces the estimate whatever its round trip.
+    if (serverTime > 0) clock.observeServerTime(serverTime, sentAt, clock.reading(), res.status === 422);
     if (res.ok) return res;
-    const body = (await res.json().catch(() => ({}))) as { error?: string };
+    const body = (await res.json().catch(() => ({}))) as { error?: string; code?: string };
     if (res.status === 426) fatal$.next('outdated');
     if (res.status === 401) {
       fatal$.next('unauthorized');
@@ -120,7 +147,42 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
         opts.onUnauthorized?.();
       }
     }
-    throw new ReplicationHttpError(res.status, body.error ?? `Replication request failed (${res.status})`);
+    throw new ReplicationHttpError(res.status, body.error ?? `Replication request failed (${res.status})`, body.code);
+  }
+
+  /**
+   * Pushes `rows` of `name` with their stamps corrected by the clock measured in this run
+   * (stamp-correction.ts): when nothing was measured yet, the server's clock is read first
+   * (`GET /api/replication/time`). A 422 `clock_ahead` (the answer itself corrects the clock)
+   * re-stamps and pushes again at once — one retry per batch, never a loop.
+   * @returns the conflicting masters (RxDB push handler contract).
+   */
+  async function pushCorrected(name: WritableCollectionName, rows: PushRow<any>[]): Promise<WithDeleted<any>[]> {
+    if (!clock.measuredThisSession()) await request('/api/replication/time');
+    const send = async () => {
+      const pending = await readPending(db);
+      const corrected = correctPushRows(rows as any[], (id) => pendingEditOf(pending[pendingKey(name, id)]), clock);
+      const res = await request(`/api/replication/${name}/push`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(corrected.rows),
+      });
+      counters.restampedEdits += corrected.restamped;
+      return { conflicts: (await res.json()) as WithDeleted<any>[], sent: corrected.rows };
+    };
+    let result: Awaited<ReturnType<typeof send>>;
+    try {
+      result = await send();
+    } catch (err) {
+      if (!(err instanceof ReplicationHttpError && err.status === 422 && err.code === 'clock_ahead')) throw err;
+      counters.clockAheadRefusals += 1;
+      result = await send();
+    }
+    const conflictIds = new Set(result.conflicts.map((m) => m?.id));
+    // Applied versions are the server's now: their stamps are seen (a later edit comes after them).
+    for (const r of result.sent) if (!conflictIds.has(r.newDocumentState.id)) merge(r.newDocumentState.edited_at);
+    for (const m of result.conflicts) merge(m?.edited_at);
+    return result.conflicts;
   }
 
   const streams = Object.fromEntries(COLLECTION_NAMES.map((c) => [c, new Subject<any>()])) as Record<CollectionName, Subject<any>>;
@@ -148,7 +210,7 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
           const res = await request(`/api/replication/${name}/pull?${q}`);
           const body = (await res.json()) as PullResponse<any>;
           // Edits seen from elsewhere advance the conflict clock: a later edit here is stamped after them.
-          if (writable) for (const d of body.documents) clock.recv(d?.edited_at);
+          if (writable) for (const d of body.documents) merge(d?.edited_at);
           return { documents: body.documents, checkpoint: body.checkpoint ?? checkpoint };
         },
       },
@@ -156,15 +218,10 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
         ? {
             batchSize: Math.min(100, PUSH_BATCH_MAX),
             async handler(rows) {
-              const res = await request(`/api/replication/${name}/push`, {
-                method: 'POST',
-                headers: { 'Content-Type': 'application/json' },
-                body: JSON.stringify(rows as PushRow<any>[]),
-              });
-              const conflicts = (await res.json()) as WithDeleted<any>[];
-              for (const m of conflicts) clock.recv(m?.edited_at);
+              const conflicts = await pushCorrected(name as WritableCollectionName, rows as PushRow<any>[]);
               // Every pushed row was decided by the server (applied, or lost to the returned master):
-              // either way this device's write is no longer pending.
+              // either way this device's write is no longer pending (acknowledged by its stamp on the
+              // device; a re-stamped copy comes back by the pull).
               await clearPending(
                 db,
                 rows.map((r) => ({ collection: name as WritableCollectionName, id: r.newDocumentState.id, edited_at: r.newDocumentState.edited_at })),
@@ -253,6 +310,9 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
     pending$,
     async awaitInSync() {
       await Promise.all(COLLECTION_NAMES.map((c) => states[c].awaitInSync()));
+    },
+    diagnostics() {
+      return { ...counters, offsetMs: clock.offset(), measured: clock.measuredThisSession() };
     },
     reconnect() {
       if (stopped) return;

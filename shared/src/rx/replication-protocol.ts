@@ -8,6 +8,7 @@
  * - `POST /api/replication/:collection/push` body `PushRow[]` (≤ 500 rows) → 200 `Doc[]`: only the
  *   conflicting master documents (empty array = all applied). The whole batch is applied in one
  *   transaction. Read-only collections answer 405.
+ * - `GET  /api/replication/time` → 200 `{ server_time }` (UTC epoch ms): the server's clock.
  * - `GET  /api/replication/stream` → `text/event-stream`; each `data:` line is a `StreamMessage`
  *   (JSON). Changes made by any device, REST call or sync job reach the stream within a second.
  *
@@ -18,10 +19,21 @@
 import type { WithDeleted } from 'rxdb';
 import type { BlockDoc, ConnectionDoc, EventDoc, ExceptionDoc, ProfileDoc, ProposalDoc, RuleDoc } from './rx-schemas.ts';
 
-/** Schema version this client speaks; sent as `X-Avail-Schema`. Bump with any wire-shape change. */
-export const REPLICATION_SCHEMA_VERSION = 1;
-/** Oldest client schema version the server still accepts; older clients get HTTP 426. */
-export const MIN_CLIENT_SCHEMA_VERSION = 1;
+/**
+ * Schema version this client speaks; sent as `X-Avail-Schema`. Bump with any wire-shape change.
+ * - 1: rules, exceptions, events, connections, profile; later busy blocks (issue 16) and proposals
+ *   (issue 24) were added without a bump.
+ * - 2 (issue 25): the busy blocks and proposals collections with their fields as they are now;
+ *   stamps at most 5 minutes ahead of the server (422 `clock_ahead` with `server_time`, which the
+ *   client answers by re-stamping and pushing once); `GET /api/replication/time`.
+ */
+export const REPLICATION_SCHEMA_VERSION = 2;
+/**
+ * Oldest client schema version the server still accepts; older clients get HTTP 426
+ * `{ error, code: 'client_outdated' }`, which every version shows as "outdated" (reload or
+ * update) — a version-1 client would otherwise retry a `clock_ahead` refusal forever.
+ */
+export const MIN_CLIENT_SCHEMA_VERSION = 2;
 export const SCHEMA_HEADER = 'X-Avail-Schema';
 
 export const PULL_LIMIT_DEFAULT = 200;

@@ -62,7 +62,8 @@ describe('busy blocks on the device (RxDB + Dexie on fake-indexeddb)', () => {
     expect((await db.busy_blocks.find().exec()).map((b) => b.id)).toEqual([keep.id]);
     const pending = await readPending(db);
     expect(Object.keys(pending).sort()).toEqual([`busy_blocks/${keep.id}`, `busy_blocks/${gone.id}`].sort());
-    expect(pending[`busy_blocks/${gone.id}`]).toBeGreaterThan(gone.edited_at);
+    expect(pending[`busy_blocks/${gone.id}`]).toMatchObject({ at: expect.any(Number) });
+    expect((pending[`busy_blocks/${gone.id}`] as { at: number }).at).toBeGreaterThan(gone.edited_at);
     // The stored deleted state carries this device's edit (what the conflict rule compares).
     const raw = await db.busy_blocks.storageInstance.findDocumentsById([gone.id], true);
     expect(raw[0]).toMatchObject({ id: gone.id, _deleted: true, device_id: 'd-2', note: 'Gym' });

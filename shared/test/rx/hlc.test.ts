@@ -1,16 +1,16 @@
 /**
- * The conflict clock (shared/src/rx/hlc.ts) with the shared conflict rule (conflict-resolution.ts):
- * unit behaviour, the skewed-clock case from issue 13, and a fast-check property: three devices
- * with clock offsets within ±1 h, random offline edits and deletes, random sync order → the server
- * and every device converge on the state of replaying all edits in stamp order, and the stamps
- * respect causality (an edit made after seeing another is stamped later).
+ * The conflict clock (shared/src/rx/hlc.ts) with the shared conflict rule (conflict-resolution.ts)
+ * and the re-stamping of waiting edits (stamp-correction.ts): unit behaviour and the skewed-clock
+ * cases of issues 13 and 25. The convergence property (three devices, restarts, skewed clocks)
+ * runs against the real server: server/src/modules/replication/hlc-convergence.test.ts.
  */
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resolveConflict, sameRevision } from '../../src/rx/conflict-resolution.ts';
-import { HybridClock } from '../../src/rx/hlc.ts';
+import { resolveConflict } from '../../src/rx/conflict-resolution.ts';
+import { HybridClock, MAX_CLOCK_AHEAD_MS } from '../../src/rx/hlc.ts';
+import { correctedStamp, correctPushRows, stampEdit } from '../../src/rx/stamp-correction.ts';
 
 const MIN = 60_000;
+const HOUR = 60 * MIN;
 
 interface Doc {
   id: string;
@@ -32,20 +32,22 @@ describe('HybridClock', () => {
   });
 
   it('a stamp received from elsewhere moves the clock past it (causal order)', () => {
-    const c = new HybridClock(() => 1_000);
+    const c = new HybridClock(() => 9_000_000 - MIN);
     c.recv(9_000_000);
     expect(c.send()).toBeGreaterThan(9_000_000);
     c.recv('not a stamp');
     c.recv(Number.NaN);
     expect(c.latest()).toBe(9_000_001);
+    expect(c.seen()).toBe(9_000_000);
   });
 
   it('the server time corrects the physical component; the shortest round trip wins', () => {
     let wall = 10_000_000;
-    const c = new HybridClock(() => wall);
-    c.observeServerTime(wall + 10 * MIN + 50, wall, wall + 100); // server 10 min ahead, 100 ms round trip
+    const c = new HybridClock(() => wall, () => wall);
+    const at = (w: number) => ({ wall: w, mono: w });
+    c.observeServerTime(wall + 10 * MIN + 50, at(wall), at(wall + 100)); // server 10 min ahead, 100 ms round trip
     expect(c.offset()).toBe(10 * MIN);
-    c.observeServerTime(wall + 10 * MIN + 500, wall, wall + 1_000); // a slower, less exact one is ignored
+    c.observeServerTime(wall + 10 * MIN + 500, at(wall), at(wall + 1_000)); // a slower, less exact one is ignored
     expect(c.offset()).toBe(10 * MIN);
     wall += 1_000;
     expect(c.physicalNow()).toBe(wall + 10 * MIN);
@@ -53,9 +55,9 @@ describe('HybridClock', () => {
 
   it('issue 13: a device 10 minutes slow that edits after another device, in real time, wins (both synced once before)', () => {
     let real = Date.UTC(2030, 0, 7, 9, 0);
-    const fast = new HybridClock(() => real);
-    const slow = new HybridClock(() => real - 10 * MIN);
-    for (const c of [fast, slow]) c.observeServerTime(real, c === fast ? real : real - 10 * MIN, c === fast ? real : real - 10 * MIN);
+    const fast = new HybridClock(() => real, () => real);
+    const slow = new HybridClock(() => real - 10 * MIN, () => real);
+    for (const c of [fast, slow]) c.observeServerTime(real, c.reading(), c.reading());
     real += 60_000;
     const first: Doc = { id: 'r', value: 1, edited_at: fast.send(), device_id: 'fast-device', updated_at: 0, _deleted: false };
     real += 60_000; // the slow device edits a minute later, without having pulled the first edit
@@ -67,134 +69,120 @@ describe('HybridClock', () => {
   });
 });
 
-// ── Convergence property ──────────────────────────────────────────────────────────────────────
+describe('HybridClock across restarts and broken clocks (issue 25)', () => {
+  const T = Date.UTC(2030, 0, 7, 9, 0);
 
-type Action =
-  | { kind: 'edit'; dev: number; doc: number; value: number; gap: number }
-  | { kind: 'delete'; dev: number; doc: number; gap: number }
-  | { kind: 'sync'; dev: number; gap: number };
+  it('ignores a remote stamp more than 5 minutes ahead of its corrected clock, counts it, and keeps ordering by real time', () => {
+    const c = new HybridClock(() => T, () => 0);
+    const seen: number[] = [];
+    expect(c.recv(T + MAX_CLOCK_AHEAD_MS, (s) => seen.push(s))).toBe(true);
+    expect(c.recv(T + 2 * HOUR, (s) => seen.push(s))).toBe(false);
+    expect(seen).toEqual([T + 2 * HOUR]);
+    expect(c.ignoredStamps()).toBe(1);
+    expect(c.latest()).toBe(T + MAX_CLOCK_AHEAD_MS);
+    expect(c.seen()).toBe(T + MAX_CLOCK_AHEAD_MS);
+  });
 
-const DOCS = ['d0', 'd1', 'd2'];
+  it('after reading the server, counts time on the monotonic clock: the owner changing the device clock changes no stamp', () => {
+    let wall = T - 10 * MIN;
+    let mono = 500;
+    const c = new HybridClock(() => wall, () => mono);
+    c.observeServerTime(T, c.reading(), c.reading());
+    expect(c.physicalNow()).toBe(T);
+    wall += 3 * HOUR; // the clock is set three hours ahead
+    mono += MIN;
+    expect(c.send()).toBe(T + MIN);
+  });
 
-interface Device {
-  name: string;
-  clock: HybridClock;
-  local: Map<string, Doc>;
-  /** Server state this device last saw, per doc (RxDB's assumedMasterState). */
-  base: Map<string, Doc>;
-  pending: Set<string>;
-  /** Largest stamp this device made or saw, tracked by the test independently of the clock. */
-  seenMax: number;
-}
+  it('keeps its state across a restart: an app restarted offline stamps with the offset it last measured', () => {
+    const real = T;
+    const before = new HybridClock(() => real - 10 * MIN, () => 0);
+    before.observeServerTime(real, before.reading(), before.reading());
+    const state = before.snapshot();
+    expect(state).toMatchObject({ offsetMs: 10 * MIN, measuredAt: real - 10 * MIN });
+    const after = new HybridClock(() => real - 10 * MIN + 2 * MIN, () => 0); // two minutes later, offline
+    after.restore(state);
+    expect(after.measuredThisSession()).toBe(false);
+    expect(after.send()).toBe(real + 2 * MIN);
+  });
 
-function simulate(offsets: number[], actions: Action[]) {
-  let real = Date.UTC(2030, 0, 7, 9, 0);
-  const server = new Map<string, Doc>();
-  const conflictLog: Array<{ loser: Doc; winner: Doc }> = [];
-  const edits: Doc[] = [];
-  const causalViolations: string[] = [];
-  const devices: Device[] = offsets.map((o, i) => ({
-    name: `device-${i}`,
-    clock: new HybridClock(() => real + o),
-    local: new Map(),
-    base: new Map(),
-    pending: new Set(),
-    seenMax: 0,
-  }));
+  it('a newer measurement of another tab is taken only while this one has none of its own', () => {
+    const c = new HybridClock(() => T, () => 0);
+    expect(c.restore({ last: 5, seen: 4, offsetMs: 7_000, measuredAt: T })).toBe(true);
+    expect(c.offset()).toBe(7_000);
+    c.observeServerTime(T + 1_000, c.reading(), c.reading());
+    c.restore({ offsetMs: 99_000, measuredAt: T + HOUR });
+    expect(c.offset()).toBe(1_000);
+    expect(c.restore({ last: 'x' as never, offsetMs: Number.NaN, measuredAt: T + 2 * HOUR })).toBe(false);
+  });
 
-  const stampEdit = (d: Device): number => {
-    const s = d.clock.send();
-    if (s <= d.seenMax) causalViolations.push(`${d.name} stamped ${s} after seeing ${d.seenMax}`);
-    d.seenMax = Math.max(d.seenMax, s);
-    return s;
-  };
+  it('a clock that ran fast restarts its stamps at real time once corrected (issue 25, 4), never below a stamp seen elsewhere', () => {
+    const c = new HybridClock(() => T + 25 * HOUR, () => 0);
+    expect(c.send()).toBe(T + 25 * HOUR);
+    c.recv(T - MIN);
+    c.observeServerTime(T, c.reading(), c.reading());
+    expect(c.send()).toBe(T);
+    const d = new HybridClock(() => T + 25 * HOUR, () => 0);
+    d.send();
+    d.observeServerTime(T, d.reading(), d.reading());
+    d.recv(T + 2 * MIN); // seen from a device two minutes ahead (within the bound)
+    expect(d.send()).toBe(T + 2 * MIN + 1);
+  });
+});
 
-  const sync = (d: Device) => {
-    d.clock.observeServerTime(real, real + offsets[devices.indexOf(d)]!, real + offsets[devices.indexOf(d)]!);
-    // push (the server's rule: replication.service.ts push)
-    for (const id of d.pending) {
-      const next = d.local.get(id)!;
-      const master = server.get(id) ?? null;
-      const assumed = d.base.get(id) ?? null;
-      if (master && sameRevision(master, next)) continue;
-      if (!master || (assumed && sameRevision(master, assumed))) {
-        server.set(id, next);
-        continue;
-      }
-      const { winner, loser } = resolveConflict(master, next);
-      conflictLog.push({ winner, loser });
-      server.set(id, winner);
-    }
-    d.pending.clear();
-    // pull: the device takes the server's state and merges its stamps
-    for (const [id, doc] of server) {
-      d.local.set(id, doc);
-      d.base.set(id, doc);
-      d.clock.recv(doc.edited_at);
-      d.seenMax = Math.max(d.seenMax, doc.edited_at);
-    }
-  };
+describe('re-stamping waiting edits (stamp-correction.ts)', () => {
+  const T = Date.UTC(2030, 0, 7, 9, 0);
 
-  for (const a of actions) {
-    real += a.gap;
-    const d = devices[a.dev]!;
-    if (a.kind === 'sync') {
-      sync(d);
-      continue;
-    }
-    const id = DOCS[a.doc]!;
-    const cur = d.local.get(id);
-    if (cur?._deleted) continue; // a deleted rule is gone from the screen: nothing to edit
-    const doc: Doc =
-      a.kind === 'edit'
-        ? { id, value: a.value, edited_at: stampEdit(d), device_id: d.name, updated_at: 0, _deleted: false }
-        : cur
-          ? { ...cur, edited_at: stampEdit(d), device_id: d.name, _deleted: true }
-          : { id, value: -1, edited_at: stampEdit(d), device_id: d.name, updated_at: 0, _deleted: true };
-    d.local.set(id, doc);
-    d.pending.add(id);
-    edits.push(doc);
-  }
-  // Everyone reconnects (twice round, in order) and the system settles.
-  for (let round = 0; round < 2; round++) for (const d of devices) sync(d);
-  return { server, devices, edits, conflictLog, causalViolations };
-}
+  it('an edit made with a wrong, unmeasured offset is pushed at the real time it was made', () => {
+    let real = T;
+    const c = new HybridClock(() => real + 2 * HOUR, () => real); // two hours fast, never measured
+    const edit = stampEdit(c);
+    expect(edit).toMatchObject({ at: T + 2 * HOUR, wall: T + 2 * HOUR, off: 0, measured: false });
+    real += 5 * MIN;
+    c.observeServerTime(real, c.reading(), c.reading());
+    expect(correctedStamp(edit, c)).toBe(T);
+    // An edit stamped after the reading is real time already and keeps its stamp.
+    real += MIN;
+    const later = stampEdit(c);
+    expect(later.measured).toBe(true);
+    expect(correctedStamp(later, c)).toBe(T + 6 * MIN);
+  });
 
-/** Replaying every edit in stamp order (ties by device id): a deletion is final; otherwise the last edit wins. */
-function replay(edits: Doc[]): Map<string, { deleted: boolean; value: number }> {
-  const out = new Map<string, { deleted: boolean; value: number }>();
-  const sorted = [...edits].sort((a, b) => a.edited_at - b.edited_at || (a.device_id < b.device_id ? -1 : a.device_id > b.device_id ? 1 : 0));
-  for (const e of sorted) {
-    const cur = out.get(e.id);
-    if (cur?.deleted) continue;
-    out.set(e.id, e._deleted ? { deleted: true, value: 0 } : { deleted: false, value: e.value });
-  }
-  return out;
-}
+  it('never goes below what the device had seen or the version it replaced (causality)', () => {
+    const real = T;
+    const c = new HybridClock(() => real - HOUR, () => real); // an hour slow, not measured in this run
+    c.recv(T - 58 * MIN);
+    const edit = stampEdit(c); // stamped T − 58 min + 1: after what it saw
+    expect(edit.at).toBe(T - 58 * MIN + 1);
+    c.observeServerTime(real, c.reading(), c.reading());
+    expect(correctedStamp(edit, c)).toBe(T);
+    expect(correctedStamp({ ...edit, wall: T - 3 * HOUR }, c)).toBe(T - 58 * MIN + 1);
+    expect(correctedStamp({ ...edit, wall: T - 3 * HOUR }, c, T - 10 * MIN)).toBe(T - 10 * MIN + 1);
+  });
 
-const view = (m: Map<string, Doc>) =>
-  new Map([...m].map(([id, d]) => [id, d._deleted ? { deleted: true, value: 0 } : { deleted: false, value: d.value }]));
+  it('a stamp beyond what the server accepts becomes now (an entry from before issue 25, a clock changed meanwhile)', () => {
+    const c = new HybridClock(() => T, () => 0);
+    c.observeServerTime(T, c.reading(), c.reading());
+    expect(correctedStamp({ at: T + 25 * HOUR }, c)).toBe(T);
+    expect(correctedStamp({ at: T + MIN }, c)).toBe(T + MIN);
+    // A floor beyond the bound is no floor.
+    expect(correctedStamp({ at: T + 25 * HOUR, seen: T + 24 * HOUR }, c)).toBe(T);
+  });
 
-describe('convergence under skewed clocks (fast-check)', () => {
-  const action: fc.Arbitrary<Action> = fc.oneof(
-    fc.record({ kind: fc.constant('edit' as const), dev: fc.nat(2), doc: fc.nat(2), value: fc.nat(1000), gap: fc.integer({ min: 1, max: 10 * MIN }) }),
-    fc.record({ kind: fc.constant('delete' as const), dev: fc.nat(2), doc: fc.nat(2), gap: fc.integer({ min: 1, max: 10 * MIN }) }),
-    fc.record({ kind: fc.constant('sync' as const), dev: fc.nat(2), gap: fc.integer({ min: 1, max: 10 * MIN }) }),
-  );
-  const offsets = fc.array(fc.integer({ min: -60 * MIN, max: 60 * MIN }), { minLength: 3, maxLength: 3 });
-
-  it('server and devices converge on the replay of all edits in stamp order; stamps follow causality; losers are logged', () => {
-    fc.assert(
-      fc.property(offsets, fc.array(action, { maxLength: 60 }), (offs, actions) => {
-        const { server, devices, edits, conflictLog, causalViolations } = simulate(offs, actions);
-        expect(causalViolations).toEqual([]);
-        const expected = replay(edits);
-        expect(view(server)).toEqual(expected);
-        for (const d of devices) expect(view(d.local)).toEqual(expected);
-        // Every conflict had a loser recorded, and no recorded loser is the final state.
-        for (const c of conflictLog) expect(sameRevision(c.loser, server.get(c.loser.id)!)).toBe(false);
-      }),
-      { numRuns: 300 },
-    );
+  it('correctPushRows re-stamps only the pending edit itself, in new objects', () => {
+    const c = new HybridClock(() => T + HOUR, () => 0);
+    const edit = stampEdit(c);
+    c.observeServerTime(T, c.reading(), c.reading());
+    const doc = { id: 'a', edited_at: edit.at, v: 1 };
+    const other = { id: 'b', edited_at: T - MIN, v: 2 };
+    const rows = [{ assumedMasterState: null, newDocumentState: doc }, { newDocumentState: other }];
+    const out = correctPushRows(rows, (id) => (id === 'a' ? edit : undefined), c);
+    expect(out.restamped).toBe(1);
+    expect(out.rows[0]!.newDocumentState).toEqual({ id: 'a', edited_at: T, v: 1 });
+    expect(out.rows[1]).toBe(rows[1]);
+    expect(doc.edited_at).toBe(T + HOUR);
+    // A newer state than the pending entry (edited again meanwhile) is not re-stamped from an older entry.
+    const newer = correctPushRows([{ newDocumentState: { ...doc, edited_at: edit.at + 5 } }], () => edit, c);
+    expect(newer.rows[0]!.newDocumentState.edited_at).toBe(edit.at + 5 > T + MAX_CLOCK_AHEAD_MS ? T : edit.at + 5);
   });
 });

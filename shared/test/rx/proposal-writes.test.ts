@@ -54,7 +54,7 @@ describe('requestProposalActionLocal (RxDB + Dexie on fake-indexeddb)', () => {
     const { request_action, request_message, edited_at, device_id, ...rest } = doc;
     const { request_action: _a, request_message: _m, edited_at: _e, device_id: _d, ...before } = proposal();
     expect(rest).toEqual(before);
-    expect(await readPending(db)).toEqual({ 'proposals/p-1': edited_at });
+    expect(await readPending(db)).toEqual({ 'proposals/p-1': expect.objectContaining({ at: edited_at, wall: expect.any(Number) }) });
     void request_action, void request_message, void device_id;
   });
 

@@ -15,6 +15,7 @@ import { removeRxDatabase } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { apiOrigin, getToken } from '@avail/shared/api/api-client.ts';
 import { createAvailDatabase, databaseNameFor, deviceIdOf, type AvailDatabase } from '@avail/shared/rx/avail-database.ts';
+import { attachClock } from '@avail/shared/rx/clock-store.ts';
 import { startReplication, type AvailReplication } from '@avail/shared/rx/replication-client.ts';
 import { COLLECTION_NAMES } from '@avail/shared/rx/replication-protocol.ts';
 import { SYNC_COMPLETED_EVENT } from './data-store.ts';
@@ -67,6 +68,9 @@ export function openLocalData(userId: string): Promise<LocalData> {
     if (previous) await closeLocalData({ remove: false, target: previous });
     await closing;
     const db = await createAvailDatabase({ storage: dexie(), userId });
+    // The conflict clock as this device last knew it (offset from the server, last stamps), shared
+    // with the other tabs: restored before any edit or replication (issue 25).
+    const detachClock = await attachClock(db);
     const deviceId = await deviceIdOf(db);
     const replication = startReplication({
       db,
@@ -94,6 +98,7 @@ export function openLocalData(userId: string): Promise<LocalData> {
     const detach = () => {
       detachTriggers();
       flag.unsubscribe();
+      detachClock();
     };
     return { userId, db, replication, deviceId, synced$, detach };
   })();

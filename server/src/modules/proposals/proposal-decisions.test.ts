@@ -15,6 +15,7 @@ import { startRadicale, type RadicaleServer } from '../../../test/radicale.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { signProposalLink } from './proposal-links.service.ts';
+import { REPLICATION_SCHEMA_VERSION } from '@avail/shared/rx/replication-protocol.ts';
 
 const PASSWORD = 'radicale-pw-456';
 const DAY = utcDatePlus(3);
@@ -367,26 +368,26 @@ describe('no writable calendar, one-click links, device requests, settings', () 
 
   it('a decision made on a device arrives by replication and the server carries it out', async () => {
     const id = await propose(t, slug, at('17:00'), at('17:30'));
-    const pull = await request(t.app).get('/api/replication/proposals/pull').set(owner.auth).set('X-Avail-Schema', '1');
+    const pull = await request(t.app).get('/api/replication/proposals/pull').set(owner.auth).set('X-Avail-Schema', String(REPLICATION_SCHEMA_VERSION));
     expect(pull.status).toBe(200);
     const master = pull.body.documents.find((d: { id: string }) => d.id === id);
     expect(master).toMatchObject({ status: 'pending', request_action: null });
     const edited = { ...master, request_action: 'confirm', edited_at: master.edited_at + 1000, device_id: 'd-phone' };
-    const push = await request(t.app).post('/api/replication/proposals/push').set(owner.auth).set('X-Avail-Schema', '1').send([{ assumedMasterState: master, newDocumentState: edited }]);
+    const push = await request(t.app).post('/api/replication/proposals/push').set(owner.auth).set('X-Avail-Schema', String(REPLICATION_SCHEMA_VERSION)).send([{ assumedMasterState: master, newDocumentState: edited }]);
     expect(push.status).toBe(200);
     expect(push.body).toEqual([]);
     await waitFor(async () => (await t.db.selectFrom('proposals').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status === 'confirmed');
-    const after = (await request(t.app).get('/api/replication/proposals/pull').set(owner.auth).set('X-Avail-Schema', '1')).body.documents.find((d: { id: string }) => d.id === id);
+    const after = (await request(t.app).get('/api/replication/proposals/pull').set(owner.auth).set('X-Avail-Schema', String(REPLICATION_SCHEMA_VERSION))).body.documents.find((d: { id: string }) => d.id === id);
     expect(after).toMatchObject({ status: 'confirmed', request_action: null, request_error: null });
 
     // A request that cannot be carried out comes back with the reason.
     const taken = await propose(t, slug, at('18:00'), at('18:30'));
     await request(t.app).post(`/api/me/proposals/${taken}/decline`).set(owner.auth).send({}).expect(200);
-    const m2 = (await request(t.app).get('/api/replication/proposals/pull').set(owner.auth).set('X-Avail-Schema', '1')).body.documents.find((d: { id: string }) => d.id === taken);
+    const m2 = (await request(t.app).get('/api/replication/proposals/pull').set(owner.auth).set('X-Avail-Schema', String(REPLICATION_SCHEMA_VERSION))).body.documents.find((d: { id: string }) => d.id === taken);
     await request(t.app)
       .post('/api/replication/proposals/push')
       .set(owner.auth)
-      .set('X-Avail-Schema', '1')
+      .set('X-Avail-Schema', String(REPLICATION_SCHEMA_VERSION))
       .send([{ assumedMasterState: m2, newDocumentState: { ...m2, request_action: 'cancel', edited_at: m2.edited_at + 1000, device_id: 'd-phone' } }])
       .expect(200);
     await waitFor(async () => (await t.db.selectFrom('proposals').select('request_error').where('id', '=', taken).executeTakeFirstOrThrow()).request_error !== null);

@@ -1,22 +1,31 @@
 /**
- * Issue 13, against the real server: three simulated devices with clock offsets within ±1 h (each
- * a HybridClock corrected by X-Avail-Time, as the device client does), random offline edits and
- * deletes of weekly rules, random reconnect order (push with the version each device last saw,
- * then pull) → the server and every device converge on the state of replaying all edits in stamp
- * order (stamps that respect causality: an edit made after seeing another is stamped later), and every edit that was overwritten without its author having seen the winner is in the
- * conflict log. fast-check, on the HTTP replication endpoints.
+ * Issues 13 and 25, against the real server (SQLite, and PostgreSQL when TEST_POSTGRES_URL is
+ * set): three simulated devices whose wall clocks are off by up to ±2 h — one of them up to +48 h —
+ * make random offline edits and deletes of weekly rules, restart while offline (the clock's
+ * in-memory state is lost and restored from what the device database kept: `snapshot()` /
+ * `restore()`), and reconnect in random order the way the device client does: read the server's
+ * clock first in each app run, push with stamps corrected by `correctPushRows`, re-stamp and push
+ * once more on 422 `clock_ahead`, then pull. fast-check asserts:
+ * - nothing acknowledged is lost: every pushed version is the final one, was built upon (a later
+ *   push assumed it), or is in the conflicts list;
+ * - every device converges on the server's state;
+ * - each rule ends with the edit made last in real time, unless it was deleted (a delete wins a
+ *   conflict: the documented rule) — whatever the devices' clocks said;
+ * - a device never needs more than one retry for a batch (a broken clock never blocks its queue).
  */
 import fc from 'fast-check';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sameRevision } from '@avail/shared/rx/conflict-resolution.ts';
-import { HybridClock, SERVER_TIME_HEADER } from '@avail/shared/rx/hlc.ts';
+import { HybridClock, SERVER_TIME_HEADER, type ClockState } from '@avail/shared/rx/hlc.ts';
 import { REPLICATION_SCHEMA_VERSION, SCHEMA_HEADER } from '@avail/shared/rx/replication-protocol.ts';
+import { correctPushRows, stampEdit, type PendingEdit } from '@avail/shared/rx/stamp-correction.ts';
 import { buildUser, type BuiltUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 
 const V = { [SCHEMA_HEADER]: String(REPLICATION_SCHEMA_VERSION) };
 const MIN = 60_000;
+const HOUR = 60 * MIN;
 
 interface Rule {
   id: string;
@@ -32,7 +41,8 @@ interface Rule {
 type Action =
   | { kind: 'edit'; dev: number; doc: number; hour: number; gap: number }
   | { kind: 'delete'; dev: number; doc: number; gap: number }
-  | { kind: 'sync'; dev: number; gap: number };
+  | { kind: 'sync'; dev: number; gap: number }
+  | { kind: 'restart'; dev: number; gap: number };
 
 let t: TestApp;
 beforeAll(async () => {
@@ -43,41 +53,64 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function run(offsets: number[], actions: Action[]) {
+async function run(skews: number[], actions: Action[]) {
   let real = Date.UTC(2030, 0, 7, 9, 0);
   t.clock.set(real);
   const owner: BuiltUser = await buildUser(t);
   const DOC_IDS = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()]; // document ids belong to one owner
-  const devices = offsets.map((o, i) => ({
+  const devices = skews.map((skew, i) => ({
     name: `device-${i}`,
-    offset: o,
-    clock: new HybridClock(() => real + o),
+    skew,
+    clock: new HybridClock(() => real + skew, () => real),
+    /** What the device database keeps of the clock (clock-store.ts writes it after every change). */
+    stored: null as ClockState | null,
     local: new Map<string, Rule>(),
     base: new Map<string, Rule>(),
-    pending: new Set<string>(),
-    /** Largest stamp this device made or saw, tracked here independently of its clock. */
+    pending: new Map<string, PendingEdit>(),
+    /** Largest stamp this device saw from the server, tracked here independently of its clock. */
     seenMax: 0,
+    maxTriesPerBatch: 0,
   }));
+  for (const d of devices) d.clock.subscribe((s) => (d.stored = s));
   const causalViolations: string[] = [];
-  const edits: Rule[] = [];
+  const edits: Array<Rule & { real: number }> = [];
   const pushes: Array<{ assumed: Rule | null; next: Rule }> = [];
+  const serverTime = (res: { headers: Record<string, string> }) => Number(res.headers[SERVER_TIME_HEADER.toLowerCase()]);
 
   const sync = async (d: (typeof devices)[number]) => {
-    const wall = real + d.offset;
+    const at = { wall: real + d.skew, mono: real };
+    // The first request of an app run reads the server's clock (replication-client.ts pushCorrected).
+    if (!d.clock.measuredThisSession()) {
+      const res = await request(t.app).get('/api/replication/time').set(owner.auth).set(V).expect(200);
+      expect(res.body.server_time).toBe(real);
+      d.clock.observeServerTime(serverTime(res), at, at);
+    }
     if (d.pending.size) {
-      const rows = [...d.pending].map((id) => ({ assumedMasterState: d.base.get(id) ?? null, newDocumentState: d.local.get(id)! }));
-      for (const r of rows) pushes.push({ assumed: r.assumedMasterState, next: r.newDocumentState });
-      const res = await request(t.app).post('/api/replication/availability_rules/push').set(owner.auth).set(V).send(rows).expect(200);
-      d.clock.observeServerTime(Number(res.headers[SERVER_TIME_HEADER.toLowerCase()]), wall, wall);
+      const rows = [...d.pending.keys()].map((id) => ({ assumedMasterState: d.base.get(id) ?? null, newDocumentState: d.local.get(id)! }));
+      let tries = 0;
+      let res;
+      let sent;
+      for (;;) {
+        tries += 1;
+        sent = correctPushRows(rows, (id) => d.pending.get(id), d.clock).rows;
+        res = await request(t.app).post('/api/replication/availability_rules/push').set(owner.auth).set(V).send(sent);
+        d.clock.observeServerTime(serverTime(res), at, at);
+        if (res.status === 422 && res.body.code === 'clock_ahead' && tries === 1) continue;
+        break;
+      }
+      expect(res.status).toBe(200);
+      d.maxTriesPerBatch = Math.max(d.maxTriesPerBatch, tries);
+      for (const r of sent) pushes.push({ assumed: r.assumedMasterState ?? null, next: r.newDocumentState });
+      const conflicts = new Set((res.body as Rule[]).map((m) => m.id));
+      for (const r of sent) if (!conflicts.has(r.newDocumentState.id)) d.clock.recv(r.newDocumentState.edited_at);
       for (const m of res.body as Rule[]) {
         d.local.set(m.id, m);
         d.clock.recv(m.edited_at);
-        d.seenMax = Math.max(d.seenMax, m.edited_at);
       }
       d.pending.clear();
     }
     const pulled = await request(t.app).get('/api/replication/availability_rules/pull').query({ limit: 1000 }).set(owner.auth).set(V).expect(200);
-    d.clock.observeServerTime(Number(pulled.headers[SERVER_TIME_HEADER.toLowerCase()]), wall, wall);
+    d.clock.observeServerTime(serverTime(pulled), at, at);
     for (const doc of pulled.body.documents as Rule[]) {
       d.local.set(doc.id, doc);
       d.base.set(doc.id, doc);
@@ -94,31 +127,37 @@ async function run(offsets: number[], actions: Action[]) {
       await sync(d);
       continue;
     }
+    if (a.kind === 'restart') {
+      // The app quits while offline: only what the device database kept survives.
+      d.clock = new HybridClock(() => real + d.skew, () => real);
+      d.clock.restore(d.stored);
+      d.clock.subscribe((s) => (d.stored = s));
+      continue;
+    }
     const id = DOC_IDS[a.doc]!;
     const cur = d.local.get(id);
     if (cur?._deleted) continue; // a deleted rule is gone from the screen
     if (a.kind === 'delete' && !cur) continue; // nothing to delete
-    const stamp = d.clock.send();
-    if (stamp <= d.seenMax) causalViolations.push(`${d.name} stamped ${stamp} after seeing ${d.seenMax}`);
-    d.seenMax = Math.max(d.seenMax, stamp);
+    const edit = stampEdit(d.clock);
     const doc: Rule =
       a.kind === 'edit'
-        ? { id, weekday: 1, start_time_local: `${String(8 + a.hour).padStart(2, '0')}:00`, end_time_local: '20:00', edited_at: stamp, device_id: d.name, updated_at: 0, _deleted: false }
-        : { ...cur!, edited_at: stamp, device_id: d.name, _deleted: true };
+        ? { id, weekday: 1, start_time_local: `${String(8 + a.hour).padStart(2, '0')}:00`, end_time_local: '20:00', edited_at: edit.at, device_id: d.name, updated_at: 0, _deleted: false }
+        : { ...cur!, edited_at: edit.at, device_id: d.name, _deleted: true };
     d.local.set(id, doc);
-    d.pending.add(id);
-    edits.push(doc);
+    d.pending.set(id, edit);
+    edits.push({ ...doc, real });
   }
   for (let round = 0; round < 2; round++) for (const d of devices) await sync(d);
+  // Causality on the wire: every pushed version is later than the version it was built upon.
+  for (const p of pushes) if (p.assumed && p.next.edited_at <= p.assumed.edited_at) causalViolations.push(`${p.next.device_id} pushed ${p.next.edited_at} over ${p.assumed.edited_at}`);
   const conflicts = await t.db.selectFrom('replication_conflicts').select(['loser_json']).where('user_id', '=', owner.user.id).execute();
   return { devices, edits, pushes, causalViolations, losers: conflicts.map((c) => JSON.parse(c.loser_json) as Rule) };
 }
 
-/** Replay in stamp order (ties by device id): a deletion is final, otherwise the last edit wins. */
-function replay(edits: Rule[]) {
+/** Replay in real-time order: a deletion is final (it wins every conflict), otherwise the last edit wins. */
+function replayInRealOrder(edits: Array<Rule & { real: number }>) {
   const out = new Map<string, string>();
-  const sorted = [...edits].sort((a, b) => a.edited_at - b.edited_at || a.device_id.localeCompare(b.device_id));
-  for (const e of sorted) {
+  for (const e of [...edits].sort((a, b) => a.real - b.real)) {
     if (out.get(e.id) === 'deleted') continue;
     out.set(e.id, e._deleted ? 'deleted' : e.start_time_local);
   }
@@ -126,48 +165,80 @@ function replay(edits: Rule[]) {
 }
 const view = (m: Map<string, Rule>) => new Map([...m].map(([id, d]) => [id, d._deleted ? 'deleted' : d.start_time_local]));
 
+const CONVERGENCE_RUNS = Number(process.env.CONVERGENCE_RUNS ?? 100);
+
 describe('convergence against the server (fast-check)', () => {
-  it('devices with ±1 h clocks converge on the replay in stamp order; overwritten edits are logged', async () => {
+  it('three devices (±2 h, one up to +48 h), offline edits, restarts: real-time order, nothing acknowledged lost, one retry at most', async () => {
+    const gap = fc.integer({ min: 1, max: 10 * MIN });
     const action: fc.Arbitrary<Action> = fc.oneof(
-      fc.record({ kind: fc.constant('edit' as const), dev: fc.nat(2), doc: fc.nat(2), hour: fc.nat(11), gap: fc.integer({ min: 1, max: 10 * MIN }) }),
-      fc.record({ kind: fc.constant('delete' as const), dev: fc.nat(2), doc: fc.nat(2), gap: fc.integer({ min: 1, max: 10 * MIN }) }),
-      fc.record({ kind: fc.constant('sync' as const), dev: fc.nat(2), gap: fc.integer({ min: 1, max: 10 * MIN }) }),
+      { weight: 4, arbitrary: fc.record({ kind: fc.constant('edit' as const), dev: fc.nat(2), doc: fc.nat(2), hour: fc.nat(11), gap }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), dev: fc.nat(2), doc: fc.nat(2), gap }) },
+      { weight: 3, arbitrary: fc.record({ kind: fc.constant('sync' as const), dev: fc.nat(2), gap }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('restart' as const), dev: fc.nat(2), gap }) },
+    );
+    const skews = fc.tuple(
+      fc.integer({ min: -2 * HOUR, max: 2 * HOUR }),
+      fc.integer({ min: -2 * HOUR, max: 2 * HOUR }),
+      fc.integer({ min: -2 * HOUR, max: 48 * HOUR }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: -60 * MIN, max: 60 * MIN }), { minLength: 3, maxLength: 3 }), fc.array(action, { maxLength: 30 }), async (offsets, actions) => {
-        const { devices, edits, pushes, losers, causalViolations } = await run(offsets, actions);
-        // The stamps are a linear extension of causal order: an edit made after seeing another is later.
+      fc.asyncProperty(skews, fc.array(action, { maxLength: 40 }), async (skewList, actions) => {
+        const { devices, edits, pushes, losers, causalViolations } = await run(skewList, actions);
         expect(causalViolations).toEqual([]);
-        const expected = replay(edits);
-        const pulled = devices[0]!.local; // after the final rounds every device holds the server's state
-        expect(view(pulled)).toEqual(expected);
+        const expected = replayInRealOrder(edits);
+        const final = devices[0]!.local; // after the final rounds every device holds the server's state
+        expect(view(final)).toEqual(expected);
         for (const d of devices) expect(view(d.local)).toEqual(expected);
-        // Every pushed version that is not the final one was either built upon (a later push
-        // assumed it: its author's successor saw it) or is in the conflict log.
+        for (const d of devices) expect(d.maxTriesPerBatch).toBeLessThanOrEqual(2);
         for (const p of pushes) {
-          const final = pulled.get(p.next.id)!;
-          if (sameRevision(final as never, p.next as never)) continue;
+          const kept = final.get(p.next.id)!;
+          if (sameRevision(kept as never, p.next as never)) continue;
           const builtUpon = pushes.some((q) => q.assumed && sameRevision(q.assumed as never, p.next as never));
           const logged = losers.some((l) => sameRevision(l as never, p.next as never));
           expect(builtUpon || logged).toBe(true);
         }
       }),
       {
-        numRuns: 100,
-        // Always tried: a device an hour fast edits; one an hour slow pulls that edit, then edits the same rule.
+        numRuns: CONVERGENCE_RUNS,
         examples: [
+          // Issue 25 (1): a device 10 min slow syncs, restarts offline, edits a minute after a correct device did: it wins.
           [
-            [60 * MIN, -60 * MIN, 0],
+            [0, -10 * MIN, 0],
             [
-              { kind: 'edit', dev: 0, doc: 0, hour: 1, gap: 1_000 },
+              { kind: 'sync', dev: 1, gap: 1_000 },
+              { kind: 'restart', dev: 1, gap: 1_000 },
+              { kind: 'edit', dev: 0, doc: 0, hour: 1, gap: MIN },
+              { kind: 'sync', dev: 0, gap: 1_000 },
+              { kind: 'edit', dev: 1, doc: 0, hour: 2, gap: MIN },
+              { kind: 'sync', dev: 1, gap: 1_000 },
+            ],
+          ],
+          // Issue 25 (2): a device 2 h fast, never synced, edits first; a correct device a minute later wins.
+          [
+            [0, 2 * HOUR, 0],
+            [
+              { kind: 'edit', dev: 1, doc: 0, hour: 1, gap: 1_000 },
+              { kind: 'edit', dev: 0, doc: 0, hour: 2, gap: MIN },
               { kind: 'sync', dev: 0, gap: 1_000 },
               { kind: 'sync', dev: 1, gap: 1_000 },
-              { kind: 'edit', dev: 1, doc: 0, hour: 2, gap: 1_000 },
+            ],
+          ],
+          // Issue 25 (4): a device 47 h fast edits offline, restarts, edits again, then syncs: refused once, re-stamped, accepted.
+          [
+            [0, 0, 47 * HOUR],
+            [
+              { kind: 'edit', dev: 2, doc: 0, hour: 1, gap: 1_000 },
+              { kind: 'restart', dev: 2, gap: 1_000 },
+              { kind: 'edit', dev: 2, doc: 1, hour: 3, gap: 1_000 },
+              { kind: 'edit', dev: 0, doc: 1, hour: 2, gap: MIN },
+              { kind: 'sync', dev: 0, gap: 1_000 },
+              { kind: 'sync', dev: 2, gap: 1_000 },
+              { kind: 'edit', dev: 1, doc: 0, hour: 4, gap: MIN },
               { kind: 'sync', dev: 1, gap: 1_000 },
             ],
           ],
         ],
       },
     );
-  }, 120_000);
+  }, 300_000);
 });

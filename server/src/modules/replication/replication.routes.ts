@@ -64,6 +64,17 @@ export function replicationRouter(deps: Deps, options: ReplicationRouterOptions 
   });
 
   /**
+   * GET /api/replication/time → 200 `{ server_time }` (UTC epoch ms; also in `X-Avail-Time`, as on
+   * every replication answer): a device reads the server's clock before its first push of an app
+   * run, so edits it made offline are re-stamped with the offset measured now
+   * (shared/src/rx/stamp-correction.ts). Nothing is read or written.
+   */
+  r.get('/replication/time', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ server_time: deps.now() });
+  });
+
+  /**
    * GET /api/replication/:collection/pull?id=&updated_at=&limit= → 200
    * `{ documents: Doc[] (with _deleted), checkpoint: { id, updated_at } | null }`: documents with
    * (updated_at, id) strictly after the checkpoint (none = from the beginning), ordered by
@@ -80,8 +91,9 @@ export function replicationRouter(deps: Deps, options: ReplicationRouterOptions 
    * documents that won a conflict (empty = all applied); one transaction per batch.
    * 400 malformed body; 404 unknown collection; 405 read-only collection; 409 `id_taken` (an id
    * of another account; nothing applied); 413 more than 500 rows; 422 an invalid document
-   * (`errors` keyed `<row>.<field>`; nothing applied), or an `edited_at` stamp more than 24 h
-   * ahead of the server's clock (code `clock_ahead`; nothing applied).
+   * (`errors` keyed `<row>.<field>`; nothing applied), or an `edited_at` stamp more than 5 minutes
+   * ahead of the server's clock (code `clock_ahead`, with `server_time` in UTC epoch ms; nothing
+   * applied).
    */
   r.post('/replication/:collection/push', async (req, res) => {
     const collection = collectionOf(req);

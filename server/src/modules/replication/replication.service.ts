@@ -140,6 +140,9 @@ const OPS: Record<WritableCollectionName, WritableOps> = {
   },
 };
 
+/** The 422 `clock_ahead` message: a stamp more than MAX_CLOCK_AHEAD_MS (5 min) ahead of the server's clock. */
+export const CLOCK_AHEAD_MESSAGE = "This device's clock is more than 5 minutes ahead of the server. Please correct the date and time on this device.";
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -156,7 +159,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * @throws 400 not an array / more than PUSH_BATCH_MAX rows / malformed row; 422 any invalid
  *   document (nothing applied; a busy block is never refused for being already over — an offline
  *   device may deliver it late, and a 422 would block its whole queue: blocks.validateBlockDocs);
- *   409 `id_taken` when a document id belongs to another user (nothing applied, nothing revealed).
+ *   409 `id_taken` when a document id belongs to another user (nothing applied, nothing revealed);
+ *   422 `clock_ahead` `{ error, code, server_time }` (the server's clock, UTC epoch ms) when an
+ *   `edited_at` is more than MAX_CLOCK_AHEAD_MS (5 min) ahead of the server's clock (nothing
+ *   applied; the device re-stamps and pushes again once: stamp-correction.ts).
  */
 export async function push(deps: Deps, userId: string, collection: WritableCollectionName, body: unknown): Promise<Doc[]> {
   if (!Array.isArray(body)) throw badRequest('Push body must be an array of { assumedMasterState, newDocumentState }');
@@ -171,9 +177,9 @@ export async function push(deps: Deps, userId: string, collection: WritableColle
   const incoming = ops.validate(rows.map((r) => r.raw));
   if (incoming.length === 0) return [];
   // A stamp far ahead of this clock would win every later conflict (hlc.ts): refused, nothing applied.
-  const limit = deps.now() + MAX_CLOCK_AHEAD_MS;
-  if (incoming.some((d) => Number(d.edited_at) > limit)) {
-    throw new HttpError(422, 'clock_ahead', "This device's clock is more than a day ahead of the server. Please correct the date and time on this device.");
+  const serverTime = deps.now();
+  if (incoming.some((d) => Number(d.edited_at) > serverTime + MAX_CLOCK_AHEAD_MS)) {
+    throw new HttpError(422, 'clock_ahead', CLOCK_AHEAD_MESSAGE, undefined, { server_time: serverTime });
   }
 
   return replicatedWrite(deps, userId, async (trx, stamp, now) => {

@@ -71,13 +71,26 @@ describe('auth and schema version', () => {
 
   it('answers 426 client_outdated for a missing, malformed or too old X-Avail-Schema', async () => {
     const u = await buildUser(t);
-    for (const header of [undefined, '0', 'abc', '']) {
+    // '1': a client from before issue 25, which would retry a 5-minute clock_ahead refusal forever.
+    for (const header of [undefined, '0', '1', 'abc', '']) {
       let req = request(t.app).get('/api/replication/profile/pull').set(u.auth);
       if (header !== undefined) req = req.set(SCHEMA_HEADER, header);
       const res = await req.expect(426);
       expect(res.body).toEqual({ error: 'This version of Avail is too old to sync. Please reload or update the app.', code: 'client_outdated' });
     }
     await request(t.app).get('/api/replication/stream').set(u.auth).expect(426);
+    await request(t.app).post('/api/replication/availability_rules/push').set(u.auth).set(SCHEMA_HEADER, '1').send([]).expect(426);
+  });
+
+  it("GET /replication/time answers the server's clock (body and X-Avail-Time), uncached, for a signed-in owner only", async () => {
+    const u = await buildUser(t);
+    t.clock.set(Date.parse('2030-01-07T09:00:00Z'));
+    const res = await request(t.app).get('/api/replication/time').set(u.auth).set(V).expect(200);
+    expect(res.body).toEqual({ server_time: Date.parse('2030-01-07T09:00:00Z') });
+    expect(res.headers['x-avail-time']).toBe(String(Date.parse('2030-01-07T09:00:00Z')));
+    expect(res.headers['cache-control']).toBe('no-store');
+    t.clock.reset();
+    await request(t.app).get('/api/replication/time').set(V).expect(401);
   });
 
   it('answers 404 for an unknown collection, 405 for a push to a read-only one, 400 for a bad query', async () => {
@@ -307,7 +320,7 @@ describe('push', () => {
     const mine = crypto.randomUUID();
     const res = await pushReq(intruder, 'availability_rules', [
       { newDocumentState: rule(mine) },
-      { newDocumentState: rule(added.body.rule.id, { start_time_local: '00:00', edited_at: Date.now() + 3_600_000 }) },
+      { newDocumentState: rule(added.body.rule.id, { start_time_local: '00:00', edited_at: Date.now() + 3 * 60_000 }) },
     ]).expect(409);
     expect(res.body.code).toBe('id_taken');
     expect(JSON.stringify(res.body)).not.toContain(owner.user.id);
