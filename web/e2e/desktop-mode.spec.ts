@@ -78,6 +78,7 @@ async function installRecordingBridge(page: Page) {
         return () => listeners.delete(l);
       },
       notify: (n: unknown) => rec('notify', n),
+      commandsReady: () => rec('commandsReady'),
       usesServiceWorker: () => false,
       capabilities: () => ({ notifications: true, consentInSystemBrowser: true }),
       openExternal: async (url: string) => rec('openExternal', url),

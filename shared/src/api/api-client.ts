@@ -490,6 +490,8 @@ export const api = {
     get<{ events: CalendarEvent[] }>('/me/calendar/events', { query: { start_date, end_date } }),
   /** GET /me/blocks?from=&to=: the owner's live manual busy blocks overlapping [from, to) (UTC epoch ms, each optional), by start; 400 `invalid_range`. */
   blocks: (from?: number, to?: number) => get<{ blocks: BusyBlock[] }>('/me/blocks', { query: { from, to } }),
+  /** POST /me/blocks: 201 the new block; 422 `validation_failed` (end ≤ start, over 14 days, already over, note > 200). */
+  addBlock: (body: { start_ms: number; end_ms: number; note?: string | null }) => post<{ block: BusyBlock }>('/me/blocks', body),
   /** DELETE /me/blocks/{id}: the time is free again (204); 404 when it is not one of the owner's live blocks. */
   deleteBlock: (id: string) => del<unknown>(`/me/blocks/${encodeURIComponent(id)}`),
 

@@ -79,9 +79,24 @@ function commandDeps(local: LocalData) {
   };
 }
 
+/** Without a device database (it cannot open here: no IndexedDB), tray commands go to the server. */
+function serverDeps() {
+  return {
+    now: Date.now,
+    notify: (n: Parameters<typeof bridge.notify>[0]) => bridge.notify(n),
+    hasBlock: async () => false,
+    addBlock: async (b: { start_ms: number; end_ms: number }) => {
+      await api.addBlock(b);
+    },
+    decide: (id: string, action: 'confirm' | 'decline') => decideProposal(null, id, { action }),
+    proposal: async () => null,
+    errorText: actionErrorText,
+  };
+}
+
 export default function DesktopIntegration() {
   const { user } = useSession();
-  const { data, synced } = useLocalData();
+  const { data, synced, failed } = useLocalData();
   const connection = useSyncStatus();
   const pending = usePendingKeys(data);
   const now = useMinuteClock();
@@ -149,20 +164,20 @@ export default function DesktopIntegration() {
 
   // Tray commands, carried out on the device's database (offline too). Busy blocks and decisions
   // that arrive before it is open wait in `waiting` (marked queued: their outcome is notified).
-  const latest = useRef({ data, timezone });
-  latest.current = { data, timezone };
+  const latest = useRef({ data, timezone, failed });
+  latest.current = { data, timezone, failed };
   const waiting = useRef<DeviceCommand[]>([]);
   useEffect(
     () =>
       bridge.onCommand((command: DesktopCommand) => {
-        const { data: local, timezone: zone } = latest.current;
+        const { data: local, timezone: zone, failed: noDatabase } = latest.current;
         if (command.type === 'busy' || command.type === 'proposal') {
-          if (!local) {
+          if (!local && !noDatabase) {
             // Stamped now if the platform did not: a block that waits still starts at the click.
             waiting.current.push(command.type === 'busy' ? { ...command, at: command.at ?? Date.now(), queued: true } : { ...command, queued: true });
             return;
           }
-          void runTrayCommand(command, zone ?? browserZone(), commandDeps(local));
+          void runTrayCommand(command, zone ?? browserZone(), local ? commandDeps(local) : serverDeps());
         } else if (command.type === 'sync-now') {
           local?.replication.reconnect();
           // The server's calendar sync too, when it can be reached; the replication brings the result.
@@ -175,13 +190,16 @@ export default function DesktopIntegration() {
     [],
   );
 
-  // The database is open: carry out what waited here, then let the platform deliver what it kept.
+  // The database is open (or cannot open on this computer: then the server carries them out): do
+  // what waited here, then let the platform deliver what it kept.
   useEffect(() => {
-    if (!data) return;
+    if (!data && !failed) return;
     const zone = timezone ?? browserZone();
-    for (const command of waiting.current.splice(0)) void runTrayCommand(command, zone, commandDeps(data));
-    bridge.commandsReady();
-  }, [data, timezone]);
+    const deps = data ? commandDeps(data) : serverDeps();
+    for (const command of waiting.current.splice(0)) void runTrayCommand(command, zone, deps);
+    // A platform object older than issue 25 has no such member (it then keeps nothing back).
+    if (typeof bridge.commandsReady === 'function') bridge.commandsReady();
+  }, [data, failed, timezone]);
 
   // Visitors' proposals → one system notification each (only where notifications reach the owner).
   useEffect(() => {

@@ -50,7 +50,7 @@ export function busyFailedNotice(duration: BusyDuration, at: number, zone: strin
   const what = `"${busyItemText(duration)}" (clicked ${day(zone, at)}, ${clock(zone, at)})`;
   return {
     title: 'The busy block could not be added',
-    body: (reason === 'over' ? `${what} had already ended when Avail could add it.` : `${what} could not be saved on this computer: ${reason}`).slice(0, 1000),
+    body: (reason === 'over' ? `${what} had already ended when Avail could add it.` : `${what} could not be saved: ${reason}`).slice(0, 1000),
     route: BUSY_NOTICE_ROUTE,
   };
 }

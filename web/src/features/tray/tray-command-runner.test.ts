@@ -53,7 +53,7 @@ describe('tray commands carried out on the device (issue 25)', () => {
   it('a write that fails is notified with its reason; the same click delivered twice adds one block', async () => {
     const failing = deps('2026-06-15T13:00:00Z', { addBlock: async () => Promise.reject(new Error('QuotaExceededError')) });
     await runTrayCommand({ type: 'busy', duration: { minutes: 120 }, at: at('2026-06-15T13:00:00Z') }, ZONE, failing.d);
-    expect(failing.notes[0].body).toBe('"Busy for the next 2 h" (clicked Mon 15 Jun, 15:00) could not be saved on this computer: QuotaExceededError');
+    expect(failing.notes[0].body).toBe('"Busy for the next 2 h" (clicked Mon 15 Jun, 15:00) could not be saved: QuotaExceededError');
 
     const { d, blocks } = deps('2026-06-15T13:00:30Z');
     const command = { type: 'busy', duration: { minutes: 30 }, at: at('2026-06-15T13:00:10Z'), queued: true } as const;

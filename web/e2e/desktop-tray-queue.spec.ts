@@ -1,0 +1,167 @@
+/**
+ * The tray on its own (issue 25), tested as the desktop renderer (the web build under the desktop
+ * CSP on its second origin, with a recording `window.availDesktop` bridge — see
+ * desktop-mode.spec.ts): the app starts with a stored token while its device database cannot open
+ * yet (the database's code is held back), as after a restart of the app.
+ *
+ * What an owner would notice: the tray is told "signed in, syncing" from the start — never "Not
+ * signed in"; the dashboard's week already shows the busy blocks the server has; "Busy for the next
+ * 30 min", clicked ten minutes before the database opened, is carried out when it opens — from the
+ * click, not from when it ran — and a system notification says it is done; only then is the
+ * platform told its own kept commands may come (`commandsReady`).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { OWNER_ZONE, uniqueAccount } from './fixtures.ts';
+import { onboardedOwner } from './helpers.ts';
+
+interface BridgeCall {
+  name: string;
+  arg: unknown;
+}
+interface TrayStateSeen {
+  signedIn: boolean;
+  connection: string;
+  timezone: string;
+  link: string | null;
+  windows: Array<{ start: number; end: number }>;
+  syncing?: boolean;
+}
+
+const serverUrl = () => process.env.E2E_BASE_URL!;
+const desktopUrl = () => process.env.E2E_DESKTOP_URL!;
+const MIN = 60_000;
+
+/** The recording bridge of desktop-mode.spec.ts, started signed in (token and confirmed server), with `commandsReady`. */
+async function installSignedInBridge(page: Page, token: string, origin: string) {
+  await page.addInitScript(
+    ({ token, origin }) => {
+      const w = window as unknown as Record<string, unknown>;
+      type State = { calls: Array<{ name: string; arg: unknown }>; token: string | null; origin: string };
+      const saved = sessionStorage.getItem('__bridge');
+      const st: State = saved ? (JSON.parse(saved) as State) : { calls: [], token, origin };
+      const save = () => sessionStorage.setItem('__bridge', JSON.stringify(st));
+      const listeners = new Set<(c: unknown) => void>();
+      const rec = (name: string, arg: unknown = null) => {
+        st.calls.push({ name, arg: JSON.parse(JSON.stringify(arg)) });
+        save();
+      };
+      w.__bridgeCalls = () => st.calls;
+      w.__emitDesktopCommand = (c: unknown) => listeners.forEach((l) => l(c));
+      w.availDesktop = {
+        tokenPersistence: async () => 'os',
+        loadToken: async () => st.token,
+        saveToken: async (t: string) => {
+          st.token = t;
+          return 'os';
+        },
+        clearToken: async () => {
+          st.token = null;
+          rec('clearToken');
+        },
+        serverSetting: async () => ({ origin: st.origin, editable: true, confirmed: true }),
+        setServerOrigin: async (url: string) => new URL(url).origin,
+        setTrayState: (s: unknown) => rec('setTrayState', s),
+        onCommand: (l: (c: unknown) => void) => {
+          listeners.add(l);
+          return () => listeners.delete(l);
+        },
+        notify: (n: unknown) => rec('notify', n),
+        commandsReady: () => rec('commandsReady'),
+        usesServiceWorker: () => false,
+        capabilities: () => ({ notifications: true, consentInSystemBrowser: true }),
+        openExternal: async (url: string) => rec('openExternal', url),
+      };
+    },
+    { token, origin },
+  );
+}
+
+async function callsOf(page: Page, name: string): Promise<BridgeCall[]> {
+  return page.evaluate((n) => (window as unknown as { __bridgeCalls(): BridgeCall[] }).__bridgeCalls().filter((c) => c.name === n), name);
+}
+
+/** `15:30` in the owner's zone. */
+function clock(t: number): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone: OWNER_ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(t));
+}
+
+test('desktop tray on its own: signed in and syncing before the first pull, the server\'s blocks in the week, a busy block clicked before the database opened is carried out from the click and notified', async ({ browser }) => {
+  test.setTimeout(120_000);
+  // The owner, open every day 00:00–23:59 (Brussels), with one busy block made elsewhere.
+  const acct = uniqueAccount('trayq');
+  const web = await browser.newContext({ locale: 'en-GB', baseURL: serverUrl(), timezoneId: OWNER_ZONE });
+  const webPage = await web.newPage();
+  await onboardedOwner(webPage, acct);
+  const token = (await webPage.evaluate(() => localStorage.getItem('auth_token')))!;
+  const auth = { Authorization: `Bearer ${token}` };
+  const allWeek = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start_time_local: '00:00', end_time_local: '23:59' }));
+  expect((await webPage.request.post('/api/me/availability-rules', { headers: auth, data: { rules: allWeek } })).ok()).toBe(true);
+  const minute = Math.floor(Date.now() / MIN) * MIN;
+  // An hour from now, so the tray's own block (now − 10 min, 30 min) ends in free time before it.
+  const elsewhere = { start_ms: minute + 60 * MIN, end_ms: minute + 105 * MIN };
+  expect((await webPage.request.post('/api/me/blocks', { headers: auth, data: elsewhere })).status()).toBe(201);
+  await web.close();
+
+  // The desktop app starts signed in; its device database's code is held back until released.
+  const desk = await browser.newContext({ locale: 'en-GB', baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
+  const page = await desk.newPage();
+  await installSignedInBridge(page, token, serverUrl());
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((r) => (release = r));
+  let held = 0;
+  await page.route(/\/assets\/local-db-[^/]*\.js$/, async (route) => {
+    held += 1;
+    await released;
+    await route.continue();
+  });
+  await page.goto('/app/dashboard');
+  await expect.poll(() => held, { timeout: 20_000 }).toBeGreaterThan(0);
+
+  // The tray: signed in and syncing, with the owner's zone and link — never "Not signed in".
+  await expect.poll(async () => (await callsOf(page, 'setTrayState')).length, { timeout: 20_000 }).toBeGreaterThan(0);
+  const early = (await callsOf(page, 'setTrayState')).map((c) => c.arg as TrayStateSeen);
+  expect(early.every((s) => s.signedIn)).toBe(true);
+  expect(early.at(-1)).toMatchObject({ signedIn: true, syncing: true, connection: 'syncing', timezone: OWNER_ZONE, link: `${serverUrl()}/${acct.username}`, windows: [] });
+
+  // The week already shows the block the server has (GET /api/me/blocks), before any pull.
+  const elsewhereText = `${clock(elsewhere.start_ms)}`;
+  await expect(page.getByTestId('busy-block').filter({ hasText: elsewhereText })).toHaveCount(1, { timeout: 20_000 });
+
+  // "Busy for the next 30 min", clicked ten minutes ago, reaches the app while its database is closed.
+  const clickedAt = Date.now() - 10 * MIN;
+  await page.evaluate((at) => (window as unknown as { __emitDesktopCommand(c: unknown): void }).__emitDesktopCommand({ type: 'busy', duration: { minutes: 30 }, at }), clickedAt);
+  await page.waitForTimeout(500);
+  expect(await callsOf(page, 'notify')).toEqual([]);
+  expect(await callsOf(page, 'commandsReady')).toEqual([]);
+
+  // The database opens: the block is added from the click, the owner is told, the platform may deliver its own.
+  release();
+  const blockStart = Math.floor(clickedAt / MIN) * MIN;
+  const blockEnd = blockStart + 30 * MIN;
+  await expect.poll(async () => (await callsOf(page, 'notify')).map((c) => (c.arg as { title: string }).title), { timeout: 30_000 }).toEqual([`Busy until ${clock(blockEnd)}`]);
+  const [done] = await callsOf(page, 'notify');
+  expect(done.arg).toEqual({
+    title: `Busy until ${clock(blockEnd)}`,
+    body: `Blocked ${clock(blockStart)}–${clock(blockEnd)} (${OWNER_ZONE}) from the tray: visitors no longer see this time.`,
+    route: '/app/dashboard',
+  });
+  expect((await callsOf(page, 'commandsReady')).length).toBeGreaterThan(0);
+
+  // It reaches the server with the click's times; a visitor's free time is cut by it.
+  await expect
+    .poll(
+      async () => {
+        const res = await page.request.get(`${serverUrl()}/api/me/blocks`, { headers: auth });
+        return ((await res.json()) as { blocks: Array<{ start_ms: number; end_ms: number }> }).blocks.map((b) => [b.start_ms, b.end_ms]);
+      },
+      { timeout: 30_000 },
+    )
+    .toContainEqual([blockStart, blockEnd]);
+
+  // After the pull the tray has the device's own windows: no longer syncing, free again after the block.
+  await expect.poll(async () => { const s = (await callsOf(page, 'setTrayState')).at(-1)?.arg as TrayStateSeen | undefined; return s?.syncing ?? false; }, { timeout: 30_000 }).toBe(false);
+  const after = (await callsOf(page, 'setTrayState')).at(-1)!.arg as TrayStateSeen;
+  expect(after.windows[0].start).toBe(blockEnd);
+  expect((await callsOf(page, 'setTrayState')).every((c) => (c.arg as TrayStateSeen).signedIn)).toBe(true);
+  await desk.close();
+});
