@@ -258,6 +258,14 @@ describe('main.ts: the tray on its own (issue 25)', () => {
     const [, sent] = win.webContents.send.mock.calls[0] as [string, { at: number }];
     expect(Math.abs(sent.at - now)).toBeLessThan(5_000);
 
+    // The page reloads (its database closes): the next click waits again for "ready".
+    win.webContents.emit('did-start-loading');
+    menu().find((i) => i.id === 'busy-1')!.click!();
+    expect(win.webContents.send).toHaveBeenCalledTimes(1);
+    fake.sendHandlers.get(IPC_CHANNELS.commandsReady)!(sender);
+    expect(win.webContents.send).toHaveBeenCalledTimes(2);
+    expect(win.webContents.send).toHaveBeenLastCalledWith(IPC_CHANNELS.command, expect.objectContaining({ type: 'busy', duration: { minutes: 60 }, queued: true }));
+
     // The renderer reports a full state: it is kept on disk (0600) for the next start.
     fake.sendHandlers.get(IPC_CHANNELS.setTrayState)!(sender, { signedIn: true, connection: 'online', pendingCount: 0, timezone: 'UTC', windows: [], link: null, freeTimesText: null, computedAt: Date.now() });
     const keptFile = join(dataDir, 'tray-state.json');

@@ -151,6 +151,13 @@ const serverSettings = createServerSettingStore({
   log,
 });
 
+/** Routes a command: busy blocks and decisions wait for the renderer's database, a route for its page, the rest go at once. */
+function dispatchCommand(command: DesktopCommand): void {
+  if (isQueuedCommandType(command)) commandQueue.submit(command);
+  else if (command.type === 'navigate') commandQueue.navigate(command);
+  else sendCommand(command);
+}
+
 const trayStateStore = createTrayStateStore({
   readFile: (file) => readFile(file),
   writeFile: (file, data) => writePrivateFile(file, data),
@@ -203,7 +210,7 @@ async function start(): Promise<void> {
     setTrayState: (state) => trayController?.setState(state),
     showNotification,
     showWindow,
-    sendCommand,
+    sendCommand: dispatchCommand,
     commandsReady: () => {
       commandQueue.ready();
       trayController?.refresh(); // the "waiting" count
@@ -222,10 +229,7 @@ async function start(): Promise<void> {
     tray,
     buildMenu: (template) => Menu.buildFromTemplate(template),
     clipboard,
-    send: (command) => {
-      if (isQueuedCommandType(command)) commandQueue.submit(command);
-      else sendCommand(command);
-    },
+    send: dispatchCommand,
     initialState: lastTrayState,
     onState: (state) => trayStateStore.remember(state),
     waitingCount: () => commandQueue.size(),

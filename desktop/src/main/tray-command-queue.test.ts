@@ -100,6 +100,20 @@ describe('tray command queue (issue 25)', () => {
     await q.settled();
   });
 
+  it('a notification or "Open in Avail" click while the page loads shows its route once the page is ready (the latest click wins)', async () => {
+    const { q, delivered } = queue();
+    await q.load();
+    q.navigate({ type: 'navigate', route: '/app/dashboard#proposal-p-1' });
+    q.navigate({ type: 'navigate', route: '/app/dashboard#proposal-p-2' });
+    q.submit(busy);
+    expect(delivered).toEqual([]);
+    q.ready();
+    expect(delivered).toEqual([{ ...busy, queued: true }, { type: 'navigate', route: '/app/dashboard#proposal-p-2' }]);
+    q.navigate({ type: 'navigate', route: '/app/dashboard' });
+    expect(delivered.at(-1)).toEqual({ type: 'navigate', route: '/app/dashboard' });
+    await q.settled();
+  });
+
   it('a broken or tampered file delivers only valid commands', async () => {
     await writeFile(file, JSON.stringify({ version: 1, commands: [busy, { type: 'navigate', route: 'https://evil.example' }, { type: 'busy', duration: { minutes: 999 }, at: AT }] }));
     const { q, delivered, log } = queue();

@@ -48,7 +48,13 @@ export interface TrayCommandQueue {
    * {@link MAX_QUEUED_COMMANDS} already wait — the tray then still shows them waiting.
    */
   submit(command: QueuedCommand): boolean;
-  /** The renderer's database is open: every kept command is delivered (`queued: true`), in order. */
+  /**
+   * An in-app route to show (a notification's or "Open in Avail"'s click, which also opens the
+   * window): sent at once while the renderer is ready, else the latest one waits for `ready`
+   * (in memory only: a route is worth nothing after a restart).
+   */
+  navigate(command: Extract<DesktopCommand, { type: 'navigate' }>): void;
+  /** The renderer's database is open: every kept command is delivered (`queued: true`), in order, then the waiting route. */
   ready(): void;
   /** The page is gone or (re)loading: commands are kept again until the next `ready`. */
   notReady(): void;
@@ -63,6 +69,7 @@ export function createTrayCommandQueue(deps: TrayCommandQueueDeps): TrayCommandQ
   const log = deps.log ?? (() => undefined);
   let waiting: QueuedCommand[] = [];
   let isReady = false;
+  let route: Extract<DesktopCommand, { type: 'navigate' }> | null = null;
   let chain: Promise<void> = Promise.resolve();
 
   const persist = () => {
@@ -73,17 +80,22 @@ export function createTrayCommandQueue(deps: TrayCommandQueueDeps): TrayCommandQ
   };
 
   const flush = () => {
-    if (!isReady || waiting.length === 0) return;
-    const sent: QueuedCommand[] = [];
-    for (const command of waiting) {
-      if (!deps.deliver({ ...command, queued: true })) {
-        isReady = false; // the window went away in between: keep the rest
-        break;
+    if (isReady && waiting.length > 0) {
+      const sent: QueuedCommand[] = [];
+      for (const command of waiting) {
+        if (!deps.deliver({ ...command, queued: true })) {
+          isReady = false; // the window went away in between: keep the rest
+          break;
+        }
+        sent.push(command);
       }
-      sent.push(command);
+      waiting = waiting.slice(sent.length);
+      persist();
     }
-    waiting = waiting.slice(sent.length);
-    persist();
+    if (isReady && route) {
+      if (deps.deliver(route)) route = null;
+      else isReady = false;
+    }
   };
 
   return {
@@ -125,6 +137,11 @@ export function createTrayCommandQueue(deps: TrayCommandQueueDeps): TrayCommandQ
       waiting.push(withoutQueued(command));
       persist();
       return true;
+    },
+    navigate(command) {
+      if (isReady && deps.deliver(command)) return;
+      isReady = false;
+      route = command;
     },
     ready() {
       isReady = true;
