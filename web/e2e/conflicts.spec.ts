@@ -3,6 +3,7 @@
  * by a later edit made on another device; Settings shows what was replaced and by which device, and
  * "Restore this version" brings it back on the server as a new edit from this browser.
  */
+import { REPLICATION_SCHEMA_VERSION, SCHEMA_HEADER } from '../../shared/src/rx/replication-protocol.ts';
 import { expect, test } from '@playwright/test';
 import { uniqueAccount } from './fixtures.ts';
 import { onboardedOwner } from './helpers.ts';
@@ -12,7 +13,7 @@ test('a replaced version is listed with its device and time, and restoring it br
   await onboardedOwner(page, acct);
   const token = await page.evaluate(() => localStorage.getItem('auth_token'));
   expect(token).not.toBeNull();
-  const headers = { Authorization: `Bearer ${token}`, 'X-Avail-Schema': '1' };
+  const headers = { Authorization: `Bearer ${token}`, [SCHEMA_HEADER]: String(REPLICATION_SCHEMA_VERSION) };
 
   // The Monday 9–5 rule as the server holds it.
   let rule: Record<string, unknown> | undefined;

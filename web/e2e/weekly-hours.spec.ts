@@ -5,6 +5,7 @@
  * counts each day's slots once where they overlap (here: an overlapping slot written by another
  * device). At 1280 and 375 px.
  */
+import { REPLICATION_SCHEMA_VERSION, SCHEMA_HEADER } from '../../shared/src/rx/replication-protocol.ts';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { uniqueAccount } from './fixtures.ts';
 import { onboardedOwner } from './helpers.ts';
@@ -89,7 +90,7 @@ for (const viewport of [
     // Another device (offline when this one saved) adds Monday 12:00–18:00: all are kept, the
     // total counts Monday 09:00–19:00 once — 10 hours, not 16.
     const token = await page.evaluate(() => localStorage.getItem('auth_token'));
-    const headers = { Authorization: `Bearer ${token}`, 'X-Avail-Schema': '1' };
+    const headers = { Authorization: `Bearer ${token}`, [SCHEMA_HEADER]: String(REPLICATION_SCHEMA_VERSION) };
     const phone = {
       id: `phone-slot-${viewport.width}-${Date.now()}`,
       weekday: 0,
