@@ -16,7 +16,7 @@ type Handler = (...args: unknown[]) => unknown;
 const electron = vi.hoisted(() => {
   const { EventEmitter: Emitter } = require('node:events') as typeof import('node:events');
   const log: string[] = [];
-  function make(opts: { gotLock: boolean; appData: string }) {
+  function make(opts: { gotLock: boolean; appData: string; keyring?: boolean }) {
     let ready = false;
     let resolveReady: () => void = () => undefined;
     const whenReadyPromise = new Promise<void>((r) => (resolveReady = r));
@@ -84,7 +84,14 @@ const electron = vi.hoisted(() => {
         registerSchemesAsPrivileged: vi.fn(() => void log.push('registerSchemesAsPrivileged')),
         handle: vi.fn((scheme: string, h: Handler) => void protocolHandlers.set(scheme, h)),
       },
-      safeStorage: { isEncryptionAvailable: () => false, encryptString: vi.fn(), decryptString: vi.fn(), getSelectedStorageBackend: () => 'basic_text' },
+      safeStorage: opts.keyring
+        ? {
+            isEncryptionAvailable: () => true,
+            encryptString: (s: string) => Buffer.from(`enc:${s}`),
+            decryptString: (b: Buffer) => String(b).replace(/^enc:/, ''),
+            getSelectedStorageBackend: () => 'gnome_libsecret',
+          }
+        : { isEncryptionAvailable: () => false, encryptString: vi.fn(), decryptString: vi.fn(), getSelectedStorageBackend: () => 'basic_text' },
       session: { defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() } },
       shell: { openExternal: vi.fn() },
       powerMonitor: new Emitter(),
@@ -116,8 +123,8 @@ afterEach(async () => {
   await rm(appData, { recursive: true, force: true });
 });
 
-async function boot(gotLock: boolean) {
-  const fake = electron.make({ gotLock, appData });
+async function boot(gotLock: boolean, keyring = false) {
+  const fake = electron.make({ gotLock, appData, keyring });
   electron.state.current = fake;
   await import('./main.ts');
   return fake;
@@ -235,7 +242,9 @@ describe('main.ts: the tray on its own (issue 25)', () => {
       join(dataDir, 'tray-state.json'),
       JSON.stringify({ version: 1, signedIn: true, timezone: 'UTC', windows: [{ start: now - 60_000, end: now + 7_200_000 }], link: 'https://avail.example.com/ana', freeTimesText: null, computedAt: now - 3_600_000 }),
     );
-    const fake = await boot(true);
+    // Signed in on this computer: the keychain holds the token.
+    await writeFile(join(dataDir, 'session-token.bin'), 'enc:stored-token');
+    const fake = await boot(true, true);
     fake.module.app.becomeReady();
     await until(() => fake.trays.length > 0 && fake.windows.length > 0);
     const tray = fake.trays[0];
@@ -276,6 +285,24 @@ describe('main.ts: the tray on its own (issue 25)', () => {
     // Signed out: the file goes, so the next start says "Not signed in".
     fake.sendHandlers.get(IPC_CHANNELS.setTrayState)!(sender, { signedIn: false, connection: 'online', pendingCount: 0, timezone: 'UTC', windows: [], link: null, freeTimesText: null, computedAt: Date.now() });
     expect(tray.tooltip).toBe('Not signed in');
+    await until(() => !existsSync(join(dataDir, 'tray-state.json')));
+    expect(existsSync(join(dataDir, 'tray-state.json'))).toBe(false);
+  });
+
+  it('a stored state without a stored token (signed out meanwhile, or no keyring) is not shown, and is removed', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const { existsSync } = await import('node:fs');
+    const dataDir = join(appData, 'Avail');
+    await mkdir(dataDir, { recursive: true });
+    const now = Date.now();
+    await writeFile(
+      join(dataDir, 'tray-state.json'),
+      JSON.stringify({ version: 1, signedIn: true, timezone: 'UTC', windows: [{ start: now - 60_000, end: now + 7_200_000 }], link: null, freeTimesText: null, computedAt: now }),
+    );
+    const fake = await boot(true); // no keyring: the token lived in memory only
+    fake.module.app.becomeReady();
+    await until(() => fake.trays.length > 0);
+    expect(fake.trays[0].tooltip).toBe('Not signed in');
     await until(() => !existsSync(join(dataDir, 'tray-state.json')));
     expect(existsSync(join(dataDir, 'tray-state.json'))).toBe(false);
   });

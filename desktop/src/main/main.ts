@@ -17,7 +17,7 @@ import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, nativeTheme,
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { DesktopCommand, DesktopNotification } from '@avail/shared/desktop/desktop-bridge.ts';
+import { signedOutTrayState, type DesktopCommand, type DesktopNotification } from '@avail/shared/desktop/desktop-bridge.ts';
 import { BUILD_DEFAULT_SERVER_ORIGIN } from '../build-constants.ts';
 import { IPC_CHANNELS } from '../ipc-channels.ts';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_START_URL, createAppProtocolHandler } from './app-protocol.ts';
@@ -187,6 +187,10 @@ async function start(): Promise<void> {
     file: join(userData(), 'session-token.bin'),
     log,
   });
+  // The last known tray state only for an owner still signed in on this computer: without a stored
+  // token (signed out meanwhile, or no keyring: the token lived in memory) it would be false.
+  const signedIn = (await tokenStore.load()) !== null;
+  if (!signedIn && lastTrayState) trayStateStore.remember(signedOutTrayState(Date.now()));
 
   protocol.handle(
     APP_SCHEME,
@@ -230,7 +234,7 @@ async function start(): Promise<void> {
     buildMenu: (template) => Menu.buildFromTemplate(template),
     clipboard,
     send: dispatchCommand,
-    initialState: lastTrayState,
+    initialState: signedIn ? lastTrayState : null,
     onState: (state) => trayStateStore.remember(state),
     waitingCount: () => commandQueue.size(),
     showWindow,

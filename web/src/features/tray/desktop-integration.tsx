@@ -26,6 +26,7 @@ import { publicLinkOf } from '../../lib/public-link.ts';
 import { bridge } from '../../platform/platform.ts';
 import { checkNewProposals, proposalNotification, PROPOSAL_CHECK_MS } from './proposal-notifier.ts';
 import { runTrayCommand, type DeviceCommand } from './tray-command-runner.ts';
+import { busyFailedNotice, proposalFailedNotice } from './tray-command-notices.ts';
 import { buildTrayState, syncingTrayState, TRAY_HORIZON_MS } from './tray-state.ts';
 import type { LocalData } from '../../data/local-db.ts';
 
@@ -57,6 +58,13 @@ function usePublicLink(user: User | null): string | null {
 /** The zone of this computer, for an owner who has not chosen one yet. */
 function browserZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** What a tray command that was still waiting when the owner signed out tells them. */
+function signedOutNotice(command: DeviceCommand, zone: string) {
+  const reason = 'you were signed out before Avail could carry it out.';
+  if (command.type === 'busy') return busyFailedNotice(command.duration, command.at ?? Date.now(), zone, reason);
+  return proposalFailedNotice(command.id, command.action, `It was not carried out: ${reason}`);
 }
 
 /** A tray command's access to the open device database and the platform's notifications. */
@@ -200,6 +208,14 @@ export default function DesktopIntegration() {
     // A platform object older than issue 25 has no such member (it then keeps nothing back).
     if (typeof bridge.commandsReady === 'function') bridge.commandsReady();
   }, [data, failed, timezone]);
+
+  // Signed out before the database opened: what still waits here is reported, never lost silently.
+  useEffect(
+    () => () => {
+      for (const command of waiting.current.splice(0)) bridge.notify(signedOutNotice(command, latest.current.timezone ?? browserZone()));
+    },
+    [],
+  );
 
   // Visitors' proposals → one system notification each (only where notifications reach the owner).
   useEffect(() => {
