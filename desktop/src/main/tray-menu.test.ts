@@ -85,6 +85,15 @@ describe('trayMenuTemplate', () => {
     expect(connectionText({ connection: 'outdated', pendingCount: 0 })).toBe('Update required');
   });
 
+  it('before the device has pulled (issue 25): the age of the known state, and the tray actions waiting for the database', () => {
+    const computedAt = Date.parse('2026-06-15T07:05:00Z');
+    const now = Date.parse('2026-06-15T09:00:00Z');
+    expect(connectionText({ connection: 'syncing', pendingCount: 0, syncing: true, computedAt, timezone: 'Europe/Brussels' }, now)).toBe('Syncing… · as of 09:05');
+    expect(connectionText({ connection: 'syncing', pendingCount: 0, syncing: true, computedAt: now - 30_000, timezone: 'UTC' }, now)).toBe('Syncing…');
+    expect(connectionText({ connection: 'offline', pendingCount: 1, syncing: true, computedAt, timezone: 'UTC' }, now, 2)).toBe('Offline · 1 change pending · as of 07:05 · 2 tray actions waiting');
+    expect(connectionText({ connection: 'online', pendingCount: 0, computedAt, timezone: 'UTC' }, now, 1)).toBe('Online · 1 tray action waiting');
+  });
+
   it('signed out: status, Open Avail and Quit only', () => {
     const h = handlers();
     const items = trayMenuTemplate(signedOutTrayState(NOW), NOW, SUPPORTED, h);
