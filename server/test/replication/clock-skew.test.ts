@@ -5,39 +5,33 @@
  * together; a restart closes the device database and opens it again by name with a new clock.
  * The numbered cases are the issue's measurements, each of which used to end the wrong way.
  */
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HybridClock } from '@avail/shared/rx/hlc.ts';
 import { replaceRulesLocal } from '@avail/shared/rx/local-writes.ts';
 import { buildUser, type BuiltUser } from '../factories.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
-import { openDevice, waitFor, type Device } from './rx-device.ts';
+import type { TestApp } from '../test-app.ts';
+import { listenTestApp, openDevice, waitFor, type Device, type ListeningApp } from './rx-device.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
 let t: TestApp;
-let server: Server;
+let app: ListeningApp;
 let baseUrl: string;
 const devices: Device[] = [];
 let real = 0;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  server = t.app.listen(0);
-  await new Promise((r) => server.once('listening', r));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = await listenTestApp();
+  ({ t, baseUrl } = app);
 });
 afterEach(async () => {
   while (devices.length) await devices.pop()!.close();
   t.clock.reset();
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-  await t.close();
+  await app.close();
 });
 
 /** Moves real time (the server's clock and every device's wall clock) by `ms`. */

@@ -6,11 +6,14 @@
  * RxDB's free tier allows 13 open collections per process (6 per device): keep at most two
  * devices open at once and always `close()` them.
  */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { createAvailDatabase, deviceIdOf, type AvailDatabase } from '@avail/shared/rx/avail-database.ts';
 import { attachClock } from '@avail/shared/rx/clock-store.ts';
 import type { HybridClock } from '@avail/shared/rx/hlc.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
 import { startReplication, type AvailReplication } from '@avail/shared/rx/replication-client.ts';
 
 export interface Device {
@@ -102,4 +105,28 @@ export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs
     if (performance.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A test app listening on a free port of 127.0.0.1 (devices talk real HTTP to it). */
+export interface ListeningApp {
+  t: TestApp;
+  baseUrl: string;
+  /** Cuts open connections (the devices' streams), stops listening and closes the app. */
+  close(): Promise<void>;
+}
+
+/** Starts `createTestApp()` listening on a free port. */
+export async function listenTestApp(): Promise<ListeningApp> {
+  const t = await createTestApp();
+  const server: Server = t.app.listen(0);
+  await new Promise((r) => server.once('listening', r));
+  return {
+    t,
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await t.close();
+    },
+  };
 }

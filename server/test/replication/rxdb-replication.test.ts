@@ -3,33 +3,27 @@
  * real server app over real HTTP (issue 3 "Tests"). Runs on SQLite, and on PostgreSQL when
  * TEST_POSTGRES_URL is set.
  */
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { sql } from 'kysely';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../factories.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
-import { openDevice, waitFor, type Device } from './rx-device.ts';
+import type { TestApp } from '../test-app.ts';
+import { listenTestApp, openDevice, waitFor, type Device, type ListeningApp } from './rx-device.ts';
 
 let t: TestApp;
-let server: Server;
+let app: ListeningApp;
 let baseUrl: string;
 const devices: Device[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp();
-  server = t.app.listen(0);
-  await new Promise((r) => server.once('listening', r));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = await listenTestApp();
+  ({ t, baseUrl } = app);
 });
 afterEach(async () => {
   while (devices.length) await devices.pop()!.close();
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-  await t.close();
+  await app.close();
 });
 
 async function device(token: string, opts: Parameters<typeof openDevice>[2] = {}): Promise<Device> {
