@@ -46,6 +46,28 @@ export async function removeFile(file: string): Promise<void> {
   }
 }
 
+/** What {@link readJsonFile} found. */
+export type JsonFileRead = { kind: 'missing' } | { kind: 'unreadable'; error: unknown } | { kind: 'read'; text: string; value: unknown };
+
+/**
+ * Reads a JSON file of the data folder with `readFile`: `missing` (ENOENT), `unreadable` (any
+ * other fs error), or `read` with its text and parsed value (null when the text is not JSON — the
+ * caller validates the value either way: the file is data, like an IPC payload).
+ */
+export async function readJsonFile(readFile: (file: string) => Promise<Uint8Array | string>, file: string): Promise<JsonFileRead> {
+  let text: string;
+  try {
+    text = String(await readFile(file));
+  } catch (e) {
+    return isMissing(e) ? { kind: 'missing' } : { kind: 'unreadable', error: e };
+  }
+  try {
+    return { kind: 'read', text, value: JSON.parse(text) as unknown };
+  } catch {
+    return { kind: 'read', text, value: null };
+  }
+}
+
 /** true for ENOENT ("no such file or directory"). */
 export function isMissing(e: unknown): boolean {
   return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'ENOENT';

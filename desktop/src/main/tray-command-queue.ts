@@ -14,7 +14,7 @@
  */
 import type { DesktopCommand } from '@avail/shared/desktop/desktop-bridge.ts';
 import { parseQueuedCommand } from './ipc-payloads.ts';
-import { isMissing } from './private-file.ts';
+import { readJsonFile } from './private-file.ts';
 
 /** Commands kept at most (the file is read back only up to this many); older ones are never dropped silently — see `submit`. */
 export const MAX_QUEUED_COMMANDS = 100;
@@ -100,20 +100,12 @@ export function createTrayCommandQueue(deps: TrayCommandQueueDeps): TrayCommandQ
 
   return {
     async load() {
-      let text: string;
-      try {
-        text = String(await deps.readFile(deps.file));
-      } catch (e) {
-        if (!isMissing(e)) log(`tray commands: ${deps.file} could not be read`);
+      const file = await readJsonFile(deps.readFile, deps.file);
+      if (file.kind !== 'read') {
+        if (file.kind === 'unreadable') log(`tray commands: ${deps.file} could not be read`);
         return;
       }
-      let raw: unknown;
-      try {
-        raw = JSON.parse(text);
-      } catch {
-        raw = null;
-      }
-      const list = (raw as { commands?: unknown } | null)?.commands;
+      const list = (file.value as { commands?: unknown } | null)?.commands;
       if (!Array.isArray(list)) {
         log(`tray commands: ${deps.file} is not a command list; ignored`);
         return;

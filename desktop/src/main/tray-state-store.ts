@@ -18,7 +18,7 @@
  */
 import type { TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
 import { parseTrayState } from './ipc-payloads.ts';
-import { isMissing } from './private-file.ts';
+import { readJsonFile } from './private-file.ts';
 
 /** The file's JSON: the fields of {@link TrayState} worth keeping across a restart. */
 export interface StoredTrayState {
@@ -107,20 +107,13 @@ export function createTrayStateStore(deps: TrayStateStoreDeps): TrayStateStore {
 
   return {
     async load() {
-      let text: string;
-      try {
-        text = String(await deps.readFile(deps.file));
-      } catch (e) {
-        if (!isMissing(e)) log(`tray state: ${deps.file} could not be read; starting signed out`);
-        onDisk = isMissing(e) ? null : undefined;
+      const file = await readJsonFile(deps.readFile, deps.file);
+      if (file.kind !== 'read') {
+        if (file.kind === 'unreadable') log(`tray state: ${deps.file} could not be read; starting signed out`);
+        onDisk = file.kind === 'missing' ? null : undefined;
         return null;
       }
-      let raw: unknown;
-      try {
-        raw = JSON.parse(text);
-      } catch {
-        raw = null;
-      }
+      const { text, value: raw } = file;
       const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
       // Validated as the renderer's states are: the file is data, like an IPC payload.
       const state =
