@@ -15,11 +15,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { OWNER_ZONE, todayIn, uniqueAccount, zonedDateTime } from './fixtures.ts';
 import { fakeRunning, GOOGLE_ACCOUNT } from './fakes-control.ts';
 import { onboardedOwner } from './helpers.ts';
+import { callsOf, installRecordingBridge } from './recording-bridge.ts';
 
-interface BridgeCall {
-  name: string;
-  arg: unknown;
-}
 interface TrayStateSeen {
   signedIn: boolean;
   connection: string;
@@ -34,61 +31,6 @@ interface TrayStateSeen {
 const serverUrl = () => process.env.E2E_BASE_URL!;
 const desktopUrl = () => process.env.E2E_DESKTOP_URL!;
 
-/**
- * Installs the recording bridge before any script of the page runs. Like Electron's main process
- * it outlives a reload: its state (server, token, recorded calls) is kept in sessionStorage.
- */
-async function installRecordingBridge(page: Page) {
-  await page.addInitScript(() => {
-    const w = window as unknown as Record<string, unknown>;
-    type State = { calls: Array<{ name: string; arg: unknown }>; token: string | null; origin: string; confirmed: boolean };
-    const saved = sessionStorage.getItem('__bridge');
-    const st: State = saved ? (JSON.parse(saved) as State) : { calls: [], token: null, origin: 'http://localhost:3000', confirmed: false };
-    const save = () => sessionStorage.setItem('__bridge', JSON.stringify(st));
-    const listeners = new Set<(c: unknown) => void>();
-    const rec = (name: string, arg: unknown = null) => {
-      st.calls.push({ name, arg: JSON.parse(JSON.stringify(arg)) });
-      save();
-    };
-    w.__bridgeCalls = () => st.calls;
-    w.__bridgeToken = () => st.token;
-    w.__emitDesktopCommand = (c: unknown) => listeners.forEach((l) => l(c));
-    w.availDesktop = {
-      tokenPersistence: async () => 'os',
-      loadToken: async () => st.token,
-      saveToken: async (t: string) => {
-        st.token = t;
-        rec('saveToken', typeof t);
-        return 'os';
-      },
-      clearToken: async () => {
-        st.token = null;
-        rec('clearToken');
-      },
-      serverSetting: async () => ({ origin: st.origin, editable: true, confirmed: st.confirmed }),
-      setServerOrigin: async (url: string) => {
-        st.origin = new URL(url).origin;
-        st.confirmed = true;
-        rec('setServerOrigin', url);
-        return st.origin;
-      },
-      setTrayState: (s: unknown) => rec('setTrayState', s),
-      onCommand: (l: (c: unknown) => void) => {
-        listeners.add(l);
-        return () => listeners.delete(l);
-      },
-      notify: (n: unknown) => rec('notify', n),
-      commandsReady: () => rec('commandsReady'),
-      usesServiceWorker: () => false,
-      capabilities: () => ({ notifications: true, consentInSystemBrowser: true }),
-      openExternal: async (url: string) => rec('openExternal', url),
-    };
-  });
-}
-
-async function callsOf(page: Page, name: string): Promise<BridgeCall[]> {
-  return page.evaluate((n) => (window as unknown as { __bridgeCalls(): BridgeCall[] }).__bridgeCalls().filter((c) => c.name === n), name);
-}
 async function lastTrayState(page: Page): Promise<TrayStateSeen | null> {
   const states = await callsOf(page, 'setTrayState');
   return (states.at(-1)?.arg as TrayStateSeen | undefined) ?? null;

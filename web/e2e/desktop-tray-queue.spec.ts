@@ -13,11 +13,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { OWNER_ZONE, uniqueAccount } from './fixtures.ts';
 import { onboardedOwner } from './helpers.ts';
+import { callsOf, installRecordingBridge } from './recording-bridge.ts';
 
-interface BridgeCall {
-  name: string;
-  arg: unknown;
-}
 interface TrayStateSeen {
   signedIn: boolean;
   connection: string;
@@ -31,54 +28,6 @@ const serverUrl = () => process.env.E2E_BASE_URL!;
 const desktopUrl = () => process.env.E2E_DESKTOP_URL!;
 const MIN = 60_000;
 
-/** The recording bridge of desktop-mode.spec.ts, started signed in (token and confirmed server), with `commandsReady`. */
-async function installSignedInBridge(page: Page, token: string, origin: string) {
-  await page.addInitScript(
-    ({ token, origin }) => {
-      const w = window as unknown as Record<string, unknown>;
-      type State = { calls: Array<{ name: string; arg: unknown }>; token: string | null; origin: string };
-      const saved = sessionStorage.getItem('__bridge');
-      const st: State = saved ? (JSON.parse(saved) as State) : { calls: [], token, origin };
-      const save = () => sessionStorage.setItem('__bridge', JSON.stringify(st));
-      const listeners = new Set<(c: unknown) => void>();
-      const rec = (name: string, arg: unknown = null) => {
-        st.calls.push({ name, arg: JSON.parse(JSON.stringify(arg)) });
-        save();
-      };
-      w.__bridgeCalls = () => st.calls;
-      w.__emitDesktopCommand = (c: unknown) => listeners.forEach((l) => l(c));
-      w.availDesktop = {
-        tokenPersistence: async () => 'os',
-        loadToken: async () => st.token,
-        saveToken: async (t: string) => {
-          st.token = t;
-          return 'os';
-        },
-        clearToken: async () => {
-          st.token = null;
-          rec('clearToken');
-        },
-        serverSetting: async () => ({ origin: st.origin, editable: true, confirmed: true }),
-        setServerOrigin: async (url: string) => new URL(url).origin,
-        setTrayState: (s: unknown) => rec('setTrayState', s),
-        onCommand: (l: (c: unknown) => void) => {
-          listeners.add(l);
-          return () => listeners.delete(l);
-        },
-        notify: (n: unknown) => rec('notify', n),
-        commandsReady: () => rec('commandsReady'),
-        usesServiceWorker: () => false,
-        capabilities: () => ({ notifications: true, consentInSystemBrowser: true }),
-        openExternal: async (url: string) => rec('openExternal', url),
-      };
-    },
-    { token, origin },
-  );
-}
-
-async function callsOf(page: Page, name: string): Promise<BridgeCall[]> {
-  return page.evaluate((n) => (window as unknown as { __bridgeCalls(): BridgeCall[] }).__bridgeCalls().filter((c) => c.name === n), name);
-}
 
 /** `15:30` in the owner's zone. */
 function clock(t: number): string {
@@ -105,7 +54,7 @@ test('desktop tray on its own: signed in and syncing before the first pull, the 
   // The desktop app starts signed in; its device database's code is held back until released.
   const desk = await browser.newContext({ locale: 'en-GB', baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
   const page = await desk.newPage();
-  await installSignedInBridge(page, token, serverUrl());
+  await installRecordingBridge(page, { token, origin: serverUrl(), confirmed: true });
   let release: () => void = () => undefined;
   const released = new Promise<void>((r) => (release = r));
   let held = 0;
