@@ -289,6 +289,17 @@ describe('main.ts: the tray on its own (issue 25)', () => {
     expect(existsSync(join(dataDir, 'tray-state.json'))).toBe(false);
   });
 
+  it('a stored token without a stored state (first start after an update) shows Syncing…, not "Not signed in"', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const dataDir = join(appData, 'Avail');
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(join(dataDir, 'session-token.bin'), 'enc:stored-token');
+    const fake = await boot(true, true);
+    fake.module.app.becomeReady();
+    await until(() => fake.trays.length > 0);
+    expect(fake.trays[0].tooltip).toBe('Syncing…');
+  });
+
   it('a stored state without a stored token (signed out meanwhile, or no keyring) is not shown, and is removed', async () => {
     const { mkdir, writeFile } = await import('node:fs/promises');
     const { existsSync } = await import('node:fs');

@@ -41,7 +41,7 @@ import { createServerSettingStore } from './server-setting-store.ts';
 import { createTokenStore } from './token-store.ts';
 import { createTrayCommandQueue, isQueuedCommandType } from './tray-command-queue.ts';
 import { createTrayController, type TrayController } from './tray-controller.ts';
-import { createTrayStateStore } from './tray-state-store.ts';
+import { createTrayStateStore, signedInUnknownTrayState } from './tray-state-store.ts';
 
 /** Windows needs it for notifications; the same id as electron-builder.yml's appId. */
 const APP_USER_MODEL_ID = 'app.avail.desktop';
@@ -234,7 +234,7 @@ async function start(): Promise<void> {
     buildMenu: (template) => Menu.buildFromTemplate(template),
     clipboard,
     send: dispatchCommand,
-    initialState: signedIn ? lastTrayState : null,
+    initialState: signedIn ? (lastTrayState ?? signedInUnknownTrayState(Date.now())) : null,
     onState: (state) => trayStateStore.remember(state),
     waitingCount: () => commandQueue.size(),
     showWindow,

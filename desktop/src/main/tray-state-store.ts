@@ -78,6 +78,15 @@ export function restoredTrayState(stored: Pick<TrayState, 'timezone' | 'windows'
   };
 }
 
+/**
+ * The tray state of an owner whose token is stored but whose last state is not (the first start
+ * after an update, or the file was lost): signed in and syncing, nothing known yet — never "Not
+ * signed in" to a signed-in owner.
+ */
+export function signedInUnknownTrayState(now: number): TrayState {
+  return restoredTrayState({ timezone: 'UTC', windows: [], link: null, freeTimesText: null, computedAt: now });
+}
+
 /** The part of a signed-in state that is written to disk (see the module doc). */
 export function storedFields(state: TrayState): StoredTrayState {
   return {
