@@ -134,6 +134,8 @@ describe('offline edits in real order across restarts and broken clocks (issue 2
     expect(kept.edited_at).toBe(real);
     expect((await losersOf(owner)).map((l) => l.start_time_local)).toEqual(['10:00']);
     expect(fast.replication.diagnostics()).toMatchObject({ restampedEdits: 1, clockAheadRefusals: 0, measured: true, offsetMs: -2 * HOUR });
+    // The device holds the server's version, stamp included.
+    expect((await ruleOf(fast)).edited_at).toBe(kept.edited_at);
   });
 
   it('(3) a stamp far in the future (written under the old 24 h bound) no longer drags later edits: they order by real time', async () => {
@@ -191,5 +193,11 @@ describe('offline edits in real order across restarts and broken clocks (issue 2
     expect(pushes() - before).toBe(2); // refused once, then accepted: no loop
     expect(b.replication.diagnostics()).toMatchObject({ clockAheadRefusals: 1 });
     expect((await serverRule(owner)).edited_at).toBe(real - 10 * MIN);
+    // The device's own copy takes the stamp the server kept; its next edit builds on it without a conflict.
+    await waitFor(async () => (await ruleOf(b)).edited_at === real - 10 * MIN, 5000, "the device's copy with the server's stamp");
+    await setRule(b, '12:00');
+    await inSync(b);
+    await waitFor(async () => (await serverRule(owner)).start_time_local === '12:00', 5000, 'the next edit on the server');
+    expect(await losersOf(owner)).toEqual([]);
   });
 });

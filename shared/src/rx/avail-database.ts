@@ -90,3 +90,26 @@ export async function deviceIdOf(db: AvailDatabase): Promise<string> {
   await db.insertLocal('device', { id }).catch(() => undefined);
   return (await db.getLocal<{ id: string }>('device'))!.get('id');
 }
+
+/**
+ * Read-modify-write of local document `id` that holds across tabs: `fn` gets the stored data (or
+ * null) and returns the new data; when another tab wrote the document in between, RxDB's write
+ * queue runs `fn` again on that tab's data (incrementalModify), so concurrent writers merge
+ * instead of overwriting each other.
+ */
+export async function modifyLocal<T extends object>(db: AvailDatabase, id: string, fn: (cur: T | null) => T): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const doc = await db.getLocal<T>(id);
+    if (doc) {
+      await doc.incrementalModify((data) => fn(data as T));
+      return;
+    }
+    try {
+      await db.insertLocal<T>(id, fn(null));
+      return;
+    } catch (e) {
+      // Inserted by another tab meanwhile (409): modify that one.
+      if (attempt > 2) throw e;
+    }
+  }
+}

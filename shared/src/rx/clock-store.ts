@@ -6,8 +6,8 @@
  *
  * The state lives in the local (never replicated) document `hlc-state` as `{ state: ClockState }`.
  */
-import type { AvailDatabase } from './avail-database.ts';
-import { deviceClock, type ClockState, type HybridClock } from './hlc.ts';
+import { modifyLocal, type AvailDatabase } from './avail-database.ts';
+import { deviceClock, mergeClockStates, type ClockState, type HybridClock } from './hlc.ts';
 
 /** Local document holding the clock's `ClockState`. */
 export const CLOCK_LOCAL_ID = 'hlc-state';
@@ -22,7 +22,8 @@ export function clockOf(db: AvailDatabase): HybridClock {
 /**
  * Restores `clock` from `db`'s stored state (merged: stamps by maximum, the newer measurement's
  * offset), then keeps the two in step until the returned function is called: every change of the
- * clock is written back (coalesced: one write at a time, the latest state), every write by
+ * clock is written back (coalesced: one write at a time, the latest state, merged with what
+ * another tab stored meanwhile: stamps by maximum, the later reading's offset), every write by
  * another tab is merged in.
  * @returns the detach function (stops writing and listening; a last pending write still lands).
  */
@@ -39,7 +40,7 @@ export async function attachClock(db: AvailDatabase, clock: HybridClock = device
     writing = (async () => {
       while (dirty && !db.closed) {
         dirty = false;
-        await db.upsertLocal(CLOCK_LOCAL_ID, { state: clock.snapshot() }).catch(() => undefined);
+        await modifyLocal<{ state: ClockState }>(db, CLOCK_LOCAL_ID, (cur) => ({ state: mergeClockStates(cur?.state, clock.snapshot()) })).catch(() => undefined);
       }
       writing = null;
     })();

@@ -32,6 +32,16 @@ export function sameRevision<T extends Editable>(a: WithDeleted<T>, b: WithDelet
   return true;
 }
 
+/**
+ * True when `b` is `a`'s edit, possibly re-stamped on its way (stamp-correction.ts moves only the
+ * stamp): the same device and the same fields, `edited_at` aside. The server treats such a pair
+ * as one revision, so a device that pushed a re-stamped copy and still believes its own stamp
+ * (a retried push, or the next edit built on it) is not taken for another device.
+ */
+export function sameEdit<T extends Editable>(a: WithDeleted<T>, b: WithDeleted<T>): boolean {
+  return a.device_id === b.device_id && sameRevision({ ...a, edited_at: 0 }, { ...b, edited_at: 0 });
+}
+
 export interface Resolution<T> {
   winner: WithDeleted<T>;
   loser: WithDeleted<T>;

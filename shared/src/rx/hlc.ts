@@ -40,6 +40,25 @@ export const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
 const REBASE_TOLERANCE_MS = 1_000;
 /** A newer measurement replaces a more exact (shorter round trip) one after this long (ms). */
 const MEASUREMENT_FRESH_MS = 10 * 60_000;
+/**
+ * When the device clock and the monotonic clock disagree by more than this (ms) about the time
+ * since the last reading, the reading is no longer trusted: the computer slept (the monotonic
+ * clock stops during system sleep on Linux and macOS) or the device clock was changed.
+ */
+const CLOCKS_DISAGREE_MS = 2_000;
+
+/** Merges two stored states: stamps by maximum, the offset of the later reading (by the server's clock). */
+export function mergeClockStates(a: ClockState | null | undefined, b: ClockState): ClockState {
+  if (!a) return b;
+  const newer = (b.measuredAt ?? 0) >= (a.measuredAt ?? 0) ? b : a;
+  return {
+    last: Math.max(a.last ?? 0, b.last ?? 0),
+    seen: Math.max(a.seen ?? 0, b.seen ?? 0),
+    offsetMs: newer.offsetMs,
+    measuredAt: newer.measuredAt,
+    roundTripMs: newer.roundTripMs,
+  };
+}
 
 /** The clock's persisted state (all UTC epoch ms or ms durations). */
 export interface ClockState {
@@ -49,7 +68,10 @@ export interface ClockState {
   seen: number;
   /** server − device clock, ms. */
   offsetMs: number;
-  /** Device wall clock when the offset was measured (0 = never). */
+  /**
+   * The server's clock at the reading the offset came from (0 = never): orders readings of
+   * different tabs and runs whatever the device's clock did meanwhile.
+   */
   measuredAt: number;
   /** Round trip of that measurement, ms (Infinity/absent = none). */
   roundTripMs?: number;
@@ -67,8 +89,10 @@ export class HybridClock {
   private offsetMs = 0;
   private bestRoundTripMs = Number.POSITIVE_INFINITY;
   private measuredAt = 0;
-  /** The server's clock at a monotonic instant, from this run's best measurement (null = none yet). */
-  private anchor: { server: number; mono: number } | null = null;
+  /** The server's clock at a monotonic (and device-clock) instant, from this run's best reading (null = none, or no longer trusted). */
+  private anchor: { server: number; mono: number; wall: number } | null = null;
+  /** This app run (a new clock object per run): edits of the same run can be dated on the monotonic clock. */
+  private readonly run = Math.random().toString(36).slice(2, 12);
   private ignored = 0;
   private readonly listeners = new Set<(state: ClockState) => void>();
 
@@ -82,6 +106,33 @@ export class HybridClock {
     private readonly monoClock: () => number = () => performance.now(),
   ) {}
 
+  /** This app run's id (see `PendingEdit.run`). */
+  runId(): string {
+    return this.run;
+  }
+
+  /**
+   * The server's time at monotonic instant `mono` of this run, counted from this run's reading
+   * (null without a trusted one).
+   */
+  serverTimeAtMono(mono: number): number | null {
+    const anchor = this.trustedAnchor();
+    return anchor ? Math.round(anchor.server + (mono - anchor.mono)) : null;
+  }
+
+  /** The anchor, dropped when the two clocks no longer agree about the time elapsed since it (sleep or a changed device clock). */
+  private trustedAnchor(): { server: number; mono: number; wall: number } | null {
+    const a = this.anchor;
+    if (!a) return null;
+    const elapsedMono = this.monoClock() - a.mono;
+    const elapsedWall = this.wallClock() - a.wall;
+    if (Math.abs(elapsedWall - elapsedMono) > CLOCKS_DISAGREE_MS) {
+      this.anchor = null; // until the next reading: the device clock plus the offset measured then
+      this.bestRoundTripMs = Number.POSITIVE_INFINITY;
+    }
+    return this.anchor;
+  }
+
   /** Both clocks now. */
   reading(): ClockReading {
     return { wall: this.wallClock(), mono: this.monoClock() };
@@ -93,12 +144,14 @@ export class HybridClock {
   }
 
   /**
-   * The corrected clock (UTC epoch ms): after a measurement in this run, the server's clock then
-   * plus the monotonic time since (so an owner changing the device's clock meanwhile changes
-   * nothing); before one, the device clock plus the offset last known (restored).
+   * The corrected clock (UTC epoch ms): after a reading in this run, the server's clock then plus
+   * the monotonic time since, while the device clock agrees about that time; otherwise (before a
+   * reading, after the computer slept, after the device clock was changed) the device clock plus
+   * the offset last known, until the next reading.
    */
   physicalNow(): number {
-    if (this.anchor) return this.anchor.server + (this.monoClock() - this.anchor.mono);
+    const anchor = this.trustedAnchor();
+    if (anchor) return anchor.server + (this.monoClock() - anchor.mono);
     return this.wallClock() + this.offsetMs;
   }
 
@@ -162,25 +215,26 @@ export class HybridClock {
     if (!Number.isFinite(serverMs) || !Number.isFinite(sent.mono) || !(received.mono >= sent.mono)) return;
     const rtt = received.mono - sent.mono;
     const mid = sent.mono + rtt / 2;
-    const fresh = force || !this.anchor || mid - this.anchor.mono > MEASUREMENT_FRESH_MS;
+    const anchor = this.trustedAnchor();
+    const fresh = force || !anchor || mid - anchor.mono > MEASUREMENT_FRESH_MS;
     if (!fresh && rtt > this.bestRoundTripMs) return;
     this.bestRoundTripMs = rtt;
-    this.anchor = { server: serverMs, mono: mid };
-    this.measuredAt = received.wall;
-    this.offsetMs = Math.round(serverMs - (sent.wall + (received.wall - sent.wall) / 2));
+    this.anchor = { server: serverMs, mono: mid, wall: sent.wall + (received.wall - sent.wall) / 2 };
+    this.measuredAt = serverMs;
+    this.offsetMs = Math.round(serverMs - this.anchor.wall);
     const now = Math.round(this.physicalNow());
     if (this.last > now + REBASE_TOLERANCE_MS) this.last = Math.max(this.seenMax, now - 1);
     this.emit();
   }
 
-  /** Whether the server's clock was read since this clock was created or restored (this app run). */
+  /** Whether the server's clock was read in this app run and the reading is still trusted (no sleep, no clock change since). */
   measuredThisSession(): boolean {
-    return this.anchor !== null;
+    return this.trustedAnchor() !== null;
   }
 
   /** The current offset estimate (server − device wall clock, ms). */
   offset(): number {
-    return this.anchor ? Math.round(this.physicalNow() - this.wallClock()) : this.offsetMs;
+    return this.trustedAnchor() ? Math.round(this.physicalNow() - this.wallClock()) : this.offsetMs;
   }
 
   /** The state to persist (see {@link ClockState}); `offsetMs` is the current estimate. */
@@ -195,8 +249,8 @@ export class HybridClock {
   }
 
   /**
-   * Merges a persisted or another tab's state: stamps by maximum; the offset of a newer
-   * measurement (by `measuredAt`) while this clock has none of its own in this run. Malformed
+   * Merges a persisted or another tab's state: stamps by maximum; the offset of a later reading
+   * (by `measuredAt`, the server's clock) while this clock has no trusted one of its own. Malformed
    * fields are ignored; it never counts as a measurement of this run. Returns true when anything
    * changed.
    */
@@ -216,7 +270,7 @@ export class HybridClock {
     }
     const offset = num(state.offsetMs);
     const at = num(state.measuredAt);
-    if (!this.anchor && offset !== null && at !== null && at > this.measuredAt) {
+    if (!this.trustedAnchor() && offset !== null && at !== null && at > this.measuredAt) {
       this.offsetMs = offset;
       this.measuredAt = at;
       changed = true;

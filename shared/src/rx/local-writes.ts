@@ -7,10 +7,9 @@
  * Units: times `HH:MM` local to the owner's zone, weekday 0 = Monday, dates `YYYY-MM-DD`; busy
  * blocks' `start_ms`/`end_ms` are UTC epoch ms.
  */
-import type { RxLocalDocument } from 'rxdb';
 import { exceptionSchema, weeklyRulesSchema } from '../schemas/availability.schema.ts';
 import { busyBlockSchemaAt } from '../schemas/block.schema.ts';
-import type { AvailDatabase } from './avail-database.ts';
+import { modifyLocal, type AvailDatabase } from './avail-database.ts';
 import { clockOf } from './clock-store.ts';
 import type { WritableCollectionName } from './replication-protocol.ts';
 import { pendingEditOf, stampEdit, type PendingEdit, type StoredPendingEdit } from './stamp-correction.ts';
@@ -37,14 +36,15 @@ export function pendingKey(collection: WritableCollectionName, id: string): stri
 }
 
 const queues = new WeakMap<AvailDatabase, Promise<unknown>>();
-/** Serializes read-modify-write of the pending map per database. */
+/**
+ * Serializes read-modify-write of the pending map per database; `modifyLocal` re-applies `fn` to
+ * the stored map when another tab wrote it meanwhile, so no tab's entry is lost or revived.
+ */
 function updatePending(db: AvailDatabase, fn: (m: PendingMap) => PendingMap): Promise<void> {
   const prev = queues.get(db) ?? Promise.resolve();
   const next = prev.then(async () => {
     if (db.closed) return;
-    const doc = (await db.getLocal<{ map: PendingMap }>(PENDING_LOCAL_ID)) as RxLocalDocument<AvailDatabase, { map: PendingMap }> | null;
-    const map = fn({ ...(doc?.get('map') ?? {}) });
-    await db.upsertLocal(PENDING_LOCAL_ID, { map });
+    await modifyLocal<{ map: PendingMap }>(db, PENDING_LOCAL_ID, (cur) => ({ map: fn({ ...(cur?.map ?? {}) }) }));
   });
   queues.set(db, next.catch(() => undefined));
   return next;

@@ -134,11 +134,13 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
     }
     reachable$.next(true);
     // The server's clock corrects this device's conflict clock (hlc.ts).
+    const receivedAt = clock.reading();
     const serverTime = Number(res.headers.get(SERVER_TIME_HEADER));
-    // A 422 may be `clock_ahead`: then this reading replaces the estimate whatever its round trip.
-    if (serverTime > 0) clock.observeServerTime(serverTime, sentAt, clock.reading(), res.status === 422);
+    if (serverTime > 0) clock.observeServerTime(serverTime, sentAt, receivedAt);
     if (res.ok) return res;
     const body = (await res.json().catch(() => ({}))) as { error?: string; code?: string };
+    // Refused as ahead of the server's clock: the estimate in use is wrong — this reading replaces it whatever its round trip.
+    if (body.code === 'clock_ahead' && serverTime > 0) clock.observeServerTime(serverTime, sentAt, receivedAt, true);
     if (res.status === 426) fatal$.next('outdated');
     if (res.status === 401) {
       fatal$.next('unauthorized');
@@ -271,7 +273,11 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
           if (!data) continue;
           const msg = JSON.parse(data) as StreamMessage;
           if ('resync' in msg) resyncAll();
-          else if (streams[msg.collection]) streams[msg.collection].next({ documents: msg.documents, checkpoint: msg.checkpoint });
+          else if (streams[msg.collection]) {
+            // Edits seen live advance the conflict clock like pulled ones.
+            if (REPLICATED_COLLECTIONS[msg.collection].writable) for (const d of msg.documents) merge((d as { edited_at?: unknown })?.edited_at);
+            streams[msg.collection].next({ documents: msg.documents, checkpoint: msg.checkpoint });
+          }
         }
       }
     } catch (err) {

@@ -30,6 +30,9 @@ export interface PendingEdit {
    * real time (counted on the monotonic clock from that reading) and is never re-stamped.
    */
   measured?: boolean;
+  /** The monotonic clock when the edit was made (ms) and the app run it was made in (`HybridClock.runId()`). */
+  mono?: number;
+  run?: string;
 }
 
 /** Re-stamps stay this far inside the server's bound (ms), so a retried push is never refused for a round trip's error. */
@@ -48,14 +51,19 @@ export function pendingEditOf(entry: StoredPendingEdit | undefined): PendingEdit
 export function stampEdit(clock: HybridClock): PendingEdit {
   const seen = clock.seen();
   const at = clock.send();
-  return { at, wall: clock.wallNow(), off: clock.offset(), seen, measured: clock.measuredThisSession() };
+  const { wall, mono } = clock.reading();
+  return { at, wall, off: clock.offset(), seen, measured: clock.measuredThisSession(), mono, run: clock.runId() };
 }
 
 /**
  * The stamp a pending edit should be pushed with now (UTC epoch ms):
  * 1. an edit stamped before the server's clock was read in its app run (a restored or unknown
- *    offset), now that it was read → `max(wall + offset, floor + 1)` — real time if the device's clock did not change between
- *    the edit and this run's reading;
+ *    offset), now that it was read → `max(estimate, floor + 1)`, where the estimate is
+ *    `wall + offset now` — real time if the device's clock did not change between the edit and
+ *    the reading — or, for an edit of this same app run, the earlier of that and the time counted
+ *    back from the reading on the monotonic clock (right when the device clock was changed in
+ *    between; later than real when the computer slept, which the wall estimate gets right). The
+ *    earlier of two estimates never lets a wrong clock overturn a later edit made elsewhere;
  * 2. else its own stamp;
  * 3. either way, beyond `physicalNow + MAX_CLOCK_AHEAD_MS − 1 min` (a clock changed between the
  *    edit and now, or an old entry without its wall time) → `max(physicalNow, floor + 1)`.
@@ -68,7 +76,10 @@ export function correctedStamp(edit: PendingEdit, clock: HybridClock, builtOn?: 
   const floor = Math.max(0, ...[edit.seen, builtOn].filter((s): s is number => typeof s === 'number' && Number.isFinite(s) && s <= cap));
   let at = edit.at;
   if (!edit.measured && clock.measuredThisSession() && edit.wall !== undefined && edit.off !== undefined) {
-    at = Math.max(Math.round(edit.wall + clock.offset()), floor + 1);
+    let estimate = Math.round(edit.wall + clock.offset());
+    const counted = edit.run === clock.runId() && edit.mono !== undefined ? clock.serverTimeAtMono(edit.mono) : null;
+    if (counted !== null) estimate = Math.min(estimate, counted);
+    at = Math.max(estimate, floor + 1);
   }
   if (at > cap) at = Math.max(now, floor + 1);
   return at;

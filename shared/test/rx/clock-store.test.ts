@@ -60,7 +60,7 @@ describe('the clock in the device database', () => {
     const doc = await putExceptionLocal(again, 'd-slow', { date: '2030-01-08', start_time_local: null, end_time_local: null });
     expect(doc.edited_at).toBe(real); // real time, not 10 minutes behind
     const pending = await readPending(again);
-    expect(pending[`availability_exceptions/${doc.id}`]).toEqual({ at: real, wall: real - 10 * MIN, off: 10 * MIN, seen: 0, measured: false });
+    expect(pending[`availability_exceptions/${doc.id}`]).toMatchObject({ at: real, wall: real - 10 * MIN, off: 10 * MIN, seen: 0, measured: false, run: after.runId() });
     await again.remove();
   });
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveConflict } from '../../src/rx/conflict-resolution.ts';
-import { HybridClock, MAX_CLOCK_AHEAD_MS } from '../../src/rx/hlc.ts';
+import { HybridClock, MAX_CLOCK_AHEAD_MS, mergeClockStates } from '../../src/rx/hlc.ts';
 import { correctedStamp, correctPushRows, stampEdit } from '../../src/rx/stamp-correction.ts';
 
 const MIN = 60_000;
@@ -83,15 +83,49 @@ describe('HybridClock across restarts and broken clocks (issue 25)', () => {
     expect(c.seen()).toBe(T + MAX_CLOCK_AHEAD_MS);
   });
 
-  it('after reading the server, counts time on the monotonic clock: the owner changing the device clock changes no stamp', () => {
+  it('after reading the server, counts time on the monotonic clock while the device clock agrees', () => {
     let wall = T - 10 * MIN;
     let mono = 500;
     const c = new HybridClock(() => wall, () => mono);
     c.observeServerTime(T, c.reading(), c.reading());
     expect(c.physicalNow()).toBe(T);
-    wall += 3 * HOUR; // the clock is set three hours ahead
+    wall += MIN + 300; // the two clocks agree within 2 s
     mono += MIN;
     expect(c.send()).toBe(T + MIN);
+    expect(c.measuredThisSession()).toBe(true);
+  });
+
+  it('after the computer slept (the monotonic clock stopped) the reading is no longer trusted: the device clock plus the offset, until the next reading', () => {
+    let wall = T - 10 * MIN;
+    let mono = 500;
+    const c = new HybridClock(() => wall, () => mono);
+    c.observeServerTime(T, c.reading(), c.reading());
+    wall += 8 * HOUR; // eight hours of sleep: the device clock ran, the monotonic clock did not
+    mono += 1_000;
+    expect(c.measuredThisSession()).toBe(false);
+    expect(c.physicalNow()).toBe(T + 8 * HOUR);
+    const edit = stampEdit(c);
+    expect(edit).toMatchObject({ at: T + 8 * HOUR, measured: false });
+    // A reading with a long round trip is taken: the old one is not trusted any more.
+    const sent = c.reading();
+    mono += 900;
+    wall += 900;
+    c.observeServerTime(T + 8 * HOUR + 450, sent, c.reading());
+    expect(c.measuredThisSession()).toBe(true);
+    // The edit is pushed at the real time it was made (the device clock was right; counting on the stopped monotonic clock would say later).
+    expect(correctedStamp(edit, c)).toBe(T + 8 * HOUR);
+  });
+
+  it('the device clock set back between an offline edit and the reading (a fast clock fixed when the network returns): the edit keeps its real time', () => {
+    let real = T;
+    let skew = 2 * HOUR; // two hours fast, no reading yet in this run
+    const c = new HybridClock(() => real + skew, () => real);
+    const edit = stampEdit(c);
+    real += 3 * HOUR;
+    skew = 0; // the system fixes the clock as the network returns
+    c.observeServerTime(real, c.reading(), c.reading());
+    // Counted back on the monotonic clock; the device-clock estimate would say T + 2 h and overturn edits made elsewhere since.
+    expect(correctedStamp(edit, c)).toBe(T);
   });
 
   it('keeps its state across a restart: an app restarted offline stamps with the offset it last measured', () => {
@@ -99,11 +133,19 @@ describe('HybridClock across restarts and broken clocks (issue 25)', () => {
     const before = new HybridClock(() => real - 10 * MIN, () => 0);
     before.observeServerTime(real, before.reading(), before.reading());
     const state = before.snapshot();
-    expect(state).toMatchObject({ offsetMs: 10 * MIN, measuredAt: real - 10 * MIN });
+    expect(state).toMatchObject({ offsetMs: 10 * MIN, measuredAt: real }); // measured at the server's clock
     const after = new HybridClock(() => real - 10 * MIN + 2 * MIN, () => 0); // two minutes later, offline
     after.restore(state);
     expect(after.measuredThisSession()).toBe(false);
     expect(after.send()).toBe(real + 2 * MIN);
+  });
+
+  it('merging two stored states (two tabs writing): stamps by maximum, the offset of the later reading by the server\'s clock', () => {
+    const a = { last: 10, seen: 8, offsetMs: 1_000, measuredAt: T + HOUR, roundTripMs: 40 };
+    const b = { last: 12, seen: 7, offsetMs: 5_000, measuredAt: T, roundTripMs: 10 };
+    expect(mergeClockStates(a, b)).toEqual({ last: 12, seen: 8, offsetMs: 1_000, measuredAt: T + HOUR, roundTripMs: 40 });
+    expect(mergeClockStates(b, a)).toEqual({ last: 12, seen: 8, offsetMs: 1_000, measuredAt: T + HOUR, roundTripMs: 40 });
+    expect(mergeClockStates(null, b)).toBe(b);
   });
 
   it('a newer measurement of another tab is taken only while this one has none of its own', () => {

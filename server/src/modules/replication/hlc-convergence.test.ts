@@ -3,7 +3,8 @@
  * set): three simulated devices whose wall clocks are off by up to ±2 h — one of them up to +48 h —
  * make random offline edits and deletes of weekly rules, restart while offline (the clock's
  * in-memory state is lost and restored from what the device database kept: `snapshot()` /
- * `restore()`), and reconnect in random order the way the device client does: read the server's
+ * `restore()`), sleep (the monotonic clock stops while the device clock runs), lose the answer to
+ * a push the server applied, and reconnect in random order the way the device client does: read the server's
  * clock first in each app run, push with stamps corrected by `correctPushRows`, re-stamp and push
  * once more on 422 `clock_ahead`, then pull. fast-check asserts:
  * - nothing acknowledged is lost: every pushed version is the final one, was built upon (a later
@@ -11,12 +12,13 @@
  * - every device converges on the server's state;
  * - each rule ends with the edit made last in real time, unless it was deleted (a delete wins a
  *   conflict: the documented rule) — whatever the devices' clocks said;
- * - a device never needs more than one retry for a batch (a broken clock never blocks its queue).
+ * - a device never needs more than one retry for a batch (a broken clock never blocks its queue);
+ * - a device's own edit pushed twice (re-stamped differently) is never logged as replaced.
  */
 import fc from 'fast-check';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sameRevision } from '@avail/shared/rx/conflict-resolution.ts';
+import { sameEdit, sameRevision } from '@avail/shared/rx/conflict-resolution.ts';
 import { HybridClock, SERVER_TIME_HEADER, type ClockState } from '@avail/shared/rx/hlc.ts';
 import { REPLICATION_SCHEMA_VERSION, SCHEMA_HEADER } from '@avail/shared/rx/replication-protocol.ts';
 import { correctPushRows, stampEdit, type PendingEdit } from '@avail/shared/rx/stamp-correction.ts';
@@ -42,6 +44,14 @@ type Action =
   | { kind: 'edit'; dev: number; doc: number; hour: number; gap: number }
   | { kind: 'delete'; dev: number; doc: number; gap: number }
   | { kind: 'sync'; dev: number; gap: number }
+  /** A sync whose push is applied by the server but whose answer never reaches the device: it pushes again later. */
+  | { kind: 'lost'; dev: number; gap: number }
+  /**
+   * The computer sleeps for `gap` (≥ 5 s): the device clock runs on, the monotonic clock does not.
+   * A shorter sleep is within the clocks' 2-second agreement tolerance (hlc.ts CLOCKS_DISAGREE_MS),
+   * the precision of the clock after a sleep.
+   */
+  | { kind: 'sleep'; dev: number; gap: number }
   | { kind: 'restart'; dev: number; gap: number };
 
 let t: TestApp;
@@ -61,7 +71,9 @@ async function run(skews: number[], actions: Action[]) {
   const devices = skews.map((skew, i) => ({
     name: `device-${i}`,
     skew,
-    clock: new HybridClock(() => real + skew, () => real),
+    /** How far the monotonic clock is behind real time (the sleeps it did not count). */
+    monoLag: 0,
+    clock: null as unknown as HybridClock,
     /** What the device database keeps of the clock (clock-store.ts writes it after every change). */
     stored: null as ClockState | null,
     local: new Map<string, Rule>(),
@@ -71,14 +83,19 @@ async function run(skews: number[], actions: Action[]) {
     seenMax: 0,
     maxTriesPerBatch: 0,
   }));
-  for (const d of devices) d.clock.subscribe((s) => (d.stored = s));
+  const newClock = (d: (typeof devices)[number]) => {
+    d.clock = new HybridClock(() => real + d.skew, () => real - d.monoLag);
+    d.clock.restore(d.stored);
+    d.clock.subscribe((s) => (d.stored = s));
+  };
+  for (const d of devices) newClock(d);
   const causalViolations: string[] = [];
   const edits: Array<Rule & { real: number }> = [];
-  const pushes: Array<{ assumed: Rule | null; next: Rule }> = [];
+  const pushes: Array<{ assumed: Rule | null; next: Rule; acknowledged: boolean }> = [];
   const serverTime = (res: { headers: Record<string, string> }) => Number(res.headers[SERVER_TIME_HEADER.toLowerCase()]);
 
-  const sync = async (d: (typeof devices)[number]) => {
-    const at = { wall: real + d.skew, mono: real };
+  const sync = async (d: (typeof devices)[number], answerLost = false) => {
+    const at = { wall: real + d.skew, mono: real - d.monoLag };
     // The first request of an app run reads the server's clock (replication-client.ts pushCorrected).
     if (!d.clock.measuredThisSession()) {
       const res = await request(t.app).get('/api/replication/time').set(owner.auth).set(V).expect(200);
@@ -100,7 +117,8 @@ async function run(skews: number[], actions: Action[]) {
       }
       expect(res.status).toBe(200);
       d.maxTriesPerBatch = Math.max(d.maxTriesPerBatch, tries);
-      for (const r of sent) pushes.push({ assumed: r.assumedMasterState ?? null, next: r.newDocumentState });
+      for (const r of sent) pushes.push({ assumed: r.assumedMasterState ?? null, next: r.newDocumentState, acknowledged: !answerLost });
+      if (answerLost) return; // applied on the server; the device still holds its edits as pending
       const conflicts = new Set((res.body as Rule[]).map((m) => m.id));
       for (const r of sent) if (!conflicts.has(r.newDocumentState.id)) d.clock.recv(r.newDocumentState.edited_at);
       for (const m of res.body as Rule[]) {
@@ -123,15 +141,17 @@ async function run(skews: number[], actions: Action[]) {
     real += a.gap;
     t.clock.set(real);
     const d = devices[a.dev]!;
-    if (a.kind === 'sync') {
-      await sync(d);
+    if (a.kind === 'sync' || a.kind === 'lost') {
+      await sync(d, a.kind === 'lost');
+      continue;
+    }
+    if (a.kind === 'sleep') {
+      d.monoLag += a.gap;
       continue;
     }
     if (a.kind === 'restart') {
       // The app quits while offline: only what the device database kept survives.
-      d.clock = new HybridClock(() => real + d.skew, () => real);
-      d.clock.restore(d.stored);
-      d.clock.subscribe((s) => (d.stored = s));
+      newClock(d);
       continue;
     }
     const id = DOC_IDS[a.doc]!;
@@ -150,8 +170,15 @@ async function run(skews: number[], actions: Action[]) {
   for (let round = 0; round < 2; round++) for (const d of devices) await sync(d);
   // Causality on the wire: every pushed version is later than the version it was built upon.
   for (const p of pushes) if (p.assumed && p.next.edited_at <= p.assumed.edited_at) causalViolations.push(`${p.next.device_id} pushed ${p.next.edited_at} over ${p.assumed.edited_at}`);
-  const conflicts = await t.db.selectFrom('replication_conflicts').select(['loser_json']).where('user_id', '=', owner.user.id).execute();
-  return { devices, edits, pushes, causalViolations, losers: conflicts.map((c) => JSON.parse(c.loser_json) as Rule) };
+  const conflicts = await t.db.selectFrom('replication_conflicts').select(['loser_json', 'winner_json']).where('user_id', '=', owner.user.id).execute();
+  return {
+    devices,
+    edits,
+    pushes,
+    causalViolations,
+    losers: conflicts.map((c) => JSON.parse(c.loser_json) as Rule),
+    winners: conflicts.map((c) => JSON.parse(c.winner_json) as Rule),
+  };
 }
 
 /** Replay in real-time order: a deletion is final (it wins every conflict), otherwise the last edit wins. */
@@ -174,6 +201,8 @@ describe('convergence against the server (fast-check)', () => {
       { weight: 4, arbitrary: fc.record({ kind: fc.constant('edit' as const), dev: fc.nat(2), doc: fc.nat(2), hour: fc.nat(11), gap }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), dev: fc.nat(2), doc: fc.nat(2), gap }) },
       { weight: 3, arbitrary: fc.record({ kind: fc.constant('sync' as const), dev: fc.nat(2), gap }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('lost' as const), dev: fc.nat(2), gap }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('sleep' as const), dev: fc.nat(2), gap: fc.integer({ min: 5_000, max: 12 * HOUR }) }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('restart' as const), dev: fc.nat(2), gap }) },
     );
     const skews = fc.tuple(
@@ -183,16 +212,20 @@ describe('convergence against the server (fast-check)', () => {
     );
     await fc.assert(
       fc.asyncProperty(skews, fc.array(action, { maxLength: 40 }), async (skewList, actions) => {
-        const { devices, edits, pushes, losers, causalViolations } = await run(skewList, actions);
+        const { devices, edits, pushes, losers, winners, causalViolations } = await run(skewList, actions);
         expect(causalViolations).toEqual([]);
+        // A device's own edit, re-stamped on a retry, is never logged as replaced by another device.
+        losers.forEach((l, i) => expect(sameEdit(l as never, winners[i] as never)).toBe(false));
         const expected = replayInRealOrder(edits);
         const final = devices[0]!.local; // after the final rounds every device holds the server's state
         expect(view(final)).toEqual(expected);
         for (const d of devices) expect(view(d.local)).toEqual(expected);
         for (const d of devices) expect(d.maxTriesPerBatch).toBeLessThanOrEqual(2);
         for (const p of pushes) {
+          if (!p.acknowledged) continue; // its answer was lost: the device pushes its edit again
           const kept = final.get(p.next.id)!;
-          if (sameRevision(kept as never, p.next as never)) continue;
+          // Kept as it is, or the same edit of the same device kept with the stamp of an earlier push of it.
+          if (sameRevision(kept as never, p.next as never) || sameEdit(kept as never, p.next as never)) continue;
           const builtUpon = pushes.some((q) => q.assumed && sameRevision(q.assumed as never, p.next as never));
           const logged = losers.some((l) => sameRevision(l as never, p.next as never));
           expect(builtUpon || logged).toBe(true);
@@ -211,6 +244,18 @@ describe('convergence against the server (fast-check)', () => {
               { kind: 'sync', dev: 0, gap: 1_000 },
               { kind: 'edit', dev: 1, doc: 0, hour: 2, gap: MIN },
               { kind: 'sync', dev: 1, gap: 1_000 },
+            ],
+          ],
+          // The computer sleeps 8 h after a reading (its monotonic clock stops); another device edits; then this one, later: it wins.
+          [
+            [0, 0, 0],
+            [
+              { kind: 'sync', dev: 0, gap: 1_000 },
+              { kind: 'sleep', dev: 0, gap: 8 * HOUR },
+              { kind: 'edit', dev: 1, doc: 0, hour: 1, gap: MIN },
+              { kind: 'sync', dev: 1, gap: 1_000 },
+              { kind: 'edit', dev: 0, doc: 0, hour: 2, gap: MIN },
+              { kind: 'sync', dev: 0, gap: 1_000 },
             ],
           ],
           // Issue 25 (2): a device 2 h fast, never synced, edits first; a correct device a minute later wins.

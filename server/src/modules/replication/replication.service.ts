@@ -3,7 +3,7 @@
  * in shared/src/rx/replication-protocol.ts. Units: `updated_at`, `edited_at` are UTC epoch ms.
  */
 import type { WithDeleted } from 'rxdb';
-import { resolveConflict, sameRevision, type Editable } from '@avail/shared/rx/conflict-resolution.ts';
+import { resolveConflict, sameEdit, sameRevision, type Editable } from '@avail/shared/rx/conflict-resolution.ts';
 import { MAX_CLOCK_AHEAD_MS } from '@avail/shared/rx/hlc.ts';
 import {
   PULL_LIMIT_DEFAULT,
@@ -153,6 +153,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * - no master, or master is the same revision as `assumedMasterState` → `newDocumentState` is
  *   applied with a fresh stamp;
  * - master already equals `newDocumentState` (a retried push) → nothing to do;
+ * - master is the same device's same edit with another stamp (`sameEdit`: a retry re-stamped
+ *   differently, or the same value set again) → applied when the new stamp is later, else nothing;
+ * - `assumedMasterState` is the master or the same device's same edit with another stamp (the
+ *   device's own copy of a version it pushed re-stamped) → applied as above;
  * - otherwise resolveConflict(master, new): the new state wins → applied, master logged as loser;
  *   master wins → the new state is logged as loser and master returned.
  * @returns the conflicting master documents (empty = everything applied).
@@ -195,7 +199,13 @@ export async function push(deps: Deps, userId: string, collection: WritableColle
       const master = masters.get(next.id) ?? null;
       const assumed = rows[i].assumed;
       if (master && sameRevision(master, next)) return; // already stored (a retried push)
-      if (!master || (assumed && sameRevision(master, assumed))) {
+      // The same device's same edit with another stamp: a retried push re-stamped differently
+      // (kept with the later stamp), or the owner setting the same value again (a newer edit).
+      const ownEdit = master !== null && sameEdit(master, next);
+      if (ownEdit && next.edited_at <= master.edited_at) return;
+      // Applied when new, when built on the stored version — or on the device's own copy of it
+      // from before a re-stamp — or when it only moves the device's own stamp later.
+      if (!master || ownEdit || (assumed && (sameRevision(master, assumed) || sameEdit(master, assumed)))) {
         toApply.push(next);
         masters.set(next.id, next);
         conflicts.delete(next.id);
