@@ -41,7 +41,7 @@ function advance(ms: number): void {
 }
 
 /** A device whose wall clock is `skew` ms off real time (its monotonic clock follows real time). */
-async function device(owner: BuiltUser, skew: number, opts: { name?: string; offline?: boolean; deviceId?: string } = {}): Promise<Device> {
+async function device(owner: BuiltUser, skew: number, opts: { name?: string; offline?: boolean; deviceId?: string; loseAnswer?: (path: string) => boolean } = {}): Promise<Device> {
   const clock = new HybridClock(() => real + skew, () => real);
   const d = await openDevice(baseUrl, owner.token, { ...opts, clock, retryTime: 50 });
   devices.push(d);
@@ -49,11 +49,11 @@ async function device(owner: BuiltUser, skew: number, opts: { name?: string; off
 }
 
 /** Quits the app (database kept) and starts it again offline with a wall clock `skew` off. */
-async function restartOffline(owner: BuiltUser, d: Device, name: string, skew: number): Promise<Device> {
+async function restartOffline(owner: BuiltUser, d: Device, name: string, skew: number, loseAnswer?: (path: string) => boolean): Promise<Device> {
   d.setOffline(true);
   devices.splice(devices.indexOf(d), 1);
   await d.close({ keep: true });
-  return device(owner, skew, { name, offline: true });
+  return device(owner, skew, { name, offline: true, loseAnswer });
 }
 
 async function ruleOf(d: Device) {
@@ -198,6 +198,28 @@ describe('offline edits in real order across restarts and broken clocks (issue 2
     await setRule(b, '12:00');
     await inSync(b);
     await waitFor(async () => (await serverRule(owner)).start_time_local === '12:00', 5000, 'the next edit on the server');
+    expect(await losersOf(owner)).toEqual([]);
+  });
+
+  it('(5) a re-stamped push whose answer is lost is sent again with the same stamp: no conflict with itself', async () => {
+    const name = `lost-${crypto.randomUUID().slice(0, 8)}`;
+    const { owner, b } = await twoDevices(0, name);
+    let lost = 0;
+    const loseFirstPush = (path: string) => {
+      if (!path.endsWith('/availability_rules/push') || lost > 0) return false;
+      lost += 1;
+      t.clock.set(real + 50); // the next reading moves the offset by 50 ms: a fresh correction would differ
+      return true;
+    };
+    const fast = await restartOffline(owner, b, name, 2 * HOUR, loseFirstPush); // its clock went 2 h fast while closed
+    advance(MIN);
+    await setRule(fast, '10:00');
+    fast.setOffline(false);
+    await inSync(fast);
+    await waitFor(async () => (await serverRule(owner)).start_time_local === '10:00', 5000, 'the edit on the server');
+    expect(lost).toBe(1);
+    expect(fast.requests.filter((p) => p.endsWith('/availability_rules/push')).length).toBeGreaterThanOrEqual(2);
+    expect((await serverRule(owner)).edited_at).toBe(real);
     expect(await losersOf(owner)).toEqual([]);
   });
 });

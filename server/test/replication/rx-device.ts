@@ -43,6 +43,8 @@ export async function openDevice(
     clock?: HybridClock;
     /** Opens without network (an app started offline). */
     offline?: boolean;
+    /** Requests whose answer is lost after the server handled them (the device sees a network error). */
+    loseAnswer?: (path: string) => boolean;
   } = {},
 ): Promise<Device> {
   seq += 1;
@@ -67,7 +69,12 @@ export async function openDevice(
     requests.push(reqPath);
     opts.onRequest?.(reqPath);
     try {
-      return await fetch(input, { ...init, signal: ac.signal });
+      const res = await fetch(input, { ...init, signal: ac.signal });
+      if (opts.loseAnswer?.(reqPath)) {
+        await res.arrayBuffer().catch(() => undefined); // the server finished its work
+        throw new TypeError('fetch failed');
+      }
+      return res;
     } catch (err) {
       open.delete(ac);
       throw offline ? new TypeError('fetch failed') : err;

@@ -62,7 +62,7 @@ export function mergeClockStates(a: ClockState | null | undefined, b: ClockState
 
 /** The clock's persisted state (all UTC epoch ms or ms durations). */
 export interface ClockState {
-  /** Largest stamp sent or received. */
+  /** Largest stamp sent or received (informational: `restore` takes only `seen`). */
   last: number;
   /** Largest stamp received from elsewhere or acknowledged by the server (the causal floor). */
   seen: number;
@@ -249,8 +249,9 @@ export class HybridClock {
   }
 
   /**
-   * Merges a persisted or another tab's state: stamps by maximum; the offset of a later reading
-   * (by `measuredAt`, the server's clock) while this clock has no trusted one of its own. Malformed
+   * Merges a persisted or another tab's state: the stamps seen by maximum (a stored `last` is not
+   * taken: after a fast clock was corrected it would bring its stamps back); the offset of a later
+   * reading (by `measuredAt`, the server's clock) while this clock has no trusted one of its own. Malformed
    * fields are ignored; it never counts as a measurement of this run. Returns true when anything
    * changed.
    */
@@ -258,14 +259,12 @@ export class HybridClock {
     if (!state || typeof state !== 'object') return false;
     const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
     let changed = false;
-    const last = num(state.last);
-    if (last !== null && last > this.last) {
-      this.last = last;
-      changed = true;
-    }
+    // Only what was seen from elsewhere or acknowledged is a floor; a stored `last` may carry this
+    // device's own stamps from a clock that ran fast, which are re-stamped when pushed anyway.
     const seen = num(state.seen);
     if (seen !== null && seen > this.seenMax) {
       this.seenMax = seen;
+      if (seen > this.last) this.last = seen;
       changed = true;
     }
     const offset = num(state.offsetMs);

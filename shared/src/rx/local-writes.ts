@@ -70,6 +70,22 @@ export function clearPending(db: AvailDatabase, acked: ReadonlyArray<{ collectio
   });
 }
 
+/**
+ * Remembers the stamp each pending edit is pushed with (`PendingEdit.sent`), so a retry whose
+ * answer was lost sends the same one. Entries edited again meanwhile (another `at`) are left alone.
+ */
+export function recordSentStamps(db: AvailDatabase, sent: ReadonlyArray<{ collection: WritableCollectionName; id: string; at: number; sent: number }>): Promise<void> {
+  if (sent.length === 0) return Promise.resolve();
+  return updatePending(db, (m) => {
+    for (const s of sent) {
+      const k = pendingKey(s.collection, s.id);
+      const cur = pendingEditOf(m[k]);
+      if (cur && cur.at === s.at) m[k] = { ...cur, sent: s.sent };
+    }
+    return m;
+  });
+}
+
 /** Current pending map (`{}` when nothing is pending). */
 export async function readPending(db: AvailDatabase): Promise<PendingMap> {
   const doc = await db.getLocal<{ map: PendingMap }>(PENDING_LOCAL_ID);

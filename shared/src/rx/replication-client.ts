@@ -14,7 +14,7 @@ import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/rep
 import type { AvailDatabase } from './avail-database.ts';
 import { clockOf } from './clock-store.ts';
 import { SERVER_TIME_HEADER, type HybridClock } from './hlc.ts';
-import { clearPending, pendingKey, PENDING_LOCAL_ID, readPending, type PendingMap } from './local-writes.ts';
+import { clearPending, pendingKey, PENDING_LOCAL_ID, readPending, recordSentStamps, type PendingMap } from './local-writes.ts';
 import {
   COLLECTION_NAMES,
   PULL_LIMIT_MAX,
@@ -161,9 +161,14 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
    */
   async function pushCorrected(name: WritableCollectionName, rows: PushRow<any>[]): Promise<WithDeleted<any>[]> {
     if (!clock.measuredThisSession()) await request('/api/replication/time');
-    const send = async () => {
+    const send = async (again: boolean) => {
       const pending = await readPending(db);
-      const corrected = correctPushRows(rows as any[], (id) => pendingEditOf(pending[pendingKey(name, id)]), clock);
+      const corrected = correctPushRows(rows as any[], (id) => pendingEditOf(pending[pendingKey(name, id)]), clock, { again });
+      // The stamps sent are kept: a retry after a lost answer sends the same revision.
+      await recordSentStamps(
+        db,
+        corrected.rows.map((r, i) => ({ collection: name, id: r.newDocumentState.id, at: (rows[i]!.newDocumentState as { edited_at: number }).edited_at, sent: r.newDocumentState.edited_at })),
+      );
       const res = await request(`/api/replication/${name}/push`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
@@ -174,11 +179,11 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
     };
     let result: Awaited<ReturnType<typeof send>>;
     try {
-      result = await send();
+      result = await send(false);
     } catch (err) {
       if (!(err instanceof ReplicationHttpError && err.status === 422 && err.code === 'clock_ahead')) throw err;
       counters.clockAheadRefusals += 1;
-      result = await send();
+      result = await send(true);
     }
     const conflictIds = new Set(result.conflicts.map((m) => m?.id));
     // Applied versions are the server's now: their stamps are seen (a later edit comes after them).

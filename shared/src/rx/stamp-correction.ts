@@ -33,8 +33,15 @@ export interface PendingEdit {
   /** The monotonic clock when the edit was made (ms) and the app run it was made in (`HybridClock.runId()`). */
   mono?: number;
   run?: string;
+  /**
+   * The stamp it was first pushed with, once corrected: a retry (its answer lost) sends the same
+   * stamp, so the server sees the same revision and not a conflict with itself.
+   */
+  sent?: number;
 }
 
+/** Two estimates of an edit's time within this (ms) agree (the clocks' agreement tolerance of hlc.ts). */
+const ESTIMATES_AGREE_MS = 2_000;
 /** Re-stamps stay this far inside the server's bound (ms), so a retried push is never refused for a round trip's error. */
 const BOUND_MARGIN_MS = 60_000;
 
@@ -60,10 +67,11 @@ export function stampEdit(clock: HybridClock): PendingEdit {
  * 1. an edit stamped before the server's clock was read in its app run (a restored or unknown
  *    offset), now that it was read → `max(estimate, floor + 1)`, where the estimate is
  *    `wall + offset now` — real time if the device's clock did not change between the edit and
- *    the reading — or, for an edit of this same app run, the earlier of that and the time counted
- *    back from the reading on the monotonic clock (right when the device clock was changed in
- *    between; later than real when the computer slept, which the wall estimate gets right). The
- *    earlier of two estimates never lets a wrong clock overturn a later edit made elsewhere;
+ *    the reading. For an edit of this same app run the time counted back from the reading on the
+ *    monotonic clock is a second estimate (right when the device clock was changed in between;
+ *    later than real when the computer slept): the stamp given or the wall estimate when it
+ *    agrees with that count (within 2 s), else the earlier of the two — which never lets a wrong
+ *    clock overturn a later edit made elsewhere;
  * 2. else its own stamp;
  * 3. either way, beyond `physicalNow + MAX_CLOCK_AHEAD_MS − 1 min` (a clock changed between the
  *    edit and now, or an old entry without its wall time) → `max(physicalNow, floor + 1)`.
@@ -76,9 +84,17 @@ export function correctedStamp(edit: PendingEdit, clock: HybridClock, builtOn?: 
   const floor = Math.max(0, ...[edit.seen, builtOn].filter((s): s is number => typeof s === 'number' && Number.isFinite(s) && s <= cap));
   let at = edit.at;
   if (!edit.measured && clock.measuredThisSession() && edit.wall !== undefined && edit.off !== undefined) {
-    let estimate = Math.round(edit.wall + clock.offset());
+    const byWall = Math.round(edit.wall + clock.offset());
     const counted = edit.run === clock.runId() && edit.mono !== undefined ? clock.serverTimeAtMono(edit.mono) : null;
-    if (counted !== null) estimate = Math.min(estimate, counted);
+    let estimate = byWall;
+    if (counted !== null) {
+      // Two independent estimates that agree are right: the stamp it was given (its offset was
+      // right), or the device clock with today's offset; if neither agrees with the monotonic
+      // count, the earlier of the two.
+      if (Math.abs(counted - edit.at) <= ESTIMATES_AGREE_MS) estimate = edit.at;
+      else if (Math.abs(counted - byWall) <= ESTIMATES_AGREE_MS) estimate = byWall;
+      else estimate = Math.min(byWall, counted);
+    }
     at = Math.max(estimate, floor + 1);
   }
   if (at > cap) at = Math.max(now, floor + 1);
@@ -93,7 +109,8 @@ export interface StampedRow<T extends { id: string; edited_at: number }> {
 
 /**
  * Re-stamps the rows of a push whose documents are pending edits of this device (new objects;
- * the inputs are left as they are). A row whose document is not the pending edit (an older
+ * the inputs are left as they are). An edit already pushed once keeps the stamp it was sent with
+ * (`PendingEdit.sent`), unless `again` (the server refused the stamps: 422 `clock_ahead`). A row whose document is not the pending edit (an older
  * state) or has no pending entry keeps its stamp unless it is beyond the server's bound.
  * @param pendingOf the pending entry of a document id.
  * @returns the rows to send, and how many were re-stamped.
@@ -102,13 +119,15 @@ export function correctPushRows<T extends { id: string; edited_at: number }>(
   rows: ReadonlyArray<StampedRow<T>>,
   pendingOf: (id: string) => PendingEdit | undefined,
   clock: HybridClock,
+  opts: { again?: boolean } = {},
 ): { rows: StampedRow<T>[]; restamped: number } {
   let restamped = 0;
   const out = rows.map((row) => {
     const doc = row.newDocumentState;
     const pending = pendingOf(doc.id);
     const edit: PendingEdit = pending && pending.at === doc.edited_at ? pending : { at: doc.edited_at };
-    const at = correctedStamp(edit, clock, row.assumedMasterState?.edited_at);
+    // A retry sends the stamp it first sent — unless the server refused it (`again`).
+    const at = edit.sent !== undefined && !opts.again ? edit.sent : correctedStamp(edit, clock, row.assumedMasterState?.edited_at);
     if (at === doc.edited_at) return row;
     restamped += 1;
     return { ...row, newDocumentState: { ...doc, edited_at: at } };

@@ -116,6 +116,35 @@ describe('HybridClock across restarts and broken clocks (issue 25)', () => {
     expect(correctedStamp(edit, c)).toBe(T + 8 * HOUR);
   });
 
+  it('a stored state never brings back the stamps of a clock that ran fast (another tab, a restart)', () => {
+    const c = new HybridClock(() => T + 3 * MIN, () => 0); // three minutes fast
+    c.send();
+    const stale = c.snapshot(); // what another tab still holds: last = T + 3 min
+    c.observeServerTime(T, c.reading(), c.reading());
+    expect(c.latest()).toBeLessThan(T);
+    c.restore(mergeClockStates(stale, c.snapshot()));
+    expect(c.send()).toBe(T); // not T + 3 min + 1
+    const restarted = new HybridClock(() => T + 3 * MIN, () => 0);
+    restarted.restore(stale);
+    expect(restarted.latest()).toBe(0);
+  });
+
+  it('a slow clock fixed between an offline edit and the reading, its offset known: the edit keeps its (right) stamp', () => {
+    let real = T;
+    let skew = -10 * MIN;
+    const before = new HybridClock(() => real + skew, () => real);
+    before.observeServerTime(real, before.reading(), before.reading());
+    const c = new HybridClock(() => real + skew, () => real); // the app restarted offline
+    c.restore(before.snapshot());
+    real += MIN;
+    const edit = stampEdit(c);
+    expect(edit.at).toBe(real);
+    real += 2 * MIN;
+    skew = 0; // the system fixes the clock
+    c.observeServerTime(real, c.reading(), c.reading());
+    expect(correctedStamp(edit, c)).toBe(T + MIN); // the wall estimate alone would say 10 minutes earlier
+  });
+
   it('the device clock set back between an offline edit and the reading (a fast clock fixed when the network returns): the edit keeps its real time', () => {
     let real = T;
     let skew = 2 * HOUR; // two hours fast, no reading yet in this run

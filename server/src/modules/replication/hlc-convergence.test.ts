@@ -19,7 +19,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sameEdit, sameRevision } from '@avail/shared/rx/conflict-resolution.ts';
-import { HybridClock, SERVER_TIME_HEADER, type ClockState } from '@avail/shared/rx/hlc.ts';
+import { HybridClock, mergeClockStates, SERVER_TIME_HEADER, type ClockState } from '@avail/shared/rx/hlc.ts';
 import { REPLICATION_SCHEMA_VERSION, SCHEMA_HEADER } from '@avail/shared/rx/replication-protocol.ts';
 import { correctPushRows, stampEdit, type PendingEdit } from '@avail/shared/rx/stamp-correction.ts';
 import { buildUser, type BuiltUser } from '../../../test/factories.ts';
@@ -86,7 +86,11 @@ async function run(skews: number[], actions: Action[]) {
   const newClock = (d: (typeof devices)[number]) => {
     d.clock = new HybridClock(() => real + d.skew, () => real - d.monoLag);
     d.clock.restore(d.stored);
-    d.clock.subscribe((s) => (d.stored = s));
+    // As clock-store.ts does: each change merged into the stored state, which comes back (the echo) and is merged in.
+    d.clock.subscribe((s) => {
+      d.stored = mergeClockStates(d.stored, s);
+      d.clock.restore(d.stored);
+    });
   };
   for (const d of devices) newClock(d);
   const causalViolations: string[] = [];
@@ -109,7 +113,12 @@ async function run(skews: number[], actions: Action[]) {
       let sent;
       for (;;) {
         tries += 1;
-        sent = correctPushRows(rows, (id) => d.pending.get(id), d.clock).rows;
+        sent = correctPushRows(rows, (id) => d.pending.get(id), d.clock, { again: tries > 1 }).rows;
+        // Kept with the pending edit (replication-client.ts recordSentStamps): a retry sends the same stamp.
+        sent.forEach((r, i) => {
+          const e = d.pending.get(r.newDocumentState.id);
+          if (e && e.at === rows[i]!.newDocumentState.edited_at) e.sent = r.newDocumentState.edited_at;
+        });
         res = await request(t.app).post('/api/replication/availability_rules/push').set(owner.auth).set(V).send(sent);
         d.clock.observeServerTime(serverTime(res), at, at);
         if (res.status === 422 && res.body.code === 'clock_ahead' && tries === 1) continue;

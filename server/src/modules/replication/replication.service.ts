@@ -140,6 +140,18 @@ const OPS: Record<WritableCollectionName, WritableOps> = {
   },
 };
 
+/**
+ * `master` reduced to the fields `pushed` carries: a device pushes a proposal's request fields
+ * only, so a retried push or a version built on the stored one compares on those (for the other
+ * collections a pushed document carries every field and this is the master itself).
+ */
+function asPushed(master: Doc | null, pushed: Doc): Doc {
+  if (!master) return master as unknown as Doc;
+  const out: Record<string, unknown> = { _deleted: master._deleted };
+  for (const k of Object.keys(pushed)) out[k] = master[k];
+  return out as Doc;
+}
+
 /** The 422 `clock_ahead` message: a stamp more than MAX_CLOCK_AHEAD_MS (5 min) ahead of the server's clock. */
 export const CLOCK_AHEAD_MESSAGE = "This device's clock is more than 5 minutes ahead of the server. Please correct the date and time on this device.";
 
@@ -152,11 +164,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * `master` the stored state:
  * - no master, or master is the same revision as `assumedMasterState` → `newDocumentState` is
  *   applied with a fresh stamp;
- * - master already equals `newDocumentState` (a retried push) → nothing to do;
- * - master is the same device's same edit with another stamp (`sameEdit`: a retry re-stamped
- *   differently, or the same value set again) → applied when the new stamp is later, else nothing;
- * - `assumedMasterState` is the master or the same device's same edit with another stamp (the
- *   device's own copy of a version it pushed re-stamped) → applied as above;
+ * - master already equals `newDocumentState` (a retried push; a retry of a re-stamped push
+ *   carries the same stamp, PendingEdit.sent) → nothing to do;
+ * - `assumedMasterState` is the pushing device's own copy of the master from before it was
+ *   re-stamped (`sameEdit`: same device, same fields, only the stamp moved) → applied as above;
+ * (a proposal's master is compared on the request fields a device pushes: `asPushed`)
  * - otherwise resolveConflict(master, new): the new state wins → applied, master logged as loser;
  *   master wins → the new state is logged as loser and master returned.
  * @returns the conflicting master documents (empty = everything applied).
@@ -198,14 +210,11 @@ export async function push(deps: Deps, userId: string, collection: WritableColle
     incoming.forEach((next, i) => {
       const master = masters.get(next.id) ?? null;
       const assumed = rows[i].assumed;
-      if (master && sameRevision(master, next)) return; // already stored (a retried push)
-      // The same device's same edit with another stamp: a retried push re-stamped differently
-      // (kept with the later stamp), or the owner setting the same value again (a newer edit).
-      const ownEdit = master !== null && sameEdit(master, next);
-      if (ownEdit && next.edited_at <= master.edited_at) return;
-      // Applied when new, when built on the stored version — or on the device's own copy of it
-      // from before a re-stamp — or when it only moves the device's own stamp later.
-      if (!master || ownEdit || (assumed && (sameRevision(master, assumed) || sameEdit(master, assumed)))) {
+      if (master && sameRevision(asPushed(master, next), next)) return; // already stored (a retried push)
+      // Applied when new, when built on the stored version — or on this device's own copy of it
+      // from before the copy it pushed was re-stamped (stamp-correction.ts: only the stamp moved).
+      const builtOnMaster = master && assumed && (sameRevision(asPushed(master, assumed), assumed) || (assumed.device_id === next.device_id && sameEdit(asPushed(master, assumed), assumed)));
+      if (!master || builtOnMaster) {
         toApply.push(next);
         masters.set(next.id, next);
         conflicts.delete(next.id);

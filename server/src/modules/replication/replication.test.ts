@@ -313,23 +313,23 @@ describe('push', () => {
     expect((await conflictLog(u.user.id)).map((c) => [c.doc_id, c.reason])).toEqual([[id, 'delete_wins'], [ex.body.exception.id, 'delete_wins']]);
   });
 
-  it('a device\'s own edit pushed re-stamped (issue 25) is one revision: a retry with another stamp or the next edit built on its own copy logs no conflict', async () => {
+  it("a device's own edit pushed re-stamped (issue 25): its retry and its next edit built on its own copy log no conflict; another device's does", async () => {
     const u = await buildUser(t);
     const id = crypto.randomUUID();
     const mine = rule(id, { start_time_local: '10:00', edited_at: 5_000, device_id: 'dev-a' }); // the device's own copy (uncorrected stamp)
-    await pushReq(u, 'availability_rules', [{ assumedMasterState: null, newDocumentState: { ...mine, edited_at: 4_000 } }]).expect(200, []); // sent re-stamped
-    // The answer was lost; the retry was re-stamped a little differently: the later stamp is kept, no conflict.
-    await pushReq(u, 'availability_rules', [{ assumedMasterState: null, newDocumentState: { ...mine, edited_at: 4_003 } }]).expect(200, []);
-    await pushReq(u, 'availability_rules', [{ assumedMasterState: null, newDocumentState: { ...mine, edited_at: 3_990 } }]).expect(200, []);
-    expect((await pullAll(u, 'availability_rules')).map((d) => d.edited_at)).toEqual([4_003]);
+    const sent = { ...mine, edited_at: 4_000 }; // as pushed, re-stamped
+    await pushReq(u, 'availability_rules', [{ assumedMasterState: null, newDocumentState: sent }]).expect(200, []);
+    // The answer was lost: the retry sends the same stamp (PendingEdit.sent) — the same revision.
+    await pushReq(u, 'availability_rules', [{ assumedMasterState: null, newDocumentState: sent }]).expect(200, []);
     // The next edit, built on the device's uncorrected copy: applied, not a conflict with itself.
     await pushReq(u, 'availability_rules', [{ assumedMasterState: mine, newDocumentState: { ...mine, start_time_local: '11:00', edited_at: 6_000 } }]).expect(200, []);
     expect((await pullAll(u, 'availability_rules')).map((d) => d.start_time_local)).toEqual(['11:00']);
     expect(await conflictLog(u.user.id)).toEqual([]);
-    // Another device's copy with the same fields is not the same edit: a conflict as ever.
-    const other = { ...mine, start_time_local: '11:00', device_id: 'dev-b', edited_at: 5_500 };
-    const res = await pushReq(u, 'availability_rules', [{ assumedMasterState: mine, newDocumentState: other }]).expect(200);
+    // Another device that built on dev-a's copy of an older version with the same fields: a conflict as ever.
+    const other = { ...mine, start_time_local: '11:30', device_id: 'dev-b', edited_at: 5_500 };
+    const res = await pushReq(u, 'availability_rules', [{ assumedMasterState: { ...mine, start_time_local: '11:00', edited_at: 5_900 }, newDocumentState: other }]).expect(200);
     expect(res.body).toHaveLength(1);
+    expect(res.body[0].start_time_local).toBe('11:00');
     expect(await conflictLog(u.user.id)).toHaveLength(1);
   });
 
