@@ -14,6 +14,7 @@ import type { AppDeps, Deps } from './http/deps.ts';
 import { desktopCors } from './http/desktop-cors.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { compressResponses } from './http/compression.middleware.ts';
+import { rejectNulInUrl, rejectUnstorableBody } from './http/text-guard.middleware.ts';
 import { sendStaticFile, staticFiles } from './http/static-files.ts';
 import { defaultRateLimits, withSharedStores, type RateLimits, type SharedLimitStore } from './http/rate-limit.ts';
 import { pgConnectionInfo } from './db/kysely.ts';
@@ -110,6 +111,9 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   app.use(requestLogger(deps.logger));
   // The change bus logs a lost LISTEN connection (PostgreSQL) through the app's logger from the start.
   changeBusFor(deps.db).setLogger(deps.logger);
+  // A NUL in the address: 404 in the path, 400 in the query — before any router can hand it to
+  // the database (PostgreSQL refuses it: issue 26, http/text-guard.middleware.ts).
+  app.use('/api', rejectNulInUrl);
   // Liveness and readiness for load balancers (no auth, no rate limit): modules/health.
   app.use('/api', healthRouter(deps));
   // The desktop app (app://avail) calls /api cross-origin with a bearer token; no one else may.
@@ -124,6 +128,8 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   // A replication push carries up to PUSH_BATCH_MAX (500) documents with their assumed states.
   app.use('/api/replication', express.json({ limit: '4mb' }));
   app.use('/api', express.json({ limit: '256kb' }));
+  // Strings no database stores as sent (NUL, unpaired surrogates): 422 on the field.
+  app.use('/api', rejectUnstorableBody);
   app.use('/api', (_req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Cache-Control', 'no-store');
     next();

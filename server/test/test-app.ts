@@ -72,10 +72,12 @@ export interface TestAppOptions extends AppOptions {
   eventWriters?: Partial<Record<string, EventWriter>>;
   /** Receives every log line the app writes (JSON, level debug and up), e.g. to scan it; default: silent. */
   logStream?: { write(line: string): void };
+  /** 'sqlite': a SQLite file even when TEST_POSTGRES_URL is set (a test of SQLite's own files). */
+  dialect?: 'sqlite';
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const testDb = await createTestDb();
+  const testDb = await createTestDb({ dialect: options.dialect });
   const config = loadConfig(
     {
       DATA_DIR: testDb.dir,

@@ -21,10 +21,14 @@ export interface TestDb {
   destroy(): Promise<void>;
 }
 
-/** Creates and migrates a database. Always `await destroy()` (e.g. in afterAll). */
-export async function createTestDb(): Promise<TestDb> {
+/**
+ * Creates and migrates a database: PostgreSQL when TEST_POSTGRES_URL is set, else a SQLite file;
+ * `{ dialect: 'sqlite' }` always a SQLite file (a test of SQLite's own files). Always
+ * `await destroy()` (e.g. in afterAll).
+ */
+export async function createTestDb(options: { dialect?: 'sqlite' } = {}): Promise<TestDb> {
   const dir = mkdtempSync(path.join(tmpdir(), 'avail-test-'));
-  const pgUrl = process.env.TEST_POSTGRES_URL;
+  const pgUrl = options.dialect === 'sqlite' ? undefined : process.env.TEST_POSTGRES_URL;
   if (pgUrl) {
     const schema = `t_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
     const admin = new pg.Client({ connectionString: pgUrl });

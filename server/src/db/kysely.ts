@@ -6,7 +6,7 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { Database } from './schema.ts';
@@ -74,7 +74,38 @@ export function createDb(config: Pick<Config, 'DATABASE_URL' | 'SQLITE_PATH'>, o
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
+  // Deleted rows are overwritten with zeros, not left readable in free space (issue 26): an owner
+  // who deletes their account leaves no readable byte, in the file and in any later backup.
+  database.pragma('secure_delete = ON');
+  if (config.SQLITE_PATH !== ':memory:') vacuumOnceForSecureDelete(database);
   return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+}
+
+/** `PRAGMA user_version` from which the file has had `secure_delete` on since its last VACUUM. */
+const SECURE_DELETE_SINCE_VERSION = 1;
+
+/**
+ * A database file written before `secure_delete` was on still holds deleted rows in its free
+ * space: rewritten once with VACUUM (which copies only live rows), then marked with
+ * `PRAGMA user_version` (not used otherwise; Kysely's migrations have their own table).
+ */
+function vacuumOnceForSecureDelete(database: SQLite.Database): void {
+  if (Number(database.pragma('user_version', { simple: true })) >= SECURE_DELETE_SINCE_VERSION) return;
+  database.exec('VACUUM');
+  database.pragma(`user_version = ${SECURE_DELETE_SINCE_VERSION}`);
+}
+
+/**
+ * After an account deletion: on SQLite, the write-ahead log is checkpointed into the database file
+ * and truncated to zero bytes (`wal_checkpoint(TRUNCATE)`), so the owner's rows survive neither in
+ * the log nor — with `secure_delete` on — in the file's free space. A reader holding an old snapshot
+ * can keep the log from being reset; the next checkpoint then does it. On PostgreSQL nothing is
+ * done here: deleted rows stay in the table files until VACUUM reuses their space (see README,
+ * "What is stored").
+ */
+export async function purgeDeletedRows(db: Db): Promise<void> {
+  if (pgConnectionInfo(db)) return;
+  await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Fuzz (issue 12): every route of the API — enumerated from the app's own router stack, so a new
  * route is fuzzed without editing this file — gets malformed JSON, wrong types, huge strings and
- * bodies, NUL and unusual unicode, odd methods and odd path parameters, with and without a
+ * bodies, NUL and unusual unicode (unpaired surrogates, overlong UTF-8 and other undecodable bytes,
+ * in bodies and path parts — issue 26), odd methods and odd path parameters, with and without a
  * bearer token. Property: no answer is ≥ 500 (but the deliberate 503 for a provider this server
  * has no credentials for), and the server still answers afterwards.
  * CI: 2,000 requests; `npm run test:reliability`: × RELIABILITY_SCALE.
@@ -63,8 +64,16 @@ const body = fc.oneof(
     .map((o) => JSON.stringify(o)),
   fc.constantFrom('{', '{"a":', '[1,2', '\u0000', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}', 'null', '""'),
   fc.integer({ min: 300_000, max: 5_000_000 }).map((n) => JSON.stringify({ name: 'x'.repeat(n) })),
+  // Bytes no UTF-8 decoder accepts as text (issue 26): overlong forms, an encoded surrogate, a NUL escape.
+  fc
+    .constantFrom([0xc0, 0xae], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf0, 0x80, 0x80, 0x80], [0xff])
+    .chain((bad) => fc.constantFrom('email', 'name', 'note', 'password').map((field) => Buffer.concat([Buffer.from(`{"${field}":"a`), Buffer.from(bad), Buffer.from('b"}')]))),
+  fc.constantFrom('{"email":"a\\u0000@b.test","password":"password123"}', '{"name":"\\ud83d"}', '{"note":"\\udc00x"}'),
 );
-const param = fc.oneof(fc.uuid(), fc.string({ maxLength: 30 }), fc.constantFrom('..', '%2e%2e', 'availability_rules', 'calendar_events', 'nope', '0', '-1'));
+const param = fc.oneof(fc.uuid(), fc.string({ maxLength: 30 }), fc.constantFrom('..', '%2e%2e', 'availability_rules', 'calendar_events', 'nope', '0', '-1', '\u0000', 'ab\u0000cd'));
+/** Path parts sent as they are (already escaped): NUL, overlong UTF-8, an encoded surrogate (issue 26). */
+const RAW_PARAMS = ['%00', 'ab%00cd', '%C0%AE%C0%AE', '%C0%80', '%ED%A0%80', '%F0%80%80%80'];
+const pathParam = fc.oneof({ weight: 4, arbitrary: param.map((p) => encodeURIComponent(p)) }, { weight: 1, arbitrary: fc.constantFrom(...RAW_PARAMS) });
 const ODD_METHODS = ['put', 'patch', 'delete', 'options', 'head', 'post', 'get'] as const;
 
 describe('fuzz: every route, odd input', () => {
@@ -80,13 +89,13 @@ describe('fuzz: every route, odd input', () => {
         fc.constantFrom(...routes),
         fc.boolean(), // the route's own method, or an odd one
         fc.constantFrom(...ODD_METHODS),
-        fc.array(param, { minLength: 3, maxLength: 3 }),
+        fc.array(pathParam, { minLength: 3, maxLength: 3 }),
         body,
         fc.boolean(), // with the owner's token
         fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16'),
         async (route, own, odd, params, payload, authed, type) => {
           let i = 0;
-          const path = route.path.replace(/:[a-z_]+/gi, () => encodeURIComponent(params[i++] ?? 'x'));
+          const path = route.path.replace(/:[a-z_]+/gi, () => params[i++] ?? 'x');
           const method = own ? route.method : odd;
           let req = request(t.app)[method as 'get'](path).set('X-Forwarded-For', `203.0.113.${sent % 250}`);
           if (authed) req = req.set(owner.auth);

@@ -11,6 +11,7 @@
 import './zod-setup.ts';
 import { z } from 'zod';
 import { BUSY_BLOCK_MAX_MS, BUSY_BLOCK_NOTE_MAX_LENGTH } from '../constants.ts';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './storable-text.ts';
 
 export const BLOCK_END_BEFORE_START_MESSAGE = 'The end must be after the start.';
 export const BLOCK_TOO_LONG_MESSAGE = 'A busy block can last at most 14 days.';
@@ -32,6 +33,7 @@ const blockFields = z.object({
     .string({ error: 'The note must be text.' })
     .trim()
     .max(BUSY_BLOCK_NOTE_MAX_LENGTH, BLOCK_NOTE_TOO_LONG_MESSAGE)
+    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
     .nullish()
     .transform((note) => (note ? note : null)),
 });

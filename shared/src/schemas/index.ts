@@ -5,3 +5,4 @@ export * from './calendar.schema.ts';
 export * from './proposal.schema.ts';
 export * from './block.schema.ts';
 export * from './share-link.schema.ts';
+export * from './storable-text.ts';

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { canonicalIanaZone } from '../domain/zone-time.ts';
 import { emailField } from './auth.schema.ts';
 import { LANGUAGES } from '../i18n/languages.ts';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './storable-text.ts';
 
 /** Shortest proposal: 15 minutes. */
 export const PROPOSAL_MIN_MINUTES = 15;
@@ -110,6 +111,7 @@ export const proposalMessageSchema = z
       .string({ error: 'Message must be text' })
       .trim()
       .max(PROPOSAL_MESSAGE_MAX, 'Message must be no more than 1000 characters')
+      .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
       .nullish()
       .transform((v) => v ?? ''),
   })

@@ -2,6 +2,7 @@
  * Deleting an account (issue 12; the legal pages promise account data is gone within 30 days —
  * here it is gone at once, logs excepted).
  */
+import { purgeDeletedRows } from '../../db/kysely.ts';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { revokeAllGrants } from '../oauth/oauth.service.ts';
@@ -25,7 +26,9 @@ export const ACCOUNT_MESSAGES = {
  * 2. Google/Microsoft: push channels stopped and grants revoked, best effort;
  * 3. pending page views written, then in ONE transaction every row of the user (account.repo.ts)
  *    and the user;
- * 4. the change bus tells every instance: the public link answers 404 on the next request.
+ * 4. on SQLite the write-ahead log is checkpointed and truncated: with `secure_delete` on, no
+ *    byte of the owner's rows stays readable in the database files (db/kysely.ts purgeDeletedRows);
+ * 5. the change bus tells every instance: the public link answers 404 on the next request.
  * Nothing is deleted when the password check fails. Resolves to the rows deleted per table.
  */
 export async function deleteAccount(deps: Deps, userId: string, password: unknown): Promise<Record<string, number>> {
@@ -43,6 +46,8 @@ export async function deleteAccount(deps: Deps, userId: string, password: unknow
   await flushPageViews(deps.db);
   const counts = await deps.db.transaction().execute((trx) => deleteAccountRows(trx, userId));
   await throttle.clearFailures(deps, user.email);
+  // No copy left in the write-ahead log (SQLite; secure_delete zeroed the freed space): issue 26.
+  await purgeDeletedRows(deps.db);
   // The public cache (this and other instances) forgets the owner and their link at once.
   await changeBusFor(deps.db).publish(userId, [], deps.logger);
   deps.logger.info({ userId, revokedGrants: revoked, rows: Object.values(counts).reduce((a, b) => a + b, 0) }, 'account deleted');
