@@ -22,8 +22,12 @@ export const IPC_CHANNELS = {
   setTrayState: 'avail:set-tray-state',
   /** send(DesktopNotification) */
   notify: 'avail:notify',
-  /** send(): the renderer's device database is open; main delivers the queued tray commands */
+  /** send(userId): the renderer's device database is open for this account; main delivers the queued tray commands */
   commandsReady: 'avail:commands-ready',
+  /** send(): the renderer can no longer carry tray commands out (signed out); they wait again */
+  commandsNotReady: 'avail:commands-not-ready',
+  /** send(commandId): a tray command was carried out or has failed; main forgets it */
+  commandDone: 'avail:command-done',
   /** main → renderer: DesktopCommand */
   command: 'avail:command',
 } as const;

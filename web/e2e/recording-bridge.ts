@@ -58,7 +58,9 @@ export async function installRecordingBridge(page: Page, start: { token?: string
         return () => listeners.delete(l);
       },
       notify: (n: unknown) => rec('notify', n),
-      commandsReady: () => rec('commandsReady'),
+      commandsReady: (userId: string) => rec('commandsReady', userId),
+      commandsNotReady: () => rec('commandsNotReady'),
+      commandDone: (commandId: string) => rec('commandDone', commandId),
       usesServiceWorker: () => false,
       capabilities: () => ({ notifications: true, consentInSystemBrowser: true }),
       openExternal: async (url: string) => rec('openExternal', url),

@@ -72,6 +72,8 @@ function setup() {
     showWindow: vi.fn(),
     sendCommand: (c: DesktopCommand) => void commands.push(c),
     commandsReady: vi.fn(),
+    commandsNotReady: vi.fn(),
+    commandDone: vi.fn(),
     openExternal: vi.fn(async (_url: string) => undefined),
     onServerOriginChanged: vi.fn(),
     log: vi.fn(),
@@ -96,7 +98,7 @@ describe('registerIpcHandlers', () => {
     expect([...invokes.keys()].sort()).toEqual(
       [IPC_CHANNELS.openExternal, IPC_CHANNELS.tokenPersistence, IPC_CHANNELS.loadToken, IPC_CHANNELS.saveToken, IPC_CHANNELS.clearToken, IPC_CHANNELS.serverSetting, IPC_CHANNELS.setServerOrigin].sort(),
     );
-    expect([...sends.keys()].sort()).toEqual([IPC_CHANNELS.notify, IPC_CHANNELS.setTrayState, IPC_CHANNELS.commandsReady].sort());
+    expect([...sends.keys()].sort()).toEqual([IPC_CHANNELS.notify, IPC_CHANNELS.setTrayState, IPC_CHANNELS.commandsReady, IPC_CHANNELS.commandsNotReady, IPC_CHANNELS.commandDone].sort());
   });
 
   it('opens provider consent pages in the system browser, and nothing but https (or loopback http) pages', async () => {
@@ -224,10 +226,34 @@ describe('registerIpcHandlers', () => {
 
   it('"commands ready" from the app reaches the queue; from anything else it is ignored (issue 25)', () => {
     const { send, deps } = setup();
-    send(FOREIGN[0][1], IPC_CHANNELS.commandsReady);
+    send(FOREIGN[0][1], IPC_CHANNELS.commandsReady, '42');
     expect(deps.commandsReady).not.toHaveBeenCalled();
-    send(APP, IPC_CHANNELS.commandsReady);
-    expect(deps.commandsReady).toHaveBeenCalledOnce();
+    send(APP, IPC_CHANNELS.commandsReady); // without the account: refused
+    send(APP, IPC_CHANNELS.commandsReady, { id: 42 });
+    expect(deps.commandsReady).not.toHaveBeenCalled();
+    send(APP, IPC_CHANNELS.commandsReady, '42');
+    expect(deps.commandsReady).toHaveBeenCalledExactlyOnceWith('42');
+    send(FOREIGN[0][1], IPC_CHANNELS.commandsNotReady);
+    expect(deps.commandsNotReady).not.toHaveBeenCalled();
+    send(APP, IPC_CHANNELS.commandsNotReady);
+    expect(deps.commandsNotReady).toHaveBeenCalledOnce();
+  });
+
+  it('"command done" from the app forgets a kept command; a foreign sender or a malformed id does nothing (issue 25)', () => {
+    const { send, deps } = setup();
+    send(FOREIGN[0][1], IPC_CHANNELS.commandDone, 'c-1');
+    send(APP, IPC_CHANNELS.commandDone, '../../etc');
+    send(APP, IPC_CHANNELS.commandDone, 'x'.repeat(65));
+    send(APP, IPC_CHANNELS.commandDone);
+    expect(deps.commandDone).not.toHaveBeenCalled();
+    send(APP, IPC_CHANNELS.commandDone, '3f0c2a9e-7b1d-4e5f-9a8b-0c1d2e3f4a5b');
+    expect(deps.commandDone).toHaveBeenCalledExactlyOnceWith('3f0c2a9e-7b1d-4e5f-9a8b-0c1d2e3f4a5b');
+  });
+
+  it('unverified (issue 25): kept only when true and signed out; not a boolean refuses the state', () => {
+    expect(parseTrayState(validState({ signedIn: false, unverified: true }))?.unverified).toBe(true);
+    expect(parseTrayState(validState({ unverified: true }))?.unverified).toBeUndefined();
+    expect(parseTrayState(validState({ signedIn: false, unverified: 'yes' }))).toBeNull();
   });
 
   it('syncing (issue 25): true is kept, absent or false means a finished pull, anything else refuses the state', () => {

@@ -1,7 +1,7 @@
 /**
  * The main-process side of the desktop bridge: `ipcMain.handle` for the invoke calls (token,
  * server setting) and `ipcMain.on` for the one-way ones (tray state, notifications, the
- * renderer's "commands ready")
+ * renderer's "commands ready", "not ready" and "command done")
  * (https://www.electronjs.org/docs/latest/api/ipc-main).
  *
  * Every message is answered only when its sender frame shows a page of `app://avail`
@@ -20,7 +20,7 @@ import {
 } from '@avail/shared/desktop/desktop-bridge.ts';
 import { IPC_CHANNELS, type SetServerOriginReply } from '../ipc-channels.ts';
 import { isAppUrl } from './app-window.ts';
-import { isTokenArgument, parseDesktopNotification, parseTrayState } from './ipc-payloads.ts';
+import { isCommandId, isTokenArgument, isUserIdArgument, parseDesktopNotification, parseTrayState } from './ipc-payloads.ts';
 import type { TokenStore } from './token-store.ts';
 import type { ServerSettingStore } from './server-setting-store.ts';
 
@@ -50,8 +50,12 @@ export interface IpcHandlerDeps {
   openExternal(url: string): Promise<void>;
   /** Sends a command to the renderer. */
   sendCommand(command: DesktopCommand): void;
-  /** The renderer's device database is open: deliver the tray commands that waited (issue 25). */
-  commandsReady(): void;
+  /** The renderer's device database is open for account `userId`: deliver the tray commands that waited (issue 25). */
+  commandsReady(userId: string): void;
+  /** The renderer can no longer carry tray commands out (signed out): they wait again. */
+  commandsNotReady(): void;
+  /** The renderer carried out (or gave up on) tray command `commandId`. */
+  commandDone(commandId: string): void;
   /**
    * Called after `setServerOrigin` stored an origin different from the previous one (main reloads
    * the window so the new Content-Security-Policy `connect-src` applies).
@@ -136,7 +140,21 @@ export function registerIpcHandlers(deps: IpcHandlerDeps): void {
     }
     deps.setTrayState(state);
   });
-  on(IPC_CHANNELS.commandsReady, () => deps.commandsReady());
+  on(IPC_CHANNELS.commandsReady, (userId) => {
+    if (!isUserIdArgument(userId)) {
+      log('ipc: ignored commandsReady without a user id');
+      return;
+    }
+    deps.commandsReady(userId);
+  });
+  on(IPC_CHANNELS.commandsNotReady, () => deps.commandsNotReady());
+  on(IPC_CHANNELS.commandDone, (commandId) => {
+    if (!isCommandId(commandId)) {
+      log('ipc: ignored an invalid command id');
+      return;
+    }
+    deps.commandDone(commandId);
+  });
   on(IPC_CHANNELS.notify, (value) => {
     const notification = parseDesktopNotification(value);
     if (!notification) {

@@ -63,7 +63,8 @@ export function parseTrayProposals(value: unknown): TrayProposal[] | null {
  * integer; `timezone` a known IANA zone; `windows` at most {@link MAX_TRAY_WINDOWS} `{start, end}`
  * instants (UTC ms) with `start < end`; `link` null or an http(s) URL; `freeTimesText` null or a
  * string of at most {@link MAX_TEXT_LENGTH} characters; `computedAt` an instant; `proposals` as
- * {@link parseTrayProposals}; `syncing` absent or a boolean (issue 25; kept only when true).
+ * {@link parseTrayProposals}; `syncing` absent or a boolean (issue 25; kept only when true);
+ * `unverified` absent or a boolean (kept only when true and signed out).
  * Extra properties are dropped.
  */
 export function parseTrayState(value: unknown): TrayState | null {
@@ -85,6 +86,7 @@ export function parseTrayState(value: unknown): TrayState | null {
   if (freeTimesText !== null && (typeof freeTimesText !== 'string' || freeTimesText.length > MAX_TEXT_LENGTH)) return null;
   if (!isInstant(computedAt)) return null;
   if (value.syncing !== undefined && typeof value.syncing !== 'boolean') return null;
+  if (value.unverified !== undefined && typeof value.unverified !== 'boolean') return null;
   return {
     signedIn,
     connection: connection as TrayState['connection'],
@@ -96,6 +98,7 @@ export function parseTrayState(value: unknown): TrayState | null {
     computedAt,
     ...(value.proposals === undefined ? {} : { proposals }),
     ...(value.syncing === true ? { syncing: true } : {}),
+    ...(value.unverified === true && !signedIn ? { unverified: true } : {}),
   };
 }
 
@@ -132,25 +135,41 @@ function parseBusyDuration(value: unknown): BusyDuration | null {
   return null;
 }
 
+/** How far ahead of this computer's clock a command's click instant may be (a clock step back, not more). */
+export const MAX_COMMAND_AHEAD_MS = 60_000;
+
+/** A tray command id (`crypto.randomUUID` or similar): 1–64 characters of letters, digits, `-` and `_`. */
+export function isCommandId(value: unknown): value is string {
+  return typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value);
+}
+
 /**
  * A tray command that waits for the device database (issue 25) rebuilt from untrusted `value` —
  * the queue file read back from disk — or null: `{ type: 'busy', duration, at }` (duration one of
- * the tray's four, `at` the click instant, UTC ms) or `{ type: 'proposal', id, action }` (id as
- * {@link parseTrayProposals}, action confirm | decline). Extra properties are dropped; `queued` is
- * set by the queue when it delivers, never read from disk.
+ * the tray's four, `at` the click instant, UTC ms, at most {@link MAX_COMMAND_AHEAD_MS} after
+ * `now`) or `{ type: 'proposal', id, action }` (id as {@link parseTrayProposals}, action
+ * confirm | decline), each with an optional `commandId` ({@link isCommandId}). Extra properties
+ * are dropped; `queued` is set by the queue when it delivers, never read from disk.
  */
-export function parseQueuedCommand(value: unknown): Extract<DesktopCommand, { type: 'busy' | 'proposal' }> | null {
+export function parseQueuedCommand(value: unknown, now: number = Date.now()): (Extract<DesktopCommand, { type: 'busy' | 'proposal' }> & { commandId?: string }) | null {
   if (!isRecord(value)) return null;
+  if (value.commandId !== undefined && !isCommandId(value.commandId)) return null;
+  const commandId = value.commandId === undefined ? {} : { commandId: value.commandId as string };
   if (value.type === 'busy') {
     const duration = parseBusyDuration(value.duration);
-    if (!duration || !isInstant(value.at)) return null;
-    return { type: 'busy', duration, at: value.at };
+    if (!duration || !isInstant(value.at) || value.at > now + MAX_COMMAND_AHEAD_MS) return null;
+    return { type: 'busy', duration, at: value.at, ...commandId };
   }
   if (value.type === 'proposal') {
     const { id, action } = value;
     if (typeof id !== 'string' || id.length === 0 || id.length > MAX_PROPOSAL_ID_LENGTH) return null;
     if (action !== 'confirm' && action !== 'decline') return null;
-    return { type: 'proposal', id, action };
+    return { type: 'proposal', id, action, ...commandId };
   }
   return null;
+}
+
+/** A user id the renderer reports with `commandsReady`: 1–64 printable ASCII characters. */
+export function isUserIdArgument(value: unknown): value is string {
+  return typeof value === 'string' && /^[\x21-\x7e]{1,64}$/.test(value);
 }

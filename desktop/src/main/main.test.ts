@@ -4,6 +4,7 @@
  * tray and IPC end up connected. The pieces themselves are tested in their own files.
  */
 import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +71,7 @@ const electron = vi.hoisted(() => {
     const invokeHandlers = new Map<string, Handler>();
     const sendHandlers = new Map<string, Handler>();
     const protocolHandlers = new Map<string, Handler>();
+    const notifications: Array<{ title: string; body: string }> = [];
     const module = {
       app,
       BrowserWindow: FakeWindow,
@@ -79,7 +81,17 @@ const electron = vi.hoisted(() => {
       Menu: { buildFromTemplate: (t: unknown) => t },
       nativeImage: { createFromPath: (p: string) => ({ path: p, setTemplateImage: vi.fn() }) },
       nativeTheme: Object.assign(new Emitter(), { shouldUseDarkColors: false, shouldUseDarkColorsForSystemIntegratedUI: false }),
-      Notification: Object.assign(class {}, { isSupported: () => false }),
+      Notification: Object.assign(
+        class extends Emitter {
+          constructor(public options: { title: string; body: string }) {
+            super();
+          }
+          show() {
+            notifications.push({ title: this.options.title, body: this.options.body });
+          }
+        },
+        { isSupported: () => true },
+      ),
       protocol: {
         registerSchemesAsPrivileged: vi.fn(() => void log.push('registerSchemesAsPrivileged')),
         handle: vi.fn((scheme: string, h: Handler) => void protocolHandlers.set(scheme, h)),
@@ -96,7 +108,7 @@ const electron = vi.hoisted(() => {
       shell: { openExternal: vi.fn() },
       powerMonitor: new Emitter(),
     };
-    return { module, windows, trays, invokeHandlers, sendHandlers, protocolHandlers };
+    return { module, windows, trays, invokeHandlers, sendHandlers, protocolHandlers, notifications };
   }
   const state: { current: ReturnType<typeof make> | null } = { current: null };
   const target = () => (state.current?.module ?? {}) as Record<string | symbol, unknown>;
@@ -262,18 +274,28 @@ describe('main.ts: the tray on its own (issue 25)', () => {
 
     // The renderer's database opens: the command arrives, stamped with the click, marked queued.
     const sender = { senderFrame: { url: 'app://avail/app/dashboard' } };
-    fake.sendHandlers.get(IPC_CHANNELS.commandsReady)!(sender);
-    expect(win.webContents.send).toHaveBeenCalledWith(IPC_CHANNELS.command, { type: 'busy', duration: { minutes: 30 }, at: expect.any(Number), queued: true });
-    const [, sent] = win.webContents.send.mock.calls[0] as [string, { at: number }];
+    fake.sendHandlers.get(IPC_CHANNELS.commandsReady)!(sender, '42');
+    expect(win.webContents.send).toHaveBeenCalledWith(IPC_CHANNELS.command, { type: 'busy', duration: { minutes: 30 }, at: expect.any(Number), commandId: expect.any(String), queued: true });
+    const [, sent] = win.webContents.send.mock.calls[0] as [string, { at: number; commandId: string }];
     expect(Math.abs(sent.at - now)).toBeLessThan(5_000);
 
-    // The page reloads (its database closes): the next click waits again for "ready".
+    // The page reloads before the renderer carried it out: it comes again with the next "ready",
+    // and so does the click made meanwhile.
     win.webContents.emit('did-start-loading');
     menu().find((i) => i.id === 'busy-1')!.click!();
     expect(win.webContents.send).toHaveBeenCalledTimes(1);
-    fake.sendHandlers.get(IPC_CHANNELS.commandsReady)!(sender);
-    expect(win.webContents.send).toHaveBeenCalledTimes(2);
+    fake.sendHandlers.get(IPC_CHANNELS.commandsReady)!(sender, '42');
+    expect(win.webContents.send).toHaveBeenCalledTimes(3);
+    expect(win.webContents.send).toHaveBeenNthCalledWith(2, IPC_CHANNELS.command, expect.objectContaining({ commandId: sent.commandId, queued: true }));
     expect(win.webContents.send).toHaveBeenLastCalledWith(IPC_CHANNELS.command, expect.objectContaining({ type: 'busy', duration: { minutes: 60 }, queued: true }));
+    // Acknowledged (carried out): forgotten, never delivered again.
+    const [, second] = win.webContents.send.mock.calls[2] as [string, { commandId: string }];
+    fake.sendHandlers.get(IPC_CHANNELS.commandDone)!(sender, sent.commandId);
+    fake.sendHandlers.get(IPC_CHANNELS.commandDone)!(sender, second.commandId);
+    expect(menu().find((i) => i.id === 'connection')?.label).not.toContain('waiting');
+    win.webContents.emit('did-start-loading');
+    fake.sendHandlers.get(IPC_CHANNELS.commandsReady)!(sender, '42');
+    expect(win.webContents.send).toHaveBeenCalledTimes(3);
 
     // The renderer reports a full state: it is kept on disk (0600) for the next start.
     fake.sendHandlers.get(IPC_CHANNELS.setTrayState)!(sender, { signedIn: true, connection: 'online', pendingCount: 0, timezone: 'UTC', windows: [], link: null, freeTimesText: null, computedAt: Date.now() });
@@ -287,6 +309,43 @@ describe('main.ts: the tray on its own (issue 25)', () => {
     expect(tray.tooltip).toBe('Not signed in');
     await until(() => !existsSync(join(dataDir, 'tray-state.json')));
     expect(existsSync(join(dataDir, 'tray-state.json'))).toBe(false);
+  });
+
+  it('a click while the page loads, then a sign-out (401) before the database opened: reported as failed, gone from disk, never run for the next account', async () => {
+    const { mkdir, writeFile, readFile } = await import('node:fs/promises');
+    const { existsSync } = await import('node:fs');
+    const dataDir = join(appData, 'Avail');
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(join(dataDir, 'session-token.bin'), 'enc:stored-token');
+    const fake = await boot(true, true);
+    fake.module.app.becomeReady();
+    await until(() => fake.trays.length > 0 && fake.windows.length > 0);
+    type Item = { id?: string; click?: () => void };
+    (fake.trays[0].menu as Item[]).find((i) => i.id === 'busy-0')!.click!();
+    const file = join(dataDir, 'tray-commands.json');
+    await until(() => existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).commands.length === 1);
+
+    const sender = { senderFrame: { url: 'app://avail/app/dashboard' } };
+    fake.sendHandlers.get(IPC_CHANNELS.setTrayState)!(sender, { signedIn: false, connection: 'online', pendingCount: 0, timezone: 'UTC', windows: [], link: null, freeTimesText: null, computedAt: Date.now() });
+    expect(fake.notifications).toEqual([{ title: 'The busy block could not be added', body: expect.stringMatching(/^"Busy for the next 30 min" \(clicked .+\): You were signed out\.$/) }]);
+    await until(() => JSON.parse(readFileSync(file, 'utf8')).commands.length === 0);
+    // Another account signs in: nothing arrives.
+    fake.sendHandlers.get(IPC_CHANNELS.commandsReady)!(sender, '77');
+    expect(fake.windows[0].webContents.send).not.toHaveBeenCalled();
+    expect(JSON.parse(await readFile(file, 'utf8')).commands).toEqual([]);
+  });
+
+  it('a start without a stored token reports the commands a previous run kept as failed and empties the file', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const dataDir = join(appData, 'Avail');
+    await mkdir(dataDir, { recursive: true });
+    const file = join(dataDir, 'tray-commands.json');
+    await writeFile(file, JSON.stringify({ version: 2, commands: [{ type: 'proposal', id: 'p-1', action: 'confirm', commandId: 'c-1', userId: '42' }] }));
+    const fake = await boot(true, true); // keyring, but no token stored: signed out
+    fake.module.app.becomeReady();
+    await until(() => fake.notifications.length > 0);
+    expect(fake.notifications).toEqual([{ title: 'The proposal could not be confirmed', body: 'Confirm from the tray: You were signed out.' }]);
+    await until(() => JSON.parse(readFileSync(file, 'utf8')).commands.length === 0);
   });
 
   it('a stored token without a stored state (first start after an update) shows Syncing…, not "Not signed in"', async () => {

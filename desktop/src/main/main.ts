@@ -7,7 +7,7 @@
  * window (`app://avail/app/dashboard`, hidden to the tray on close, started hidden at login) →
  * the tray (menu and tooltip from the renderer's state; on start the last known state kept in
  * `tray-state.json`, issue 25) → IPC for the preload bridge. Busy blocks and proposal decisions
- * from the tray wait in `tray-commands.json` until the renderer's database is open.
+ * from the tray wait in `tray-commands.json` until the renderer has carried them out (acknowledged).
  *
  * Layout (development and packaged alike, see electron-builder.yml): this file is
  * `desktop/dist/main.cjs`, the preload `desktop/dist/preload.cjs`, the web build `web/dist/`;
@@ -15,6 +15,7 @@
  */
 import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, nativeTheme, Notification, powerMonitor, protocol, safeStorage, session, shell, Tray } from 'electron';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { signedOutTrayState, type DesktopCommand, type DesktopNotification } from '@avail/shared/desktop/desktop-bridge.ts';
@@ -39,6 +40,7 @@ import { createLoginItem, shouldStartHidden } from './login-item.ts';
 import { readBytes, removeFile, writePrivateFile } from './private-file.ts';
 import { createServerSettingStore } from './server-setting-store.ts';
 import { createTokenStore } from './token-store.ts';
+import { droppedCommandNotice } from './dropped-command-notice.ts';
 import { createTrayCommandQueue, isQueuedCommandType } from './tray-command-queue.ts';
 import { createTrayController, type TrayController } from './tray-controller.ts';
 import { createTrayStateStore, signedInUnknownTrayState } from './tray-state-store.ts';
@@ -165,11 +167,23 @@ const trayStateStore = createTrayStateStore({
   file: join(userData(), 'tray-state.json'),
   log,
 });
+/** The owner's zone as last reported (for the times in a dropped command's notification). */
+let ownerZone: string | undefined;
 const commandQueue = createTrayCommandQueue({
   readFile: (file) => readFile(file),
   writeFile: (file, data) => writePrivateFile(file, data),
   file: join(userData(), 'tray-commands.json'),
   deliver: sendCommand,
+  newId: () => randomUUID(),
+  // What was clicked and why it was not carried out; a click opens the window at the dashboard.
+  dropped: (command, reason) => {
+    const notice = droppedCommandNotice(command, reason, ownerZone);
+    showNotification(notice, () => {
+      showWindow();
+      commandQueue.navigate({ type: 'navigate', route: notice.route });
+    });
+    trayController?.refresh(); // the "waiting" count
+  },
   log,
 });
 
@@ -191,6 +205,9 @@ async function start(): Promise<void> {
   // token (signed out meanwhile, or no keyring: the token lived in memory) it would be false.
   const signedIn = (await tokenStore.load()) !== null;
   if (!signedIn && lastTrayState) trayStateStore.remember(signedOutTrayState(Date.now()));
+  // Commands kept for an owner who is no longer signed in here are reported, never run for the next one.
+  if (!signedIn) commandQueue.signedOut();
+  ownerZone = lastTrayState?.timezone;
 
   protocol.handle(
     APP_SCHEME,
@@ -211,13 +228,23 @@ async function start(): Promise<void> {
     ipcMain,
     tokenStore,
     serverSettings,
-    setTrayState: (state) => trayController?.setState(state),
+    setTrayState: (state) => {
+      if (state.signedIn) ownerZone = state.timezone;
+      // Signed out: what still waits is reported as failed and forgotten (never run for the next account).
+      else commandQueue.signedOut(state.unverified ? 'unverified' : 'signed-out');
+      trayController?.setState(state);
+    },
     showNotification,
     showWindow,
     sendCommand: dispatchCommand,
-    commandsReady: () => {
-      commandQueue.ready();
+    commandsReady: (userId) => {
+      commandQueue.ready(userId);
       trayController?.refresh(); // the "waiting" count
+    },
+    commandsNotReady: () => commandQueue.notReady(),
+    commandDone: (commandId) => {
+      commandQueue.done(commandId);
+      trayController?.refresh();
     },
     openExternal: (url) => shell.openExternal(url),
     // The new server must appear in the CSP's connect-src, which applies per document: reload.

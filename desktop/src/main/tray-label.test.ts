@@ -25,6 +25,11 @@ describe('trayStatusText', () => {
     expect(SIGNED_OUT_TEXT).toBe('Not signed in');
   });
 
+  it('an owner signed in but not verified is told to verify the e-mail, not "Not signed in" (issue 25)', () => {
+    const s = state('Europe/Brussels', [], { signedIn: false, unverified: true });
+    expect(trayStatusText(s, at('2026-06-15T09:00:00Z'))).toBe('Verify your e-mail in Avail');
+  });
+
   it('free now: the end of the window in the owner zone, 24-hour', () => {
     // Mon 15 June 2026, Brussels is UTC+2: 11:00–15:30 local.
     const s = state('Europe/Brussels', [['2026-06-15T09:00:00Z', '2026-06-15T13:30:00Z']]);

@@ -11,6 +11,8 @@ export const TRAY_HORIZON_DAYS = 14;
 
 /** The status line when signed out, and when there is no free window left. */
 export const SIGNED_OUT_TEXT = 'Not signed in';
+/** The label of an owner signed in whose e-mail address is not verified yet (issue 25). */
+export const UNVERIFIED_TEXT = 'Verify your e-mail in Avail';
 export const NO_FREE_TIME_TEXT = `Busy — no free time in the next ${TRAY_HORIZON_DAYS} days`;
 /**
  * The status line of a signed-in owner whose device has not pulled yet (issue 25) when no known
@@ -25,7 +27,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 /**
  * The tray's status text for `state` at instant `now`.
  *
- * - signed out → `Not signed in`;
+ * - signed out → `Not signed in` (`Verify your e-mail in Avail` for an owner not yet verified);
  * - inside a free window → `Free now until 15:30`: the end of the contiguous free run (windows that
  *   touch or overlap are one run); on another local day `Free now until Tue 09:00`; a run ending
  *   exactly at local midnight is written as 24:00 of the day before (`until 24:00` tonight);
@@ -45,7 +47,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
  * @param now the current instant, UTC epoch ms.
  */
 export function trayStatusText(state: TrayState, now: number): string {
-  if (!state.signedIn) return SIGNED_OUT_TEXT;
+  if (!state.signedIn) return state.unverified ? UNVERIFIED_TEXT : SIGNED_OUT_TEXT;
   const zone = zoneOrUtc(state.timezone);
   const runs = mergeRuns(state.windows.filter((w) => w.end > now && w.end > w.start));
   if (runs.length === 0) return state.syncing ? SYNCING_TEXT : NO_FREE_TIME_TEXT;

@@ -41,8 +41,12 @@ describe('createPreloadBridge', () => {
     expect(ipc.send).toHaveBeenCalledWith(IPC_CHANNELS.setTrayState, state);
     bridge.notify({ title: 'T', body: 'B', route: '/app' });
     expect(ipc.send).toHaveBeenCalledWith(IPC_CHANNELS.notify, { title: 'T', body: 'B', route: '/app' });
-    bridge.commandsReady();
-    expect(ipc.send).toHaveBeenLastCalledWith(IPC_CHANNELS.commandsReady);
+    bridge.commandsReady('42');
+    expect(ipc.send).toHaveBeenLastCalledWith(IPC_CHANNELS.commandsReady, '42');
+    bridge.commandDone('c-1');
+    expect(ipc.send).toHaveBeenLastCalledWith(IPC_CHANNELS.commandDone, 'c-1');
+    bridge.commandsNotReady();
+    expect(ipc.send).toHaveBeenLastCalledWith(IPC_CHANNELS.commandsNotReady);
     expect(bridge.usesServiceWorker()).toBe(false);
   });
 

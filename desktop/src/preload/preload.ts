@@ -61,7 +61,9 @@ export function createPreloadBridge(ipc: IpcRendererLike): DesktopBridge {
       };
     },
     notify: (notification: DesktopNotification) => ipc.send(IPC_CHANNELS.notify, notification),
-    commandsReady: () => ipc.send(IPC_CHANNELS.commandsReady),
+    commandsReady: (userId: string) => ipc.send(IPC_CHANNELS.commandsReady, userId),
+    commandsNotReady: () => ipc.send(IPC_CHANNELS.commandsNotReady),
+    commandDone: (commandId: string) => ipc.send(IPC_CHANNELS.commandDone, commandId),
     usesServiceWorker: () => false,
   } satisfies DesktopBridge;
   return bridge;

@@ -84,11 +84,22 @@ export interface TrayState {
    * renderer, which reports only after the pull) = false.
    */
   syncing?: boolean;
+  /**
+   * With `signedIn: false` (issue 25): an owner is signed in but has not verified their e-mail
+   * address yet, so the app cannot be used — the tray says "Verify your e-mail in Avail" and tray
+   * actions that waited are reported as failed for that reason. Absent = false.
+   */
+  unverified?: boolean;
 }
 
 /** The tray state of a signed-out app (also the main process's state before the renderer reports). */
 export function signedOutTrayState(now: number): TrayState {
   return { signedIn: false, connection: 'online', pendingCount: 0, timezone: 'UTC', windows: [], link: null, freeTimesText: null, computedAt: now };
+}
+
+/** The tray state of an owner signed in with an e-mail address not yet verified (see {@link TrayState.unverified}). */
+export function unverifiedTrayState(now: number): TrayState {
+  return { ...signedOutTrayState(now), unverified: true };
 }
 
 /** How long a tray "Busy for …" block lasts. */
@@ -102,6 +113,9 @@ export type BusyDuration = { minutes: 30 | 60 | 120 } | { restOfToday: true };
  * ({@link DesktopBridge.commandsReady}), and the renderer keeps any that reach it before then.
  * `queued: true` marks one that had to wait: the renderer then announces its outcome ("done" or
  * "failed") as a system notification, since the owner may no longer be looking at the tray.
+ * `commandId` (set by the desktop's main process): the renderer acknowledges the command with
+ * {@link DesktopBridge.commandDone} once carried out or failed, and carries out an id only once
+ * (the platform delivers an unacknowledged one again after a reload).
  */
 export type DesktopCommand =
   /**
@@ -109,10 +123,10 @@ export type DesktopCommand =
    * ("busy for 30 min" queued for a minute ends 30 min after the click). Absent (an older main
    * process) = the instant the renderer carries it out.
    */
-  | { type: 'busy'; duration: BusyDuration; at?: number; queued?: boolean }
+  | { type: 'busy'; duration: BusyDuration; at?: number; queued?: boolean; commandId?: string }
   | { type: 'sync-now' }
   /** Confirm or decline a pending proposal (issue 24; the renderer carries it out, offline too). */
-  | { type: 'proposal'; id: string; action: 'confirm' | 'decline'; queued?: boolean }
+  | { type: 'proposal'; id: string; action: 'confirm' | 'decline'; queued?: boolean; commandId?: string }
   /** Show an in-app route, e.g. `/app/dashboard#proposals` or one proposal, `/app/dashboard#proposal-<id>`. */
   | { type: 'navigate'; route: string };
 
@@ -169,12 +183,18 @@ export interface DesktopBridge {
   /** Shows a system notification (a no-op where there is none). */
   notify(notification: DesktopNotification): void;
   /**
-   * The renderer's device database is open (issue 25): the platform now delivers, through
-   * `onCommand`, the tray commands it kept while the app could not carry them out (window closed,
-   * page loading, database opening), then new ones at once until the page unloads. Call it again
-   * after each (re)load once the database is open; a no-op without a tray.
+   * The renderer's device database is open for the signed-in owner `userId` (issue 25): the
+   * platform now delivers, through `onCommand`, the tray commands it kept while the app could not
+   * carry them out (window closed, page loading, database opening) — dropping, with a
+   * notification, those clicked for another account — then new ones at once until the page
+   * unloads or {@link commandsNotReady}. Call it again after each (re)load once the database is
+   * open; a no-op without a tray.
    */
-  commandsReady(): void;
+  commandsReady(userId: string): void;
+  /** The renderer can no longer carry commands out (the owner signed out, the app part unmounted): they wait again. A no-op without a tray. */
+  commandsNotReady(): void;
+  /** Command `commandId` was carried out or has failed (its outcome was shown): the platform forgets it. A no-op without a tray. */
+  commandDone(commandId: string): void;
 
   /** Whether the app registers its offline service worker (browser: yes; desktop: no, its files are local). */
   usesServiceWorker(): boolean;
@@ -194,6 +214,8 @@ export const DESKTOP_BRIDGE_MEMBERS = [
   'onCommand',
   'notify',
   'commandsReady',
+  'commandsNotReady',
+  'commandDone',
   'usesServiceWorker',
 ] as const satisfies ReadonlyArray<keyof DesktopBridge>;
 

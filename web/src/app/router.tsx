@@ -5,8 +5,9 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { isReservedUsername } from '@avail/shared/constants.ts';
-import { signedOutTrayState } from '@avail/shared/desktop/desktop-bridge.ts';
+import { getToken } from '@avail/shared/api/api-client.ts';
 import { bridge } from '../platform/platform.ts';
+import { sessionTrayState } from '../features/tray/session-tray-state.ts';
 import { FullScreenLoader } from '../components/ui/spinner.tsx';
 import { GuestOnly, RequireAuth } from './guards.tsx';
 import { onPostLogout, SessionProvider, useSession } from '../data/session.tsx';
@@ -58,16 +59,20 @@ function ScrollToHash() {
 
 /**
  * The platform's tray and notifications (issue 10): a notification click or tray item opens a
- * route; a signed-out app tells the tray so; a signed-in, verified owner gets the tray's live state
+ * route; a signed-out (or not yet verified) app tells the tray so (`sessionTrayState`); a signed-in, verified owner gets the tray's live state
  * and commands (a lazy chunk: visitors of public pages never load it).
  */
 function PlatformIntegration() {
   const navigate = useNavigate();
   const { status, user } = useSession();
   useEffect(() => bridge.onCommand((c) => c.type === 'navigate' && navigate(c.route)), [navigate]);
+  const verified = Boolean(user?.email_verified_at);
   useEffect(() => {
-    if (status === 'unauthenticated') bridge.setTrayState(signedOutTrayState(Date.now()));
-  }, [status]);
+    // Signed out only without a token: an offline start that could not check a stored one is still the owner's.
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    const state = sessionTrayState({ status, hasToken: getToken() !== null, verified, zone, now: Date.now() });
+    if (state) bridge.setTrayState(state);
+  }, [status, verified]);
   if (status !== 'authenticated' || !user?.email_verified_at) return null;
   return (
     <Suspense fallback={null}>

@@ -28,5 +28,7 @@ export const browserBridge = {
   notify: () => undefined,
   // No tray, so no commands wait for the device database.
   commandsReady: () => undefined,
+  commandsNotReady: () => undefined,
+  commandDone: () => undefined,
   usesServiceWorker: () => true,
 } satisfies DesktopBridge;

@@ -25,6 +25,8 @@ function fakeDesktopBridge(overrides: Partial<DesktopBridge> = {}): DesktopBridg
     onCommand: () => () => undefined,
     notify: () => undefined,
     commandsReady: () => undefined,
+    commandsNotReady: () => undefined,
+    commandDone: () => undefined,
     usesServiceWorker: () => false,
     ...overrides,
   };

@@ -6,8 +6,11 @@
  * Issue 25: before the device's first pull it reports the owner as signed in and `syncing` (the
  * tray keeps its last known windows and says "Syncing…", never "Not signed in"); busy blocks and
  * proposal decisions that arrive before the device database is open wait here, and the platform
- * is told `commandsReady()` once it is open, so the commands the tray kept are delivered then.
- * A command that waited ends with a "done" or "failed" notification.
+ * is told `commandsReady(userId)` once it is open, so the commands the tray kept for this account
+ * are delivered then. A command that waited ends with a "done" or "failed" notification; each is
+ * carried out once per `commandId` and acknowledged (`commandDone`) when done or failed, so the
+ * platform delivers it again after a reload that interrupted it. On unmount the platform is told
+ * `commandsNotReady()`.
  *
  * It runs the same in a browser, where the bridge's tray and notifications are no-ops: React never
  * asks which platform it is on.
@@ -25,7 +28,8 @@ import { useSession } from '../../data/session.tsx';
 import { publicLinkOf } from '../../lib/public-link.ts';
 import { bridge } from '../../platform/platform.ts';
 import { checkNewProposals, proposalNotification, PROPOSAL_CHECK_MS } from './proposal-notifier.ts';
-import { runTrayCommand, type DeviceCommand } from './tray-command-runner.ts';
+import { runTrayCommand, type DeviceCommand, type TrayCommandDeps } from './tray-command-runner.ts';
+import { createTrayCommandLedger } from './tray-command-ledger.ts';
 import { busyFailedNotice, proposalFailedNotice } from './tray-command-notices.ts';
 import { buildTrayState, syncingTrayState, TRAY_HORIZON_MS } from './tray-state.ts';
 import type { LocalData } from '../../data/local-db.ts';
@@ -60,6 +64,36 @@ function browserZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
+/** The commands this window carried out (a second delivery of an id is dropped; survives a page reload). */
+const ledger = createTrayCommandLedger(sessionStorageOrNull());
+
+function sessionStorageOrNull(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Carries out `command` once per `commandId` and then acknowledges it to the platform (which
+ * forgets it only then). A second delivery of an id already done is acknowledged again, not run.
+ */
+function carryOut(command: DeviceCommand, zone: string, deps: TrayCommandDeps): void {
+  const id = command.commandId;
+  if (id === undefined) {
+    void runTrayCommand(command, zone, deps); // an older platform: nothing to acknowledge
+    return;
+  }
+  const entry = ledger.begin(id);
+  if (entry === 'done') bridge.commandDone(id);
+  if (entry !== 'new') return;
+  void runTrayCommand(command, zone, deps).then(() => {
+    ledger.finish(id);
+    bridge.commandDone(id);
+  });
+}
+
 /** What a tray command that was still waiting when the owner signed out tells them. */
 function signedOutNotice(command: DeviceCommand, zone: string) {
   const reason = 'you were signed out before Avail could carry it out.';
@@ -81,7 +115,7 @@ function commandDeps(local: LocalData) {
     decide: (id: string, action: 'confirm' | 'decline') => decideProposal({ db: local.db, deviceId: local.deviceId }, id, { action }),
     proposal: async (id: string) => {
       const doc = await local.db.proposals.findOne(id).exec();
-      return doc ? { name: doc.name, start_ms: doc.start_ms, end_ms: doc.end_ms } : null;
+      return doc ? { name: doc.name, start_ms: doc.start_ms, end_ms: doc.end_ms, status: doc.status, requested: doc.request_action ?? null } : null;
     },
     errorText: actionErrorText,
   };
@@ -185,7 +219,7 @@ export default function DesktopIntegration() {
             waiting.current.push(command.type === 'busy' ? { ...command, at: command.at ?? Date.now(), queued: true } : { ...command, queued: true });
             return;
           }
-          void runTrayCommand(command, zone ?? browserZone(), local ? commandDeps(local) : serverDeps());
+          carryOut(command, zone ?? browserZone(), local ? commandDeps(local) : serverDeps());
         } else if (command.type === 'sync-now') {
           local?.replication.reconnect();
           // The server's calendar sync too, when it can be reached; the replication brings the result.
@@ -204,15 +238,20 @@ export default function DesktopIntegration() {
     if (!data && !failed) return;
     const zone = timezone ?? browserZone();
     const deps = data ? commandDeps(data) : serverDeps();
-    for (const command of waiting.current.splice(0)) void runTrayCommand(command, zone, deps);
+    for (const command of waiting.current.splice(0)) carryOut(command, zone, deps);
     // A platform object older than issue 25 has no such member (it then keeps nothing back).
-    if (typeof bridge.commandsReady === 'function') bridge.commandsReady();
-  }, [data, failed, timezone]);
+    if (userId && typeof bridge.commandsReady === 'function') bridge.commandsReady(userId);
+  }, [data, failed, timezone, userId]);
 
-  // Signed out before the database opened: what still waits here is reported, never lost silently.
+  // Unmounted (signed out, or no longer verified): the platform keeps new commands waiting again.
+  // What still waits here unacknowledged stays with the platform (which reports it as failed on a
+  // sign-out); only commands the platform does not track (no commandId) are reported here.
   useEffect(
     () => () => {
-      for (const command of waiting.current.splice(0)) bridge.notify(signedOutNotice(command, latest.current.timezone ?? browserZone()));
+      if (typeof bridge.commandsNotReady === 'function') bridge.commandsNotReady();
+      for (const command of waiting.current.splice(0)) {
+        if (command.commandId === undefined) bridge.notify(signedOutNotice(command, latest.current.timezone ?? browserZone()));
+      }
     },
     [],
   );

@@ -92,4 +92,18 @@ describe('the tray state before the first pull (issue 25)', () => {
       syncing: true,
     });
   });
+
+  it('a decision delivered again after a reload is not made twice: the device already shows it decided (or being decided)', async () => {
+    const decided = deps('2026-06-15T13:00:00Z', { proposal: async () => ({ name: 'Vera Visitor', start_ms: at('2026-06-16T08:00:00Z'), end_ms: at('2026-06-16T08:30:00Z'), status: 'confirmed' }) });
+    expect(await runTrayCommand({ type: 'proposal', id: 'p-1', action: 'confirm', queued: true, commandId: 'c-1' }, ZONE, decided.d)).toBe('done');
+    expect(decided.d.decide).not.toHaveBeenCalled();
+    expect(decided.notes.map((n) => n.title)).toEqual(['Meeting confirmed']);
+    const requested = deps('2026-06-15T13:00:00Z', { proposal: async () => ({ name: 'Vera', start_ms: 1, end_ms: 2, status: 'pending', requested: 'decline' }) });
+    expect(await runTrayCommand({ type: 'proposal', id: 'p-1', action: 'decline', commandId: 'c-2' }, ZONE, requested.d)).toBe('done');
+    expect(requested.d.decide).not.toHaveBeenCalled();
+    // Pending and not requested: decided.
+    const pending = deps('2026-06-15T13:00:00Z', { proposal: async () => ({ name: 'Vera', start_ms: 1, end_ms: 2, status: 'pending', requested: null }) });
+    await runTrayCommand({ type: 'proposal', id: 'p-1', action: 'confirm' }, ZONE, pending.d);
+    expect(pending.d.decide).toHaveBeenCalledOnce();
+  });
 });

@@ -25,8 +25,11 @@ export interface TrayCommandDeps {
   addBlock(bounds: { start_ms: number; end_ms: number }): Promise<void>;
   /** Decides the proposal (`decideProposal`): `'done'` by the server, `'queued'` written on the device. */
   decide(id: string, action: 'confirm' | 'decline'): Promise<{ kind: 'done' | 'queued' }>;
-  /** The proposal as the device knows it (name and time for the notification), or null. */
-  proposal(id: string): Promise<{ name: string; start_ms: number; end_ms: number } | null>;
+  /**
+   * The proposal as the device knows it (name and time for the notification; `status` and the
+   * `requested` action not yet carried out by the server, when known), or null.
+   */
+  proposal(id: string): Promise<{ name: string; start_ms: number; end_ms: number; status?: string; requested?: string | null } | null>;
   /** The owner's text for a failed decision (`actionErrorText`). */
   errorText(error: unknown): string;
 }
@@ -34,7 +37,9 @@ export interface TrayCommandDeps {
 /**
  * Carries out `command` for an owner in IANA zone `zone`. A busy block spans
  * {@link busyBlockBounds} from `command.at` (the click; now when absent); one whose end has passed
- * is not added (failure notice); an identical live block is not added twice. Never rejects.
+ * is not added (failure notice); an identical live block is not added twice, and a proposal the
+ * device already shows decided (or being decided) that way is not decided again — so a command
+ * delivered again after a reload is carried out once. Never rejects.
  * @returns `'done'` or `'failed'`.
  */
 export async function runTrayCommand(command: DeviceCommand, zone: string, deps: TrayCommandDeps): Promise<'done' | 'failed'> {
@@ -61,6 +66,10 @@ export async function runTrayCommand(command: DeviceCommand, zone: string, deps:
     return 'done';
   }
   const known = await deps.proposal(command.id).catch(() => null);
+  if (known && (known.status === (command.action === 'confirm' ? 'confirmed' : 'declined') || known.requested === command.action)) {
+    if (command.queued) deps.notify(proposalDoneNotice(command.id, command.action, known, zone, known.status === 'pending'));
+    return 'done';
+  }
   try {
     const result = await deps.decide(command.id, command.action);
     if (command.queued) deps.notify(proposalDoneNotice(command.id, command.action, known, zone, result.kind === 'queued'));
