@@ -11,6 +11,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { AvailabilityRule } from '@avail/shared/api/api-client.ts';
 import { CALENDAR_PX_PER_HOUR } from '@avail/shared/constants.ts';
+import { useAlert } from '../../components/ui/alert.tsx';
 import { useOwnerFormats } from '../../data/use-owner-formats.ts';
 import { addDays, dateInZone, formatTime, weekOf } from '../../lib/time.ts';
 import { useWeekEvents } from './use-week-events.ts';
@@ -31,7 +32,11 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
   const fmt = useOwnerFormats();
   const dates = useMemo(() => weekOf(addDays(today, offset * 7), fmt.weekStart), [today, offset, fmt.weekStart]);
   // Events of the shown range (±3 days): see use-week-events.ts.
-  const { events, busyBlocks, loading, refresh, removeBlock } = useWeekEvents(addDays(dates[0], -3), addDays(dates[6], 3), setNow);
+  // A busy block that could not be removed is told as an error alert above the grid.
+  const alert = useAlert();
+  const showAlert = alert.show;
+  const showRemoveError = useCallback((message: string) => void showAlert('error', message), [showAlert]);
+  const { events, busyBlocks, loading, refresh, removeBlock } = useWeekEvents(addDays(dates[0], -3), addDays(dates[6], 3), setNow, showRemoveError);
   // "Why is this time blocked?" (issue 14 item 6): the block whose source is shown, if any.
   const [why, setWhy] = useState<BlockedSource | null>(null);
   const layout = useMemo(() => weekLayout({ events, rules, exceptions, dates, timezone, busyBlocks }), [events, rules, exceptions, dates, timezone, busyBlocks]);
@@ -70,6 +75,7 @@ export function WeekCalendar({ rules, timezone, exceptions = NO_EXCEPTIONS }: { 
           </button>
         </div>
       </div>
+      {alert.node}
       <div className="legend small">
         <span className="legend-item">
           <span className="swatch swatch-available" /> Available
