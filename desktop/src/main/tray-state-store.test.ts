@@ -64,6 +64,20 @@ describe('tray state store (issue 25)', () => {
     expect(await store().load()).toBeNull();
   });
 
+  it('a report that differs only in its computation instant does not rewrite the file', async () => {
+    const writes: string[] = [];
+    const a = createTrayStateStore({ readFile: readBytes, writeFile: async (f, d) => void writes.push(d), removeFile, file });
+    await a.load();
+    a.remember(live);
+    a.remember({ ...live, computedAt: live.computedAt + 60_000 });
+    a.remember({ ...live, computedAt: live.computedAt + 120_000, pendingCount: 0, connection: 'online' }); // not stored fields either
+    await a.settled();
+    expect(writes).toHaveLength(1);
+    a.remember({ ...live, computedAt: live.computedAt + 180_000, windows: [] });
+    await a.settled();
+    expect(writes).toHaveLength(2);
+  });
+
   it('a "syncing" report (no data read yet) never overwrites the known windows', async () => {
     const a = store();
     a.remember(live);

@@ -100,6 +100,17 @@ export function storedFields(state: TrayState): StoredTrayState {
   };
 }
 
+/** true when two stored JSON texts differ at most in `computedAt`. */
+function sameButComputedAt(a: string, b: string): boolean {
+  try {
+    const x = { ...(JSON.parse(a) as Record<string, unknown>), computedAt: 0 };
+    const y = { ...(JSON.parse(b) as Record<string, unknown>), computedAt: 0 };
+    return JSON.stringify(x) === JSON.stringify(y);
+  } catch {
+    return false;
+  }
+}
+
 /** Creates the store; nothing is read until `load`. */
 export function createTrayStateStore(deps: TrayStateStoreDeps): TrayStateStore {
   const log = deps.log ?? (() => undefined);
@@ -145,7 +156,9 @@ export function createTrayStateStore(deps: TrayStateStoreDeps): TrayStateStore {
       }
       if (state.syncing) return;
       const text = `${JSON.stringify(storedFields(state))}\n`;
-      if (text === onDisk) return;
+      // Only the instant of the computation changed (the renderer recomputes each minute): the file
+      // keeps the earlier one — its windows were already known then — and is not written again.
+      if (onDisk != null && sameButComputedAt(text, onDisk)) return;
       onDisk = text;
       enqueue(() => deps.writeFile(deps.file, text), 'write');
     },
