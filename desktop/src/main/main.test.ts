@@ -132,7 +132,8 @@ beforeEach(async () => {
   vi.resetModules();
 });
 afterEach(async () => {
-  await rm(appData, { recursive: true, force: true });
+  // A state write of the last test may still land: retried rather than failing on ENOTEMPTY.
+  await rm(appData, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
 });
 
 async function boot(gotLock: boolean, keyring = false) {
