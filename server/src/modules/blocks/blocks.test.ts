@@ -197,7 +197,7 @@ describe('replication of busy blocks', () => {
     const { body } = await create(owner, { start_ms: MON + 9 * H, end_ms: MON + 10 * H, note: SECRET }).expect(201);
     const res = await push(intruder, [
       { newDocumentState: block(crypto.randomUUID()) },
-      { newDocumentState: block(body.block.id, { _deleted: true, edited_at: NOW + DAY }) },
+      { newDocumentState: block(body.block.id, { _deleted: true, edited_at: NOW + 3 * 60_000 }) },
     ]).expect(409);
     expect(res.body).toEqual({ error: 'This document id is already in use.', code: 'id_taken' });
     expect(JSON.stringify(res.body)).not.toContain(SECRET);
