@@ -187,8 +187,12 @@ test('server answers: no longer free refetches the windows; too many proposals; 
   page.on('request', (r) => r.url().includes('/availability') && availabilityCalls++);
   await page.goto(`/${owner.username}?date=${nextWeekMonday('Europe/Brussels')}`);
   const slot = page.getByRole('button', { name: /^Free Mon \d+ \w+, 09:00–17:00 / });
-  await slot.click();
   const dialog = page.getByRole('dialog', { name: 'Propose a time' });
+  // The page is server-rendered: a click that lands before hydration opens nothing — click again.
+  await expect(async () => {
+    await slot.click();
+    await expect(dialog).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await dialog.getByLabel('Your name').fill('Nico Late');
   await dialog.getByLabel('Your email').fill('nico@example.org');
 
@@ -224,9 +228,11 @@ test('at 375 px a visitor proposes from the chosen day\'s buttons; the dialog fi
   const fromList = page.getByTestId('day-buttons').getByRole('button', { name: `Free ${day}, 09:00–17:00 — propose a time` });
   await expect(fromList).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/public-page-week-live-375.png`, fullPage: true });
-  await fromList.click();
   const dialog = page.getByRole('dialog', { name: 'Propose a time' });
-  await expect(dialog).toBeVisible();
+  await expect(async () => {
+    await fromList.click(); // again if it landed before hydration
+    await expect(dialog).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   const box = (await dialog.boundingBox())!;
   expect(box.x).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width).toBeLessThanOrEqual(375);
