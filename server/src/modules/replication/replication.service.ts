@@ -166,8 +166,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
  *   applied with a fresh stamp;
  * - master already equals `newDocumentState` (a retried push; a retry of a re-stamped push
  *   carries the same stamp, PendingEdit.sent) → nothing to do;
+ * - master is the same device's same edit with an earlier or equal stamp → nothing to do;
  * - `assumedMasterState` is the pushing device's own copy of the master from before it was
- *   re-stamped (`sameEdit`: same device, same fields, only the stamp moved) → applied as above;
+ *   re-stamped (`sameEdit`: same device, same fields, only the stamp moved), or the master is the
+ *   pushing device's own earlier edit (a later stamp: its edits follow one another, and a lost
+ *   answer leaves it assuming an older version) → applied as above, nothing logged;
  * (a proposal's master is compared on the request fields a device pushes: `asPushed`)
  * - otherwise resolveConflict(master, new): the new state wins → applied, master logged as loser;
  *   master wins → the new state is logged as loser and master returned.
@@ -211,9 +214,16 @@ export async function push(deps: Deps, userId: string, collection: WritableColle
       const master = masters.get(next.id) ?? null;
       const assumed = rows[i].assumed;
       if (master && sameRevision(asPushed(master, next), next)) return; // already stored (a retried push)
+      // The same device's same edit with an earlier or equal stamp: already stored.
+      if (master && sameEdit(asPushed(master, next), next) && next.edited_at <= master.edited_at) return;
       // Applied when new, when built on the stored version — or on this device's own copy of it
-      // from before the copy it pushed was re-stamped (stamp-correction.ts: only the stamp moved).
-      const builtOnMaster = master && assumed && (sameRevision(asPushed(master, assumed), assumed) || (assumed.device_id === next.device_id && sameEdit(asPushed(master, assumed), assumed)));
+      // from before the copy it pushed was re-stamped (stamp-correction.ts: only the stamp moved) —
+      // or when the stored version is this device's own earlier edit: a device's edits of a
+      // document follow one another (its answer may have been lost, so it still assumes an older one).
+      const builtOnMaster =
+        master &&
+        ((assumed && (sameRevision(asPushed(master, assumed), assumed) || (assumed.device_id === next.device_id && sameEdit(asPushed(master, assumed), assumed)))) ||
+          (master.device_id === next.device_id && next.edited_at > master.edited_at));
       if (!master || builtOnMaster) {
         toApply.push(next);
         masters.set(next.id, next);

@@ -324,10 +324,13 @@ describe('push', () => {
     // The next edit, built on the device's uncorrected copy: applied, not a conflict with itself.
     await pushReq(u, 'availability_rules', [{ assumedMasterState: mine, newDocumentState: { ...mine, start_time_local: '11:00', edited_at: 6_000 } }]).expect(200, []);
     expect((await pullAll(u, 'availability_rules')).map((d) => d.start_time_local)).toEqual(['11:00']);
+    // That answer lost too: its next edit still assumes nothing is stored — its own earlier edit is built upon.
+    await pushReq(u, 'availability_rules', [{ assumedMasterState: null, newDocumentState: { ...mine, start_time_local: '10:30', edited_at: 7_000 } }]).expect(200, []);
+    await pushReq(u, 'availability_rules', [{ assumedMasterState: null, newDocumentState: { ...mine, start_time_local: '11:00', edited_at: 8_000 } }]).expect(200, []);
     expect(await conflictLog(u.user.id)).toEqual([]);
     // Another device that built on dev-a's copy of an older version with the same fields: a conflict as ever.
     const other = { ...mine, start_time_local: '11:30', device_id: 'dev-b', edited_at: 5_500 };
-    const res = await pushReq(u, 'availability_rules', [{ assumedMasterState: { ...mine, start_time_local: '11:00', edited_at: 5_900 }, newDocumentState: other }]).expect(200);
+    const res = await pushReq(u, 'availability_rules', [{ assumedMasterState: { ...mine, start_time_local: '11:00', edited_at: 5_900 }, newDocumentState: { ...other, edited_at: 7_500 } }]).expect(200);
     expect(res.body).toHaveLength(1);
     expect(res.body[0].start_time_local).toBe('11:00');
     expect(await conflictLog(u.user.id)).toHaveLength(1);
