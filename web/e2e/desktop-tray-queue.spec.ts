@@ -8,7 +8,9 @@
  * signed in"; the dashboard's week already shows the busy blocks the server has; "Busy for the next
  * 30 min", clicked ten minutes before the database opened, is carried out when it opens — from the
  * click, not from when it ran — and a system notification says it is done; only then is the
- * platform told its own kept commands may come (`commandsReady`).
+ * platform told its own kept commands may come (`commandsReady`). A command handed over and then
+ * lost to a page reload is delivered again after it: carried out once (a second delivery of the
+ * same `commandId` is dropped), acknowledged (`commandDone`), and its block shown once.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { OWNER_ZONE, uniqueAccount } from './fixtures.ts';
@@ -112,5 +114,79 @@ test('desktop tray on its own: signed in and syncing before the first pull, the 
   const after = (await callsOf(page, 'setTrayState')).at(-1)!.arg as TrayStateSeen;
   expect(after.windows[0].start).toBe(blockEnd);
   expect((await callsOf(page, 'setTrayState')).every((c) => (c.arg as TrayStateSeen).signedIn)).toBe(true);
+  await desk.close();
+});
+
+test('desktop tray on its own: a command handed over, then the page reloaded before it was carried out, is carried out once after the reload, acknowledged, and its block appears once', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const acct = uniqueAccount('trayr');
+  const web = await browser.newContext({ locale: 'en-GB', baseURL: serverUrl(), timezoneId: OWNER_ZONE });
+  const webPage = await web.newPage();
+  await onboardedOwner(webPage, acct);
+  const token = (await webPage.evaluate(() => localStorage.getItem('auth_token')))!;
+  const auth = { Authorization: `Bearer ${token}` };
+  const allWeek = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start_time_local: '00:00', end_time_local: '23:59' }));
+  expect((await webPage.request.post('/api/me/availability-rules', { headers: auth, data: { rules: allWeek } })).ok()).toBe(true);
+  await web.close();
+
+  // The desktop app starts signed in; its device database's code is held back until released.
+  const desk = await browser.newContext({ locale: 'en-GB', baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
+  const page = await desk.newPage();
+  await installRecordingBridge(page, { token, origin: serverUrl(), confirmed: true });
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((r) => (release = r));
+  let held = 0;
+  await page.route(/\/assets\/local-db-[^/]*\.js$/, async (route) => {
+    held += 1;
+    await released;
+    await route.continue().catch(() => undefined); // the page that asked may have reloaded meanwhile
+  });
+  await page.goto('/app/dashboard');
+  await expect.poll(() => held, { timeout: 20_000 }).toBeGreaterThan(0);
+
+  // "Busy for the next 30 min", clicked two minutes ago, is handed over (as main does after a
+  // commandsReady of an earlier page) while the database is still closed…
+  const clickedAt = Date.now() - 2 * MIN;
+  const command = { type: 'busy', duration: { minutes: 30 }, at: clickedAt, commandId: 'cmd-reload-1', queued: true };
+  const emit = (c: unknown) => page.evaluate((x) => (window as unknown as { __emitDesktopCommand(c: unknown): void }).__emitDesktopCommand(x), c);
+  await emit(command);
+  await page.waitForTimeout(300);
+  // …and the page reloads before it was carried out: nothing was done, nothing acknowledged.
+  const heldBefore = held;
+  await page.reload();
+  await expect.poll(() => held, { timeout: 20_000 }).toBeGreaterThan(heldBefore);
+  expect(await callsOf(page, 'notify')).toEqual([]);
+  expect(await callsOf(page, 'commandDone')).toEqual([]);
+  const readyBefore = (await callsOf(page, 'commandsReady')).length;
+
+  // The new page's database opens: it asks for the kept commands for this account…
+  release();
+  await expect.poll(async () => (await callsOf(page, 'commandsReady')).length, { timeout: 30_000 }).toBeGreaterThan(readyBefore);
+  const [ready] = (await callsOf(page, 'commandsReady')).slice(-1);
+  expect(typeof ready.arg).toBe('string');
+  // …and the platform delivers the unacknowledged one again (twice here: a second "ready" of the same page).
+  await emit(command);
+  await emit(command);
+
+  // Carried out once: one "done" notice, then acknowledged.
+  const blockStart = Math.floor(clickedAt / MIN) * MIN;
+  const blockEnd = blockStart + 30 * MIN;
+  await expect.poll(async () => (await callsOf(page, 'commandDone')).map((c) => c.arg), { timeout: 30_000 }).toContain('cmd-reload-1');
+  expect((await callsOf(page, 'notify')).map((c) => (c.arg as { title: string }).title)).toEqual([`Busy until ${clock(blockEnd)}`]);
+
+  // A delivery after the acknowledgement (e.g. it crossed it) is not carried out again.
+  await emit(command);
+  await page.waitForTimeout(500);
+  expect((await callsOf(page, 'notify')).length).toBe(1);
+
+  // The server gets one block with the click's times; after the pull the week shows it once.
+  const sameBlock = async () => {
+    const res = await page.request.get(`${serverUrl()}/api/me/blocks`, { headers: auth });
+    return ((await res.json()) as { blocks: Array<{ start_ms: number; end_ms: number }> }).blocks.filter((b) => b.start_ms === blockStart && b.end_ms === blockEnd).length;
+  };
+  await expect.poll(sameBlock, { timeout: 30_000 }).toBe(1);
+  await expect.poll(async () => { const s = (await callsOf(page, 'setTrayState')).at(-1)?.arg as TrayStateSeen | undefined; return s?.syncing ?? false; }, { timeout: 30_000 }).toBe(false);
+  await expect(page.getByTestId('busy-block').filter({ hasText: clock(blockStart) })).toHaveCount(1, { timeout: 20_000 });
+  expect(await sameBlock()).toBe(1);
   await desk.close();
 });
