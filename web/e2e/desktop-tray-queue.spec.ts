@@ -12,7 +12,7 @@
  * lost to a page reload is delivered again after it: carried out once (a second delivery of the
  * same `commandId` is dropped), acknowledged (`commandDone`), and its block shown once.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { OWNER_ZONE, uniqueAccount } from './fixtures.ts';
 import { onboardedOwner } from './helpers.ts';
 import { callsOf, installRecordingBridge } from './recording-bridge.ts';
@@ -36,10 +36,9 @@ function clock(t: number): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone: OWNER_ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(t));
 }
 
-test('desktop tray on its own: signed in and syncing before the first pull, the server\'s blocks in the week, a busy block clicked before the database opened is carried out from the click and notified', async ({ browser }) => {
-  test.setTimeout(120_000);
-  // The owner, open every day 00:00–23:59 (Brussels), with one busy block made elsewhere.
-  const acct = uniqueAccount('trayq');
+/** An onboarded owner open every day 00:00–23:59 (Brussels), signed in on a web page of the server (close `web` when done). */
+async function ownerOpenAllWeek(browser: Browser, prefix: string) {
+  const acct = uniqueAccount(prefix);
   const web = await browser.newContext({ locale: 'en-GB', baseURL: serverUrl(), timezoneId: OWNER_ZONE });
   const webPage = await web.newPage();
   await onboardedOwner(webPage, acct);
@@ -47,13 +46,14 @@ test('desktop tray on its own: signed in and syncing before the first pull, the 
   const auth = { Authorization: `Bearer ${token}` };
   const allWeek = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start_time_local: '00:00', end_time_local: '23:59' }));
   expect((await webPage.request.post('/api/me/availability-rules', { headers: auth, data: { rules: allWeek } })).ok()).toBe(true);
-  const minute = Math.floor(Date.now() / MIN) * MIN;
-  // An hour from now, so the tray's own block (now − 10 min, 30 min) ends in free time before it.
-  const elsewhere = { start_ms: minute + 60 * MIN, end_ms: minute + 105 * MIN };
-  expect((await webPage.request.post('/api/me/blocks', { headers: auth, data: elsewhere })).status()).toBe(201);
-  await web.close();
+  return { acct, token, auth, web, webPage };
+}
 
-  // The desktop app starts signed in; its device database's code is held back until released.
+/**
+ * The desktop renderer signed in with `token`, opened at the dashboard, its device database's code
+ * held back until `release()` (as after a restart, before the database opens).
+ */
+async function desktopWithDatabaseHeld(browser: Browser, token: string) {
   const desk = await browser.newContext({ locale: 'en-GB', baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
   const page = await desk.newPage();
   await installRecordingBridge(page, { token, origin: serverUrl(), confirmed: true });
@@ -63,10 +63,25 @@ test('desktop tray on its own: signed in and syncing before the first pull, the 
   await page.route(/\/assets\/local-db-[^/]*\.js$/, async (route) => {
     held += 1;
     await released;
-    await route.continue();
+    await route.continue().catch(() => undefined); // the page that asked may have reloaded meanwhile
   });
   await page.goto('/app/dashboard');
   await expect.poll(() => held, { timeout: 20_000 }).toBeGreaterThan(0);
+  return { desk, page, release: () => release(), heldCount: () => held };
+}
+
+test('desktop tray on its own: signed in and syncing before the first pull, the server\'s blocks in the week, a busy block clicked before the database opened is carried out from the click and notified', async ({ browser }) => {
+  test.setTimeout(120_000);
+  // The owner, open every day 00:00–23:59 (Brussels), with one busy block made elsewhere.
+  const { acct, token, auth, web, webPage } = await ownerOpenAllWeek(browser, 'trayq');
+  const minute = Math.floor(Date.now() / MIN) * MIN;
+  // An hour from now, so the tray's own block (now − 10 min, 30 min) ends in free time before it.
+  const elsewhere = { start_ms: minute + 60 * MIN, end_ms: minute + 105 * MIN };
+  expect((await webPage.request.post('/api/me/blocks', { headers: auth, data: elsewhere })).status()).toBe(201);
+  await web.close();
+
+  // The desktop app starts signed in; its device database's code is held back until released.
+  const { desk, page, release } = await desktopWithDatabaseHeld(browser, token);
 
   // The tray: signed in and syncing, with the owner's zone and link — never "Not signed in".
   await expect.poll(async () => (await callsOf(page, 'setTrayState')).length, { timeout: 20_000 }).toBeGreaterThan(0);
@@ -119,30 +134,11 @@ test('desktop tray on its own: signed in and syncing before the first pull, the 
 
 test('desktop tray on its own: a command handed over, then the page reloaded before it was carried out, is carried out once after the reload, acknowledged, and its block appears once', async ({ browser }) => {
   test.setTimeout(120_000);
-  const acct = uniqueAccount('trayr');
-  const web = await browser.newContext({ locale: 'en-GB', baseURL: serverUrl(), timezoneId: OWNER_ZONE });
-  const webPage = await web.newPage();
-  await onboardedOwner(webPage, acct);
-  const token = (await webPage.evaluate(() => localStorage.getItem('auth_token')))!;
-  const auth = { Authorization: `Bearer ${token}` };
-  const allWeek = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start_time_local: '00:00', end_time_local: '23:59' }));
-  expect((await webPage.request.post('/api/me/availability-rules', { headers: auth, data: { rules: allWeek } })).ok()).toBe(true);
+  const { acct, token, auth, web } = await ownerOpenAllWeek(browser, 'trayr');
   await web.close();
 
   // The desktop app starts signed in; its device database's code is held back until released.
-  const desk = await browser.newContext({ locale: 'en-GB', baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
-  const page = await desk.newPage();
-  await installRecordingBridge(page, { token, origin: serverUrl(), confirmed: true });
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((r) => (release = r));
-  let held = 0;
-  await page.route(/\/assets\/local-db-[^/]*\.js$/, async (route) => {
-    held += 1;
-    await released;
-    await route.continue().catch(() => undefined); // the page that asked may have reloaded meanwhile
-  });
-  await page.goto('/app/dashboard');
-  await expect.poll(() => held, { timeout: 20_000 }).toBeGreaterThan(0);
+  const { desk, page, release, heldCount } = await desktopWithDatabaseHeld(browser, token);
 
   // "Busy for the next 30 min", clicked two minutes ago, is handed over (as main does after a
   // commandsReady of an earlier page) while the database is still closed…
@@ -152,9 +148,9 @@ test('desktop tray on its own: a command handed over, then the page reloaded bef
   await emit(command);
   await page.waitForTimeout(300);
   // …and the page reloads before it was carried out: nothing was done, nothing acknowledged.
-  const heldBefore = held;
+  const heldBefore = heldCount();
   await page.reload();
-  await expect.poll(() => held, { timeout: 20_000 }).toBeGreaterThan(heldBefore);
+  await expect.poll(() => heldCount(), { timeout: 20_000 }).toBeGreaterThan(heldBefore);
   expect(await callsOf(page, 'notify')).toEqual([]);
   expect(await callsOf(page, 'commandDone')).toEqual([]);
   const readyBefore = (await callsOf(page, 'commandsReady')).length;
