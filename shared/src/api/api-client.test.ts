@@ -79,6 +79,35 @@ describe('requests', () => {
   });
 });
 
+describe('two-factor sign-in calls (docs/account-security.md)', () => {
+  it('sends the code with the login, and a two_factor_required answer is an error carrying its code', async () => {
+    let fetch = mockFetch(401, { error: 'Enter the 6-digit code from your authenticator app.', code: 'two_factor_required' });
+    await expect(api.login({ email: 'a@b.co', password: 'x' })).rejects.toMatchObject({ status: 401, code: 'two_factor_required' });
+    expect(fetch.mock.calls[0][1]?.body).toBe(JSON.stringify({ email: 'a@b.co', password: 'x' }));
+    fetch = mockFetch(200, { user: { id: 1 }, token: 't' });
+    await api.login({ email: 'a@b.co', password: 'x', two_factor_code: '123456' });
+    expect(JSON.parse(String(fetch.mock.calls[0][1]?.body))).toEqual({ email: 'a@b.co', password: 'x', two_factor_code: '123456' });
+  });
+  it('calls setup, enable and disable with the contract\'s methods, paths and bodies', async () => {
+    const fetch = mockFetch(200, { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/x', qr_svg: '<svg/>' });
+    await expect(api.twoFactorSetup()).resolves.toMatchObject({ secret: 'JBSWY3DPEHPK3PXP' });
+    await api.twoFactorEnable('123456');
+    await api.twoFactorDisable({ password: 'pw', code: 'abcde-fghij' });
+    const calls = fetch.mock.calls.map(([url, init]) => [init?.method, url, init?.body]);
+    expect(calls).toEqual([
+      ['POST', '/api/me/two-factor/setup', undefined],
+      ['POST', '/api/me/two-factor/enable', JSON.stringify({ code: '123456' })],
+      ['DELETE', '/api/me/two-factor', JSON.stringify({ password: 'pw', code: 'abcde-fghij' })],
+    ]);
+  });
+  it('adds two_factor_code to the account deletion only when one is given', async () => {
+    const fetch = mockFetch(200, undefined); // (a real 204 has no body either; Response refuses a 204 with one)
+    await api.deleteAccount('pw');
+    await api.deleteAccount('pw', '654321');
+    expect(fetch.mock.calls.map(([, init]) => init?.body)).toEqual([JSON.stringify({ password: 'pw' }), JSON.stringify({ password: 'pw', two_factor_code: '654321' })]);
+  });
+});
+
 describe('serverMessage: the server\'s own message, or nothing (spec §8 fallbacks)', () => {
   const thrown = (status: number, body: unknown) => {
     try {

@@ -95,6 +95,28 @@ export function clearToken(): void {
   tokenStore.clear();
 }
 
+let unauthorizedListener: ((err: ApiError) => void) | null = null;
+
+/**
+ * Registers what runs when the server answers 401 to a call that carried the token still stored
+ * (the session expired — code `session_expired` — or was ended elsewhere; issue 26): the web app's
+ * session signs out. Calls without a token (sign-in, public pages) and answers for a token that has
+ * since been replaced never reach it. `null` removes it.
+ */
+export function setUnauthorizedListener(fn: ((err: ApiError) => void) | null): void {
+  unauthorizedListener = fn;
+}
+
+/** The answer check of an authenticated call: a 401 for the token still stored tells the listener. */
+function checkAuthenticated<T>(status: number, ok: boolean, body: unknown, sentToken: string | null): T {
+  try {
+    return checkAnswer<T>(status, ok, body);
+  } catch (e) {
+    if (status === 401 && sentToken && e instanceof ApiError && getToken() === sentToken) unauthorizedListener?.(e);
+    throw e;
+  }
+}
+
 // ---- the wrapper ---------------------------------------------------------------------------
 
 export interface RequestOptions {
@@ -152,7 +174,7 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
       body = { message: text }; // not JSON (a proxy's error page): kept as the message, checkAnswer maps the status
     }
   }
-  return checkAnswer<T>(res.status, res.ok, body);
+  return checkAuthenticated<T>(res.status, res.ok, body, token);
 }
 
 export const get = <T>(path: string, opts?: RequestOptions) => request<T>('GET', path, opts);
@@ -179,7 +201,7 @@ export async function getBytes(path: string): Promise<Blob | null> {
     } catch {
       body = { message: text };
     }
-    return checkAnswer<never>(res.status, false, body);
+    return checkAuthenticated<never>(res.status, false, body, token);
   }
   return res.blob();
 }
@@ -204,6 +226,16 @@ export interface User {
   hour12?: boolean | null;
   /** First day of the week, 0 = Sunday … 6 = Saturday, null = automatic (Monday, spec Z-11). Absent from older servers. */
   week_start?: number | null;
+  /** Two-factor sign-in (TOTP) is on (docs/account-security.md, issue 26). Absent from older servers. */
+  two_factor_enabled?: boolean;
+}
+/** POST /me/two-factor/setup answer: the pending secret, as text, as an otpauth:// URL and as a QR code (SVG markup). */
+export interface TwoFactorSetup {
+  /** Base32 secret (RFC 4648), 30-second steps, 6 digits, SHA-1 (RFC 6238). */
+  secret: string;
+  otpauth_url: string;
+  /** The QR code of `otpauth_url` as SVG markup (shown as an image, never inserted into the page). */
+  qr_svg: string;
 }
 export interface AuthResponse {
   user?: User | null;
@@ -390,6 +422,23 @@ export interface ProposalInput {
   /** The page's language (en, de, fr, es, nl, pt): the visitor's later e-mails are written in it. */
   language?: string;
 }
+/** One signed-in session of the owner (GET /me/sessions, issue 26; docs/account-security.md "Sessions"). */
+export interface AccountSession {
+  id: string;
+  /** 'Chrome on macOS', 'Avail desktop on Windows', 'Unknown device' (≤ 100 characters). */
+  label: string;
+  /** ISO 8601 UTC: when the session signed in. */
+  created_at: string;
+  /** ISO 8601 UTC: its last request (written at most once a minute). */
+  last_used_at: string;
+  /** true for the session making this request. */
+  current: boolean;
+}
+/** A `{ success, message }` answer of an account change (password, e-mail). */
+export interface AccountChangeResult {
+  success: true;
+  message: string;
+}
 /** POST /api/proposal-links/inspect answer: what the e-mail's one-click link does, asked once before it acts. */
 export interface ProposalLinkInfo {
   action: 'confirm' | 'decline';
@@ -413,8 +462,13 @@ import type { ReplacedVersion } from '../rx/replication-protocol.ts';
 export const api = {
   register: (body: { name: string; email: string; password: string; password_confirmation: string }) =>
     post<AuthResponse>('/auth/register', body),
-  /** Login: an unverified account may answer 403 with `requires_verification` — the body wins. */
-  login: async (body: { email: string; password: string }): Promise<AuthResponse> => {
+  /**
+   * Login: an unverified account may answer 403 with `requires_verification` — the body wins.
+   * An owner with two-factor sign-in on answers 401 `two_factor_required` without `two_factor_code`
+   * and 401 `invalid_two_factor_code` for a wrong one (a TOTP code or a recovery code
+   * `xxxxx-xxxxx`); both throw ApiError (docs/account-security.md). 429 while throttled.
+   */
+  login: async (body: { email: string; password: string; two_factor_code?: string }): Promise<AuthResponse> => {
     try {
       return await post<AuthResponse>('/auth/login', body);
     } catch (e) {
@@ -428,11 +482,51 @@ export const api = {
   resendVerification: (email: string) => post<{ success?: boolean; message?: string }>('/auth/resend-verification', { email }),
 
   /**
-   * DELETE /me `{ password }`: deletes the account and everything it owns. 204; 422 with
-   * `errors.password` for a missing or wrong password (nothing deleted); 429 while throttled.
+   * DELETE /me `{ password, two_factor_code? }`: deletes the account and everything it owns. 204; 422
+   * with `errors.password` for a missing or wrong password, or `errors.two_factor_code` when
+   * two-factor sign-in is on and the code (TOTP or recovery code) is missing or wrong (nothing
+   * deleted); 429 while throttled.
    */
-  deleteAccount: (password: string) => del<null>('/me', { body: { password } }),
+  deleteAccount: (password: string, twoFactorCode?: string) =>
+    del<null>('/me', { body: twoFactorCode ? { password, two_factor_code: twoFactorCode } : { password } }),
+  /**
+   * POST /me/two-factor/setup: a new pending secret (replaces an earlier pending one). 409
+   * `two_factor_enabled` when two-factor sign-in is already on.
+   */
+  twoFactorSetup: () => post<TwoFactorSetup>('/me/two-factor/setup'),
+  /**
+   * POST /me/two-factor/enable `{ code }` (the 6-digit code of the pending secret): two-factor
+   * sign-in is on; the 10 recovery codes (`xxxxx-xxxxx`, each works once) are returned this once.
+   * 422 `invalid_two_factor_code`; 409 `two_factor_setup_required` without a pending setup.
+   */
+  twoFactorEnable: (code: string) => post<{ recovery_codes: string[] }>('/me/two-factor/enable', { code }),
+  /**
+   * DELETE /me/two-factor `{ password, code }` (a current TOTP code or a recovery code): off. 204;
+   * 422 with `errors.password` / `errors.code`; 429 while throttled.
+   */
+  twoFactorDisable: (body: { password: string; code: string }) => del<null>('/me/two-factor', { body }),
   me: (bust = false) => get<{ user: User }>('/me', bust ? { query: { t: Date.now() } } : undefined),
+
+  /** GET /me/sessions (issue 26): the owner's sessions, the current one first, then by last use, newest first. */
+  sessions: () => get<{ sessions: AccountSession[] }>('/me/sessions'),
+  /** DELETE /me/sessions/{id}: that session's token stops working (204; the current one too); 404 `not_found`. */
+  endSession: (id: string) => del<null>(`/me/sessions/${encodeURIComponent(id)}`),
+  /** DELETE /me/sessions: every session but the current one ends; 200 `{ ended }` (how many). */
+  endOtherSessions: () => del<{ ended: number }>('/me/sessions'),
+  /**
+   * PUT /me/password: changes the password while signed in; every other session ends. 200 `{ success, message }`;
+   * 422 `validation_failed` with `errors.current_password` / `errors.password` / `errors.password_confirmation`;
+   * 429 while the login throttle holds the account (`Retry-After`).
+   */
+  changePassword: (body: { current_password: string; password: string; password_confirmation: string }) =>
+    put<AccountChangeResult>('/me/password', body),
+  /**
+   * POST /me/email: sends a 6-digit code (15 min, 5 guesses) to the new address. 200 `{ success, message, email }`;
+   * 409 `email_taken` (`errors.email`); 422 `errors.password` / `errors.email`; 429 more than 6 codes an hour.
+   */
+  requestEmailChange: (body: { email: string; password: string }) => post<AccountChangeResult & { email: string }>('/me/email', body),
+  /** POST /me/email/verify: the code moves the account to the new address. 200 `{ success, message, user }`; 422 `invalid_code`; 429. */
+  verifyEmailChange: (code: string) => post<AccountChangeResult & { user: User }>('/me/email/verify', { code }),
   profile: () => get<{ profile: Profile }>('/me/profile'),
   updateTimezone: (timezone: string) => put<unknown>('/me/profile', { timezone }),
   /** The one-line introduction (trimmed by the server, ≤ 160; '' or null removes it). 422 with `errors.intro`. */
