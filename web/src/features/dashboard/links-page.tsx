@@ -11,7 +11,7 @@ import { TimezoneOptions } from '../../components/timezone-options.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { useUsernameCheck } from '../../components/use-username-check.ts';
 import { browserTimeZone } from '../../lib/time.ts';
-import { useCopy } from './use-copy.ts';
+import { useCopy } from '../../components/use-copy.ts';
 import { useStore } from './use-store.ts';
 import { PersonalLinksCard, useShareLinks } from './personal-links-card.tsx';
 import { ShareViaField, useShareVia } from './share-via-field.tsx';

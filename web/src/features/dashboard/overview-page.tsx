@@ -9,7 +9,7 @@ import { staleCalendars } from './calendar-freshness.ts';
 import { calendarsSummary } from './calendars-summary.ts';
 import { ProposalsCard } from './proposals-card.tsx';
 import { mapStats, viewsChangeLine } from './stats.ts';
-import { useCopy } from './use-copy.ts';
+import { useCopy } from '../../components/use-copy.ts';
 import { useStore } from './use-store.ts';
 import { WeekCalendar } from './week-calendar.tsx';
 import { displayLink, publicLinkOf } from '../../lib/public-link.ts';

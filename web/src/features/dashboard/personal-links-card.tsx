@@ -7,7 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { api, serverMessage, type ShareLink, type ShareLinks } from '@avail/shared/api/api-client.ts';
 import { useOwnerFormats, type OwnerFormats } from '../../data/use-owner-formats.ts';
 import { useAlert } from '../../components/ui/alert.tsx';
-import { useCopy } from './use-copy.ts';
+import { useCopy } from '../../components/use-copy.ts';
 import { useStore } from './use-store.ts';
 
 /** Expiry choices of a new link, in days (null = never). */

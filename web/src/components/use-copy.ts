@@ -1,3 +1,4 @@
+/** The copy-to-clipboard feedback shared by the dashboard and Settings (moved from features/dashboard: features do not import each other). */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { COPY_FEEDBACK_MS } from '@avail/shared/constants.ts';
 
