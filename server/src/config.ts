@@ -57,6 +57,7 @@ const envSchema = z.object({
   SYNC_WORKERS: z.coerce.number().int().min(1).max(64).default(4),
   SYNC_LEASE_MS: z.coerce.number().int().min(1_000).max(60 * 60_000).default(5 * 60_000),
   RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'postgres']).default('auto'),
+  ERASE_VACUUM_DELAY_S: z.coerce.number().int().min(0).max(24 * 60 * 60).default(60),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
   GOOGLE_AUTH_URL: z.string().trim().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
@@ -123,6 +124,8 @@ export interface Config {
   SYNC_LEASE_MS: number;
   /** Where rate-limit counts live: 'auto' = in the database on PostgreSQL (shared by instances), in memory on SQLite. */
   RATE_LIMIT_STORE: 'auto' | 'memory' | 'postgres';
+  /** PostgreSQL: seconds after an account deletion before its tables are rewritten with VACUUM FULL (deletions meanwhile share the run; modules/auth/erase-vacuum.service.ts). */
+  ERASE_VACUUM_DELAY_S: number;
   /** Google OAuth client (https://console.cloud.google.com/apis/credentials); unset = Google unavailable. */
   GOOGLE_CLIENT_ID: string | undefined;
   GOOGLE_CLIENT_SECRET: string | undefined;
@@ -218,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, baseDir: string
     SYNC_WORKERS: e.SYNC_WORKERS,
     SYNC_LEASE_MS: e.SYNC_LEASE_MS,
     RATE_LIMIT_STORE: e.RATE_LIMIT_STORE,
+    ERASE_VACUUM_DELAY_S: e.ERASE_VACUUM_DELAY_S,
     GOOGLE_CLIENT_ID: e.GOOGLE_CLIENT_ID,
     GOOGLE_CLIENT_SECRET: e.GOOGLE_CLIENT_SECRET,
     GOOGLE_AUTH_URL: e.GOOGLE_AUTH_URL,

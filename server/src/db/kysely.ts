@@ -100,8 +100,8 @@ function vacuumOnceForSecureDelete(database: SQLite.Database): void {
  * and truncated to zero bytes (`wal_checkpoint(TRUNCATE)`), so the owner's rows survive neither in
  * the log nor — with `secure_delete` on — in the file's free space. A reader holding an old snapshot
  * can keep the log from being reset; the next checkpoint then does it. On PostgreSQL nothing is
- * done here: deleted rows stay in the table files until VACUUM reuses their space (see README,
- * "What is stored").
+ * done here: deleted rows stay in the table files until the erase-vacuum job rewrites the tables
+ * with VACUUM FULL (modules/auth/erase-vacuum.service.ts; README, "What is stored").
  */
 export async function purgeDeletedRows(db: Db): Promise<void> {
   if (pgConnectionInfo(db)) return;

@@ -17,11 +17,16 @@
  * - A job whose worker died is expired after its timeout (sync-connection: SYNC_LEASE_MS, the
  *   lease's own length, so the retry finds the lease free) by pg-boss's maintenance, then retried
  *   with back-off (5 s × 2^n, JOB_RETRY_LIMIT times) by any live instance.
+ * - `erase-vacuum`: after an account deletion, one `VACUUM FULL` of the tables that held the
+ *   owner's rows, ERASE_VACUUM_DELAY_S later (modules/auth/erase-vacuum.service.ts). `stately` with
+ *   one singleton key: a deletion while a run is waiting joins it (one run for many deletions), one
+ *   more may wait while a run is active (it covers the deletions the active run may have missed).
  * - Retry-After: a sync refused with Retry-After sets the connection's back-off (`next_sync_at`); a
  *   queued sync that finds it in the future is sent again to start then.
  */
 import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
+import { ERASE_VACUUM_QUEUE, setEraseVacuumDispatcher, vacuumErasedTables } from '../modules/auth/erase-vacuum.service.ts';
 import { setSyncDispatcher, runRequestedSync, type RequestedSync } from '../modules/sync/sync-queue.ts';
 import { syncDueConnection } from './backup-sync.job.ts';
 import { JOB_RETRY_DELAY_S, JOB_RETRY_LIMIT, jobNamed, type Job, type JobContext, type JobDeps, type JobRunner } from './job-runner.ts';
@@ -200,6 +205,22 @@ export async function startPgBossRunner(deps: JobDeps, jobs: readonly Job[], opt
     });
   }
   setSyncDispatcher(deps.db, (data, delayMs) => sendRequested(data, delayMs));
+
+  // ── vacuum after account deletions (PostgreSQL's "deletes leave nothing") ──
+  await ensureQueue(boss, {
+    name: ERASE_VACUUM_QUEUE,
+    policy: 'stately',
+    retryLimit: JOB_RETRY_LIMIT,
+    retryDelay: JOB_RETRY_DELAY_S,
+    retryBackoff: true,
+    expireInSeconds: 15 * 60,
+  });
+  await boss.work(ERASE_VACUUM_QUEUE, { pollingIntervalSeconds: 1 }, async () => {
+    await vacuumErasedTables(deps);
+  });
+  setEraseVacuumDispatcher(deps.db, async (delaySeconds) => {
+    await boss.send(ERASE_VACUUM_QUEUE, {}, { singletonKey: ERASE_VACUUM_QUEUE, startAfter: delaySeconds });
+  });
   deps.logger.info({ engine: 'pg-boss', schema: options.schema, syncWorkers: options.syncWorkers }, 'job engine started');
 
   return {
@@ -209,6 +230,7 @@ export async function startPgBossRunner(deps: JobDeps, jobs: readonly Job[], opt
     stop: async () => {
       stopping = true;
       setSyncDispatcher(deps.db, null);
+      setEraseVacuumDispatcher(deps.db, null);
       for (const t of timers) clearInterval(t);
       await Promise.allSettled([...localRuns.values()]);
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });

@@ -9,6 +9,7 @@ import { revokeAllGrants } from '../oauth/oauth.service.ts';
 import { flushPageViews } from '../../store/page-views.ts';
 import { changeBusFor } from '../../store/change-bus.ts';
 import { deleteAccountRows } from './account.repo.ts';
+import { scheduleEraseVacuum } from './erase-vacuum.service.ts';
 import * as throttle from './login-throttle.service.ts';
 import { verifyPassword } from './password.ts';
 import * as usersRepo from '../../store/users.repo.ts';
@@ -28,6 +29,7 @@ export const ACCOUNT_MESSAGES = {
  *    and the user;
  * 4. on SQLite the write-ahead log is checkpointed and truncated: with `secure_delete` on, no
  *    byte of the owner's rows stays readable in the database files (db/kysely.ts purgeDeletedRows);
+ *    on PostgreSQL a job rewrites the tables with VACUUM FULL a minute later (erase-vacuum.service.ts);
  * 5. the change bus tells every instance: the public link answers 404 on the next request.
  * Nothing is deleted when the password check fails. Resolves to the rows deleted per table.
  */
@@ -48,6 +50,7 @@ export async function deleteAccount(deps: Deps, userId: string, password: unknow
   await throttle.clearFailures(deps, user.email);
   // No copy left in the write-ahead log (SQLite; secure_delete zeroed the freed space): issue 26.
   await purgeDeletedRows(deps.db);
+  await scheduleEraseVacuum(deps);
   // The public cache (this and other instances) forgets the owner and their link at once.
   await changeBusFor(deps.db).publish(userId, [], deps.logger);
   deps.logger.info({ userId, revokedGrants: revoked, rows: Object.values(counts).reduce((a, b) => a + b, 0) }, 'account deleted');
