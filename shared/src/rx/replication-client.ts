@@ -59,8 +59,11 @@ export interface StartReplicationOptions {
   waitForLeadership?: boolean;
   /** Pull batch size (≤ PULL_LIMIT_MAX). Default 1000. */
   pullBatchSize?: number;
-  /** Called once when the server answers 401 (session over). */
-  onUnauthorized?: () => void;
+  /**
+   * Called once when the server answers 401 (session over), with the answer's `code` and `error`
+   * ('session_expired' and its message for an expired session, issue 26).
+   */
+  onUnauthorized?: (answer: { code?: string; error?: string }) => void;
   /** The conflict clock to advance and correct (default: the database's, `clockOf(db)`). */
   clock?: HybridClock;
 }
@@ -146,7 +149,7 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
       fatal$.next('unauthorized');
       if (!unauthorizedSent) {
         unauthorizedSent = true;
-        opts.onUnauthorized?.();
+        opts.onUnauthorized?.({ code: body.code, error: body.error });
       }
     }
     throw new ReplicationHttpError(res.status, body.error ?? `Replication request failed (${res.status})`, body.code);

@@ -39,7 +39,7 @@ function subscribe(fn: () => void) {
 // Logout (resetStores) forgets the handle; session.tsx closes and deletes the database itself.
 registerReset(() => setState({ userId: null, data: null, error: null }));
 
-function ensureOpen(userId: string, onUnauthorized: () => void): void {
+function ensureOpen(userId: string, onUnauthorized: (answer: { code?: string; error?: string }) => void): void {
   if (state.userId === userId) return;
   setState({ userId, data: null, error: null });
   import('./local-db.ts')
@@ -60,11 +60,12 @@ function ensureOpen(userId: string, onUnauthorized: () => void): void {
 
 /** The open database of the signed-in, verified owner (null while opening, signed out or unavailable). */
 export function useLocalData(): { data: LocalData | null; synced: boolean; failed: boolean } {
-  const { user, logout } = useSession();
+  const { user, sessionEnded } = useSession();
   const userId = user?.email_verified_at ? String(user.id) : null;
   useEffect(() => {
-    if (userId) ensureOpen(userId, () => void logout());
-  }, [userId, logout]);
+    // A 401 of the replication: the session expired or was ended elsewhere — sign out with a notice.
+    if (userId) ensureOpen(userId, sessionEnded);
+  }, [userId, sessionEnded]);
   const s = useSyncExternalStore(subscribe, () => state);
   const data = s.userId === userId ? s.data : null;
   const synced = useBehavior(data?.synced$, false);

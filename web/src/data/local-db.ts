@@ -49,10 +49,13 @@ function dexie() {
 
 let current: { userId: string; promise: Promise<LocalData> } | null = null;
 let closing: Promise<void> = Promise.resolve();
-let onUnauthorized: (() => void) | null = null;
+let onUnauthorized: ((answer: { code?: string; error?: string }) => void) | null = null;
 
-/** What runs when the replication gets a 401 (the session ended): the session's logout. */
-export function setUnauthorizedHandler(fn: (() => void) | null): void {
+/**
+ * What runs when the replication gets a 401 (the session ended or expired; `answer` is the server's
+ * `code` and `error`): the session signs out with a notice.
+ */
+export function setUnauthorizedHandler(fn: ((answer: { code?: string; error?: string }) => void) | null): void {
   onUnauthorized = fn;
 }
 
@@ -77,7 +80,7 @@ export function openLocalData(userId: string): Promise<LocalData> {
       baseUrl: apiOrigin(),
       getToken,
       waitForLeadership: true,
-      onUnauthorized: () => onUnauthorized?.(),
+      onUnauthorized: (answer) => onUnauthorized?.(answer),
     });
     const synced$ = new BehaviorSubject<boolean>(Boolean(await db.getLocal(SYNCED_LOCAL_ID)));
     const markSynced = () => {

@@ -3,7 +3,7 @@
  * login / register / verify / logout actions with the spec's result shape.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { api, ApiError, clearToken, getToken, serverMessage, setToken, type User } from '@avail/shared/api/api-client.ts';
+import { api, ApiError, clearToken, getToken, serverMessage, setToken, setUnauthorizedListener, type User } from '@avail/shared/api/api-client.ts';
 import { preloadOnce, resetStores } from './data-store.ts';
 
 export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated';
@@ -23,6 +23,11 @@ interface SessionValue {
   verifyEmail(email: string, code: string): Promise<ActionResult>;
   logout(): Promise<void>;
   refreshUser(): Promise<void>;
+  /** Why the server ended the last session ('' = it did not): shown once on the login page (issue 26). */
+  signedOutNotice: string;
+  clearSignedOutNotice(): void;
+  /** The server refused the session (a 401 seen outside the API client: the replication): sign out with a notice. */
+  sessionEnded(answer: { code?: string; error?: string }): void;
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
@@ -31,6 +36,33 @@ let postLogoutCallback: (() => void) | null = null;
 /** Registers what runs after logout (the router navigates to /login). */
 export function onPostLogout(fn: (() => void) | null): void {
   postLogoutCallback = fn;
+}
+
+/** The login page's notice after the server refused a session that was ended elsewhere (issue 26). */
+export const SIGNED_OUT_NOTICE = 'You were signed out. Please sign in again.';
+/** The notice for an expired session when the server sent no message of its own (docs/account-security.md). */
+export const SESSION_EXPIRED_NOTICE = 'Your session has expired. Please sign in again.';
+
+/**
+ * The login page's notice for a 401 answer `{ code, error }`: the server's own message for
+ * `session_expired`, else SIGNED_OUT_NOTICE (a session ended on another device, or by a password change).
+ */
+export function sessionEndedNotice(answer: { code?: string; error?: string }): string {
+  if (answer.code === 'session_expired') return answer.error?.trim() || SESSION_EXPIRED_NOTICE;
+  return SIGNED_OUT_NOTICE;
+}
+
+/**
+ * Watches the API client for a 401 to a call that carried the stored token (issue 26): the token is
+ * cleared at once — in the desktop app through the bridge (its OS-encrypted copy is removed) — and
+ * `onEnded` gets the login page's notice. Returns the function that stops watching.
+ */
+export function watchUnauthorized(onEnded: (notice: string) => void): () => void {
+  setUnauthorizedListener((err) => {
+    clearToken();
+    onEnded(sessionEndedNotice({ code: err.code, error: serverMessage(err) }));
+  });
+  return () => setUnauthorizedListener(null);
 }
 
 /** localStorage key of the last signed-in user (JSON `User`), read when a reload happens offline. */
@@ -93,12 +125,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null>(null);
 
   const [offlineSession, setOfflineSession] = useState(false);
+  const [signedOutNotice, setSignedOutNotice] = useState('');
   const userIdRef = useRef<string | null>(null);
+  const statusRef = useRef<SessionStatus>('loading');
+  statusRef.current = status;
+  /** True while an explicit logout runs (its own /auth/logout may answer 401: no notice then). */
+  const signingOutRef = useRef(false);
 
   const authenticate = useCallback((u: User, token?: string | null) => {
     if (token) setToken(token);
     cacheUser(u);
     userIdRef.current = String(u.id);
+    setSignedOutNotice('');
     setUser(u);
     setStatus('authenticated');
   }, []);
@@ -109,6 +147,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setUser(null);
     setStatus('unauthenticated');
   }, []);
+
+  // A 401 to any call with the stored token ends the session here too (issue 26): expired, ended on
+  // another device or by a password change. Registered before the bootstrap's /me goes out.
+  useEffect(() => watchUnauthorized((notice) => endSessionRef.current(notice)), []);
 
   // Bootstrap: a stored token is checked with /me. When the server cannot be reached (offline
   // reload), the last known user is kept so the owner's app opens on the device's data.
@@ -151,8 +193,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         },
         (err: unknown) => {
           if (isUnreachable(err)) return;
-          setOfflineSession(false);
-          if (err instanceof ApiError && err.status === 401) void logoutRef.current();
+          setOfflineSession(false); // a 401 has signed out already (watchUnauthorized)
         },
       );
     };
@@ -243,24 +284,54 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [authenticate],
   );
 
+  /** This device's part of signing out; `navigate` false keeps the current screen (no session was open yet). */
+  const signOutLocally = useCallback(
+    (navigate: boolean) => {
+      const userId = userIdRef.current;
+      userIdRef.current = null;
+      dropSession();
+      setOfflineSession(false);
+      resetStores();
+      // Spec §4: logout resets every data area — the device database too (replication cancelled,
+      // IndexedDB data deleted). Not awaited: another tab holding the database must not block logout.
+      if (userId) removeLocalData(userId);
+      if (navigate) postLogoutCallback?.();
+    },
+    [dropSession],
+  );
+
   const logout = useCallback(async () => {
+    signingOutRef.current = true;
     try {
       if (getToken()) await api.logout();
     } catch {
       /* the token is dropped anyway */
+    } finally {
+      signingOutRef.current = false;
     }
-    const userId = userIdRef.current;
-    userIdRef.current = null;
-    dropSession();
-    setOfflineSession(false);
-    resetStores();
-    // Spec §4: logout resets every data area — the device database too (replication cancelled,
-    // IndexedDB data deleted). Not awaited: another tab holding the database must not block logout.
-    if (userId) removeLocalData(userId);
-    postLogoutCallback?.();
-  }, [dropSession]);
-  const logoutRef = useRef(logout);
-  logoutRef.current = logout;
+    setSignedOutNotice('');
+    signOutLocally(true);
+  }, [signOutLocally]);
+
+  /**
+   * The server refused the session (issue 26): signs out on this device (the token is gone, the
+   * device database deleted as at logout — a revoked device keeps nothing) and, when a session was
+   * open, goes to /login, which shows `notice`. During the start-up check it only records the notice.
+   */
+  const endSession = useCallback(
+    (notice: string) => {
+      if (signingOutRef.current) return;
+      const wasOpen = statusRef.current === 'authenticated';
+      statusRef.current = 'unauthenticated';
+      setSignedOutNotice(notice);
+      signOutLocally(wasOpen);
+    },
+    [signOutLocally],
+  );
+  const endSessionRef = useRef(endSession);
+  endSessionRef.current = endSession;
+  const sessionEnded = useCallback((answer: { code?: string; error?: string }) => endSession(sessionEndedNotice(answer)), [endSession]);
+  const clearSignedOutNotice = useCallback(() => setSignedOutNotice(''), []);
 
   const refreshUser = useCallback(async () => {
     const { user: u } = await api.me(true);
@@ -269,8 +340,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo<SessionValue>(
-    () => ({ status, user, isVerified: Boolean(user?.email_verified_at), login, register, verifyEmail, logout, refreshUser }),
-    [status, user, login, register, verifyEmail, logout, refreshUser],
+    () => ({
+      status,
+      user,
+      isVerified: Boolean(user?.email_verified_at),
+      login,
+      register,
+      verifyEmail,
+      logout,
+      refreshUser,
+      signedOutNotice,
+      clearSignedOutNotice,
+      sessionEnded,
+    }),
+    [status, user, login, register, verifyEmail, logout, refreshUser, signedOutNotice, clearSignedOutNotice, sessionEnded],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -9,7 +9,7 @@ import { AuthLayout } from './auth-layout.tsx';
 import { PasswordToggle } from '../../components/ui/password-toggle.tsx';
 
 export default function LoginPage() {
-  const { login } = useSession();
+  const { login, signedOutNotice, clearSignedOutNotice } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
   const [email, setEmail] = useState('');
@@ -44,6 +44,8 @@ export default function LoginPage() {
 
   // spec §4: these alerts close by themselves like every other (10 s for errors, 5 s otherwise).
   useAutoDismiss(error, 'error', () => setError(''));
+  // Why the server ended the last session (expired, or signed out elsewhere; issue 26).
+  useAutoDismiss(signedOutNotice, 'warning', clearSignedOutNotice);
   useAutoDismiss(resendNotice, resendNotice?.kind ?? 'info', () => setResendNotice(null));
 
   async function onResend() {
@@ -73,6 +75,7 @@ export default function LoginPage() {
         </p>
       }
     >
+      {signedOutNotice && <Alert kind="warning">{signedOutNotice}</Alert>}
       {tokenPersistence === 'session' && <Alert kind="info">{SESSION_ONLY_TOKEN_TEXT}</Alert>}
       <ServerGate idPrefix="login">
         <form className="form" onSubmit={onSubmit} noValidate={false}>
