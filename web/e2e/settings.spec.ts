@@ -45,7 +45,7 @@ test('a verified user without a schedule: empty states, settings sections, calen
   await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Notifications' })).toContainText('Coming soon');
   // Issue 23 overrides S-04: Privacy & Security works (Delete account), so it is not badged "Coming soon".
-  await expect(page.getByRole('region', { name: 'Privacy & Security' }).locator('.badge')).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Privacy & Security' }).locator('.card-header .badge')).toHaveCount(0);
   await expect(page.getByRole('region', { name: 'Privacy & Security' }).getByRole('button', { name: 'Delete account' })).toBeVisible();
   // Google and Microsoft are configured in this run (global-setup's fakes): both can connect.
   await expect(page.locator('.provider-card', { hasText: 'Google Calendar' }).getByRole('button', { name: 'Connect Google Calendar' })).toBeEnabled();

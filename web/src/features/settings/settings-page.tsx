@@ -9,7 +9,10 @@ import { ConfirmedMeetingsSection } from './confirmed-meetings-section.tsx';
 import { ConflictsSection } from './conflicts-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
 import { DeviceSection } from './device-section.tsx';
+import { EmailChangeSection } from './email-change-section.tsx';
+import { PasswordSection } from './password-section.tsx';
 import { ProfileSection } from './profile-section.tsx';
+import { SessionsSection } from './sessions-section.tsx';
 
 export default function SettingsPage() {
   const { hash } = useLocation();
@@ -57,10 +60,13 @@ export default function SettingsPage() {
               <h2 id="privacy-title" className="card-title">
                 Privacy &amp; Security
               </h2>
-              {/* Spec §2 (S-04) marks this section "coming soon"; issue 23 overrides that: the section works
-                  (account deletion, issue 12), so it carries no "Coming soon" badge. */}
+              {/* Spec §2 (S-04) marks this section "coming soon"; issues 23 and 26 override that: the section
+                  works (signed-in devices, password and e-mail change, account deletion), so no badge. */}
             </div>
-            <p className="muted">Password change and a list of signed-in devices are coming soon. To change your password now, use “Forgot password” on the sign-in page.</p>
+            <SessionsSection />
+            <PasswordSection />
+            <EmailChangeSection />
+            <h3 className="subhead">Delete account</h3>
             <DeleteAccountSection />
           </section>
         </div>

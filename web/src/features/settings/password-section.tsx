@@ -1,0 +1,118 @@
+/**
+ * Settings → Privacy & Security → Change password (issue 26; docs/account-security.md "Password change
+ * while signed in"): the current password, the new one and its confirmation (PUT /me/password).
+ * The rules are checked here first with the server's wording ('Password must be at least 8
+ * characters', 'Passwords do not match'); the server's field errors (`errors.current_password`,
+ * `errors.password`, `errors.password_confirmation`) show under their fields, any other failure (429
+ * while throttled) above the form. On success the server's message says other devices were signed
+ * out; this device stays signed in.
+ */
+import { useState, type FormEvent } from 'react';
+import { api, ApiError, serverMessage } from '@avail/shared/api/api-client.ts';
+import { GENERIC_ERROR_MESSAGE, MIN_PASSWORD_LENGTH } from '@avail/shared/constants.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { FieldError } from '../../components/ui/field-error.tsx';
+
+type Field = 'current_password' | 'password' | 'password_confirmation';
+const FIELD_IDS: Record<Field, string> = {
+  current_password: 'password-current',
+  password: 'password-new',
+  password_confirmation: 'password-confirm',
+};
+
+export function PasswordSection() {
+  const [values, setValues] = useState<Record<Field, string>>({ current_password: '', password: '', password_confirmation: '' });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [formError, setFormError] = useState('');
+  const [success, setSuccess] = useState('');
+  const [saving, setSaving] = useState(false);
+
+  function validate(): Partial<Record<Field, string>> {
+    const out: Partial<Record<Field, string>> = {};
+    if (!values.current_password) out.current_password = 'Enter your current password';
+    if (values.password.length < MIN_PASSWORD_LENGTH) out.password = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
+    if (values.password_confirmation !== values.password) out.password_confirmation = 'Passwords do not match';
+    return out;
+  }
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setFormError('');
+    setSuccess('');
+    const found = validate();
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      document.getElementById(FIELD_IDS[(Object.keys(found) as Field[])[0]])?.focus();
+      return;
+    }
+    setSaving(true);
+    try {
+      const res = await api.changePassword(values);
+      setValues({ current_password: '', password: '', password_confirmation: '' });
+      setSuccess(res.message || 'Your password has been changed.');
+    } catch (err) {
+      const fields = err instanceof ApiError ? err.fieldErrors : undefined;
+      const mine = fields ? (Object.keys(FIELD_IDS) as Field[]).filter((f) => fields[f]) : [];
+      if (mine.length > 0) {
+        setErrors(Object.fromEntries(mine.map((f) => [f, fields![f]])));
+        document.getElementById(FIELD_IDS[mine[0]])?.focus();
+      } else {
+        setFormError(serverMessage(err) ?? GENERIC_ERROR_MESSAGE);
+      }
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  function field(name: Field, label: string, autoComplete: string) {
+    const id = FIELD_IDS[name];
+    const error = errors[name];
+    return (
+      <div className="field">
+        <label htmlFor={id}>{label}</label>
+        <input
+          id={id}
+          type="password"
+          autoComplete={autoComplete}
+          value={values[name]}
+          aria-invalid={Boolean(error)}
+          aria-describedby={error ? `${id}-error` : name === 'password' ? `${id}-hint` : undefined}
+          onChange={(e) => {
+            setValues((v) => ({ ...v, [name]: e.target.value }));
+            setErrors((x) => ({ ...x, [name]: undefined }));
+            setSuccess('');
+          }}
+        />
+        {error ? (
+          <FieldError id={`${id}-error`}>{error}</FieldError>
+        ) : name === 'password' ? (
+          <p id={`${id}-hint`} className="muted small">
+            At least {MIN_PASSWORD_LENGTH} characters.
+          </p>
+        ) : null}
+      </div>
+    );
+  }
+
+  return (
+    <div className="account-block" role="group" aria-labelledby="password-title">
+      <h3 id="password-title" className="subhead">
+        Change password
+      </h3>
+      <form className="form account-form" onSubmit={onSubmit} noValidate>
+        {formError && <Alert kind="error">{formError}</Alert>}
+        {field('current_password', 'Current password', 'current-password')}
+        {field('password', 'New password', 'new-password')}
+        {field('password_confirmation', 'Confirm new password', 'new-password')}
+        <div>
+          <button type="submit" className="btn btn-primary" disabled={saving}>
+            {saving ? 'Changing...' : 'Change password'}
+          </button>
+        </div>
+        <p className="account-success small" role="status">
+          {success}
+        </p>
+      </form>
+    </div>
+  );
+}
