@@ -23,6 +23,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { healthRouter } from './modules/health/health.routes.ts';
 import { changeBusFor } from './store/change-bus.ts';
 import { authRouter } from './modules/auth/auth.routes.ts';
+import { twoFactorRouter } from './modules/auth/two-factor.routes.ts';
 import { profileRouter } from './modules/profile/profile.routes.ts';
 import { availabilityRouter } from './modules/availability/availability.routes.ts';
 import { blocksRouter } from './modules/blocks/blocks.routes.ts';
@@ -136,6 +137,8 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   });
 
   app.use('/api', authRouter(deps, limits));
+  // Two-factor sign-in (TOTP) setup, enable, disable (issue 26): modules/auth/two-factor.*.
+  app.use('/api', twoFactorRouter(deps));
   // The profile, and the host's public picture (/api/public/:slug/avatar.webp, limited per IP): modules/profile.
   app.use('/api', profileRouter(deps, limits));
   app.use('/api', availabilityRouter(deps));

@@ -69,6 +69,7 @@ export async function buildUser(
     hour12: null,
     week_start: null,
     proposal_target: null,
+    two_factor_enabled_at: null,
   };
   await ctx.db.insertInto('users').values(row).execute();
   const token = await issueToken({ db: ctx.db, now: () => now }, row.id);

@@ -38,6 +38,8 @@ export interface UsersTable {
   week_start: Generated<number | null>;
   /** Issue 24: the calendar confirmed meetings go to, sealed JSON `{ connection_id, calendar_id }`; null = the default. */
   proposal_target: Generated<string | null>;
+  /** Issue 26: when two-factor sign-in (TOTP) was turned on (UTC ms); null = off. Secrets: two_factor_secrets. */
+  two_factor_enabled_at: Generated<number | null>;
 }
 
 /** The owner's picture (issue 22): the server's 256×256 WebP re-encoding, one row per owner. */
@@ -350,6 +352,29 @@ export interface BusyBlocksTable {
   is_deleted: Generated<number>;
 }
 
+/** Two-factor sign-in (issue 26, migration 0016): one row per owner who started a setup or has it on. */
+export interface TwoFactorSecretsTable {
+  user_id: string;
+  /** The active TOTP secret (base32), sealed (lib/crypto.ts sealContent); null while only a setup is pending. */
+  secret: string | null;
+  /** The secret shown by the last setup, not yet confirmed by a code, sealed; null = none. */
+  pending_secret: string | null;
+  /** RFC 6238 time step (T = floor(unix s / 30)) of the last accepted code; codes of this step or earlier are refused. */
+  last_step: number | null;
+  updated_at: number;
+}
+
+/** Two-factor recovery codes (issue 26): 10 per owner, only an HMAC of each; each works once. */
+export interface TwoFactorRecoveryCodesTable {
+  id: string;
+  user_id: string;
+  /** HMAC-SHA256 (AVAIL_SECRET_KEY) hex of `user_id:` + the code upper-cased without spaces and dashes. */
+  code_hash: string;
+  /** UTC ms when spent; null = unused. */
+  used_at: number | null;
+  created_at: number;
+}
+
 /** Consecutive failed passwords per e-mail key (issue 12): the per-account login throttle. */
 export interface LoginThrottleTable {
   /** HMAC-SHA256 (AVAIL_SECRET_KEY) of the lower-cased, trimmed e-mail, hex. Accounts or not. */
@@ -386,6 +411,8 @@ export interface Database {
   share_links: ShareLinksTable;
   share_link_views: ShareLinkViewsTable;
   user_avatars: UserAvatarsTable;
+  two_factor_secrets: TwoFactorSecretsTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

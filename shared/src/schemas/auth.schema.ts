@@ -40,10 +40,20 @@ export const registerSchema = z
   .refine(passwordsMatch, passwordsMatchIssue);
 export type RegisterInput = z.infer<typeof registerSchema>;
 
-/** POST /api/auth/login — `{ email, password }`. */
+/**
+ * POST /api/auth/login — `{ email, password, two_factor_code? }`. `two_factor_code` (issue 26): the
+ * 6-digit TOTP code or a recovery code (`xxxxx-xxxxx`), only looked at when two-factor sign-in is
+ * on; an empty string counts as absent.
+ */
 export const loginSchema = z.object({
   email: emailField('Email is required'),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required'),
+  two_factor_code: z
+    .string({ error: 'The code is incorrect.' })
+    .trim()
+    .max(64, 'The code is incorrect.')
+    .optional()
+    .transform((v) => (v ? v : undefined)),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 

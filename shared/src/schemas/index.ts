@@ -6,3 +6,4 @@ export * from './proposal.schema.ts';
 export * from './block.schema.ts';
 export * from './share-link.schema.ts';
 export * from './storable-text.ts';
+export * from './two-factor.schema.ts';

@@ -29,6 +29,9 @@ export const USER_TABLES = [
   'oauth_states',
   'password_resets',
   'email_verifications',
+  // Two-factor sign-in (issue 26): the sealed TOTP secrets and the hashed recovery codes (also on delete cascade).
+  'two_factor_recovery_codes',
+  'two_factor_secrets',
   'auth_tokens',
 ] as const satisfies ReadonlyArray<keyof Database>;
 

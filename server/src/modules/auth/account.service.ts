@@ -12,6 +12,7 @@ import { deleteAccountRows } from './account.repo.ts';
 import { scheduleEraseVacuum } from './erase-vacuum.service.ts';
 import * as throttle from './login-throttle.service.ts';
 import { verifyPassword } from './password.ts';
+import { assertDeletionSecondFactor } from './two-factor.service.ts';
 import * as usersRepo from '../../store/users.repo.ts';
 
 export const ACCOUNT_MESSAGES = {
@@ -23,7 +24,8 @@ export const ACCOUNT_MESSAGES = {
  * Deletes the account of `userId` after checking `password`:
  * 1. the password (422 `validation_failed` with `errors.password` when missing or wrong — not 401,
  *    which would sign the owner out; wrong passwords count towards the login throttle, and a
- *    locked account gets 429 like the login);
+ *    locked account gets 429 like the login); with two-factor sign-in on, then `twoFactorCode`
+ *    (TOTP or recovery code; 422 `errors.two_factor_code`, wrong ones throttled; two-factor.service.ts);
  * 2. Google/Microsoft: push channels stopped and grants revoked, best effort;
  * 3. pending page views written, then in ONE transaction every row of the user (account.repo.ts)
  *    and the user;
@@ -33,7 +35,7 @@ export const ACCOUNT_MESSAGES = {
  * 5. the change bus tells every instance: the public link answers 404 on the next request.
  * Nothing is deleted when the password check fails. Resolves to the rows deleted per table.
  */
-export async function deleteAccount(deps: Deps, userId: string, password: unknown): Promise<Record<string, number>> {
+export async function deleteAccount(deps: Deps, userId: string, password: unknown, twoFactorCode?: unknown): Promise<Record<string, number>> {
   if (typeof password !== 'string' || password.length === 0) {
     throw new HttpError(422, 'validation_failed', ACCOUNT_MESSAGES.passwordRequired, { password: ACCOUNT_MESSAGES.passwordRequired });
   }
@@ -44,6 +46,8 @@ export async function deleteAccount(deps: Deps, userId: string, password: unknow
     await throttle.recordFailure(deps, user.email);
     throw new HttpError(422, 'validation_failed', ACCOUNT_MESSAGES.wrongPassword, { password: ACCOUNT_MESSAGES.wrongPassword });
   }
+  // Two-factor sign-in on (issue 26): also a TOTP or recovery code (422 on two_factor_code; wrong ones are throttled).
+  await assertDeletionSecondFactor(deps, user, twoFactorCode);
   const revoked = await revokeAllGrants(deps, userId);
   await flushPageViews(deps.db);
   const counts = await deps.db.transaction().execute((trx) => deleteAccountRows(trx, userId));

@@ -42,7 +42,10 @@ export function authRouter(deps: Deps, limits: RateLimits) {
   });
 
   /**
-   * POST /api/auth/login — `{ email, password }`.
+   * POST /api/auth/login — `{ email, password, two_factor_code? }`.
+   * Two-factor sign-in on (issue 26), right password: 401 `two_factor_required` without
+   * `two_factor_code`, 401 `invalid_two_factor_code` for a wrong, replayed or spent TOTP/recovery
+   * code (counted by the per-account throttle like a wrong password).
    * 200 `{ user, token, requires_verification: false, message }` when verified;
    * 200 `{ user: null, token: null, requires_verification: true, message: 'Please verify your email before logging in.', email }`
    * when the password is right but the e-mail is unverified (no token is issued).
@@ -60,14 +63,17 @@ export function authRouter(deps: Deps, limits: RateLimits) {
   });
 
   /**
-   * DELETE /api/me — `{ password }`: deletes the account and everything it owns (account.service.ts).
+   * DELETE /api/me — `{ password, two_factor_code? }`: deletes the account and everything it owns (account.service.ts).
    * 204 on success (every token of the user stops working, the public link is 404 at once);
    * 422 `{ error, code: 'validation_failed', errors: { password } }` for a missing or wrong password
-   * (nothing deleted); 401 without a valid token; 429 while the account's logins are throttled.
+   * (nothing deleted); with two-factor sign-in on, 422 `two_factor_required` / `invalid_two_factor_code`
+   * with `errors.two_factor_code` for a missing or wrong TOTP/recovery code (wrong ones throttled);
+   * 401 without a valid token; 429 while the account's logins are throttled.
    */
   r.delete('/me', authenticate(deps), async (req, res) => {
     try {
-      await deleteAccount(deps, currentUser(req).id, (req.body as { password?: unknown } | undefined)?.password);
+      const body = req.body as { password?: unknown; two_factor_code?: unknown } | undefined;
+      await deleteAccount(deps, currentUser(req).id, body?.password, body?.two_factor_code);
     } catch (err) {
       if (err instanceof LoginLockedError) res.setHeader('Retry-After', String(err.retryAfterS));
       throw err;

@@ -29,6 +29,8 @@ export interface UserJson {
   hour12: boolean | null;
   /** First day of the week, 0 = Sunday … 6 = Saturday, null = automatic (Monday, spec Z-11). */
   week_start: number | null;
+  /** Two-factor sign-in (TOTP, issue 26) is on: sign-in and account deletion ask for a code. */
+  two_factor_enabled: boolean;
 }
 
 /** Days until the username may change (0 = now). The first set (no recorded change) is always allowed. */
@@ -56,6 +58,7 @@ export function presentUser(user: UserRow, now: number, publicBaseUrl: string): 
     email_verified_at: user.email_verified_at == null ? null : new Date(user.email_verified_at).toISOString(),
     public_url: user.username ? `${publicBaseUrl}/${encodeURIComponent(user.username)}` : null,
     ...presentFormatPrefs(user),
+    two_factor_enabled: user.two_factor_enabled_at != null,
   };
 }
 
