@@ -37,6 +37,8 @@ describe('GET /api/me and profile reads', () => {
       format_locale: null,
       hour12: null,
       week_start: null,
+      // Addition (issue 26): two-factor sign-in is off.
+      two_factor_enabled: false,
     });
     expect(res.body.data.user).toEqual(res.body.user);
     expect(res.body.user).not.toHaveProperty('password_hash');
