@@ -23,6 +23,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { healthRouter } from './modules/health/health.routes.ts';
 import { changeBusFor } from './store/change-bus.ts';
 import { authRouter } from './modules/auth/auth.routes.ts';
+import { accountSecurityRouter } from './modules/auth/account-security.routes.ts';
 import { twoFactorRouter } from './modules/auth/two-factor.routes.ts';
 import { profileRouter } from './modules/profile/profile.routes.ts';
 import { availabilityRouter } from './modules/availability/availability.routes.ts';
@@ -137,6 +138,8 @@ export function createApp(appDeps: AppDeps, options: AppOptions = {}) {
   });
 
   app.use('/api', authRouter(deps, limits));
+  // The owner's sessions, password change and e-mail change while signed in (issue 26): modules/auth.
+  app.use('/api', accountSecurityRouter(deps, limits));
   // Two-factor sign-in (TOTP) setup, enable, disable (issue 26): modules/auth/two-factor.*.
   app.use('/api', twoFactorRouter(deps));
   // The profile, and the host's public picture (/api/public/:slug/avatar.webp, limited per IP): modules/profile.

@@ -57,6 +57,8 @@ const envSchema = z.object({
   SYNC_WORKERS: z.coerce.number().int().min(1).max(64).default(4),
   SYNC_LEASE_MS: z.coerce.number().int().min(1_000).max(60 * 60_000).default(5 * 60_000),
   RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'postgres']).default('auto'),
+  SESSION_IDLE_DAYS: z.coerce.number().positive().default(30),
+  SESSION_MAX_DAYS: z.coerce.number().positive().default(365),
   ERASE_VACUUM_DELAY_S: z.coerce.number().int().min(0).max(24 * 60 * 60).default(60),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
@@ -124,6 +126,10 @@ export interface Config {
   SYNC_LEASE_MS: number;
   /** Where rate-limit counts live: 'auto' = in the database on PostgreSQL (shared by instances), in memory on SQLite. */
   RATE_LIMIT_STORE: 'auto' | 'memory' | 'postgres';
+  /** A session (bearer token) unused this many days (decimals allowed) ends: 401 session_expired (docs/account-security.md). */
+  SESSION_IDLE_DAYS: number;
+  /** A session ends this many days after sign-in, however active (decimals allowed). */
+  SESSION_MAX_DAYS: number;
   /** PostgreSQL: seconds after an account deletion before its tables are rewritten with VACUUM FULL (deletions meanwhile share the run; modules/auth/erase-vacuum.service.ts). */
   ERASE_VACUUM_DELAY_S: number;
   /** Google OAuth client (https://console.cloud.google.com/apis/credentials); unset = Google unavailable. */
@@ -221,6 +227,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, baseDir: string
     SYNC_WORKERS: e.SYNC_WORKERS,
     SYNC_LEASE_MS: e.SYNC_LEASE_MS,
     RATE_LIMIT_STORE: e.RATE_LIMIT_STORE,
+    SESSION_IDLE_DAYS: e.SESSION_IDLE_DAYS,
+    SESSION_MAX_DAYS: e.SESSION_MAX_DAYS,
     ERASE_VACUUM_DELAY_S: e.ERASE_VACUUM_DELAY_S,
     GOOGLE_CLIENT_ID: e.GOOGLE_CLIENT_ID,
     GOOGLE_CLIENT_SECRET: e.GOOGLE_CLIENT_SECRET,

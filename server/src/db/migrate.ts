@@ -17,6 +17,7 @@ import * as m0011 from './migrations/0011_host_profile.ts';
 import * as m0012 from './migrations/0012_owner_formats.ts';
 import * as m0013 from './migrations/0013_calendar_selection.ts';
 import * as m0014 from './migrations/0014_proposal_decisions.ts';
+import * as m0015 from './migrations/0015_sessions.ts';
 import * as m0016 from './migrations/0016_two_factor.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0012_owner_formats': m0012,
   '0013_calendar_selection': m0013,
   '0014_proposal_decisions': m0014,
+  '0015_sessions': m0015,
   '0016_two_factor': m0016,
 };
 

@@ -59,7 +59,27 @@ export interface AuthTokensTable {
   /** sha256 hex of the bearer token; the token itself is never stored. */
   token_hash: string;
   created_at: number;
+  /** Written at most once a minute (http/authenticate.ts). */
   last_used_at: number;
+  /** The device, from the User-Agent at issuance ('Chrome on macOS'; 'Unknown device'); ≤ 100 chars. */
+  label: Generated<string>;
+}
+
+/** A pending e-mail change (issue 26): one row per user (modules/auth/email-change.*). */
+export interface EmailChangesTable {
+  user_id: string;
+  /** The address asked for, lower-cased. */
+  new_email: string;
+  /** HMAC-SHA256 hex of `user_id:code` (auth.service.ts hashCode); never the code. */
+  code_hash: string;
+  /** Guesses made with this code (at most 5). */
+  attempts: number;
+  /** UTC epoch ms; the code is refused from this instant on. */
+  expires_at: number;
+  /** Codes sent since `window_started_at` (UTC ms): at most 6 an hour. */
+  sends: number;
+  window_started_at: number;
+  created_at: number;
 }
 
 export interface EmailVerificationsTable {
@@ -393,6 +413,7 @@ export interface Database {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
   email_verifications: EmailVerificationsTable;
+  email_changes: EmailChangesTable;
   availability_rules: AvailabilityRulesTable;
   availability_exceptions: AvailabilityExceptionsTable;
   calendar_connections: CalendarConnectionsTable;

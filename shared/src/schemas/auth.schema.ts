@@ -95,3 +95,36 @@ export const resetPasswordSchema = z
   })
   .refine(passwordsMatch, passwordsMatchIssue);
 export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
+
+/** The answer to a missing or wrong current password (password change, e-mail change). */
+export const INCORRECT_PASSWORD = 'The password is incorrect.';
+
+/**
+ * PUT /api/me/password — `{ current_password, password, password_confirmation }` (issue 26): the
+ * current password (missing → 'The password is incorrect.') and the new one with the rules and
+ * messages of registration.
+ */
+export const changePasswordSchema = z
+  .object({
+    current_password: z.string({ error: INCORRECT_PASSWORD }).min(1, INCORRECT_PASSWORD).max(200, INCORRECT_PASSWORD),
+    ...newPasswordFields,
+  })
+  .refine(passwordsMatch, passwordsMatchIssue);
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+
+/** POST /api/me/email — `{ email, password }` (issue 26): the new address and the current password. */
+export const changeEmailSchema = z.object({
+  email: emailField('Email is required'),
+  password: z.string({ error: INCORRECT_PASSWORD }).min(1, INCORRECT_PASSWORD).max(200, INCORRECT_PASSWORD),
+});
+export type ChangeEmailInput = z.infer<typeof changeEmailSchema>;
+
+/** POST /api/me/email/verify — `{ code }`: the 6-digit code e-mailed to the new address. */
+export const verifyEmailChangeSchema = z.object({
+  code: z
+    .string({ error: 'Please enter the complete 6-digit code' })
+    .trim()
+    .length(VERIFICATION_CODE_LENGTH, 'Please enter the complete 6-digit code')
+    .regex(/^\d+$/, 'Please enter the complete 6-digit code'),
+});
+export type VerifyEmailChangeInput = z.infer<typeof verifyEmailChangeSchema>;

@@ -29,6 +29,8 @@ export const USER_TABLES = [
   'oauth_states',
   'password_resets',
   'email_verifications',
+  // A pending e-mail change (issue 26; also on delete cascade).
+  'email_changes',
   // Two-factor sign-in (issue 26): the sealed TOTP secrets and the hashed recovery codes (also on delete cascade).
   'two_factor_recovery_codes',
   'two_factor_secrets',

@@ -9,14 +9,18 @@
  *   the "expired" answer meaningful meanwhile);
  * - e-mail verification codes and OAuth consent states that expired / started more than a day ago;
  * - replication conflict logs older than 30 days.
- * Bearer tokens have no expiry (they end at logout, password reset or account deletion), so none
- * is purged here.
+ * - sessions (bearer tokens) past their idle or absolute expiry (SESSION_IDLE_DAYS / SESSION_MAX_DAYS;
+ *   a request with one already answers 401 session_expired);
+ * - e-mail changes whose code expired more than a day ago.
  */
 import type { Deps } from '../../http/deps.ts';
 import { deleteConflictsBefore, deleteOAuthStatesBefore, deleteOrphanRows, deleteVerificationsExpiredBefore } from './account.repo.ts';
 import { purgeThrottle } from './login-throttle.repo.ts';
 import { LOGIN_THROTTLE_RETENTION_MS } from './login-throttle.service.ts';
 import { deleteExpiredResets } from './password-reset.repo.ts';
+import { deleteChangesExpiredBefore } from './email-change.repo.ts';
+import { deleteExpiredSessions } from './sessions.repo.ts';
+import { expiryCutoffs } from './sessions.service.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** Conflict logs are kept this long (ms) for diagnosis, then deleted. */
@@ -28,12 +32,15 @@ export interface PurgeCounts {
   emailVerifications: number;
   oauthStates: number;
   replicationConflicts: number;
+  /** Sessions past their idle or absolute expiry. */
+  expiredSessions: number;
+  emailChanges: number;
   /** Rows of deleted users, per table (only tables that had some). */
   orphans: Record<string, number>;
 }
 
 /** Deletes what is no longer needed at `deps.now()` (UTC ms); returns the counts (no ids, no content). */
-export async function purgeAuthLeftovers(deps: Pick<Deps, 'db' | 'now'>): Promise<PurgeCounts> {
+export async function purgeAuthLeftovers(deps: Pick<Deps, 'db' | 'now' | 'config'>): Promise<PurgeCounts> {
   const now = deps.now();
   return {
     loginThrottle: await purgeThrottle(deps.db, now - LOGIN_THROTTLE_RETENTION_MS, now),
@@ -41,6 +48,8 @@ export async function purgeAuthLeftovers(deps: Pick<Deps, 'db' | 'now'>): Promis
     emailVerifications: await deleteVerificationsExpiredBefore(deps.db, now - DAY_MS),
     oauthStates: await deleteOAuthStatesBefore(deps.db, now - DAY_MS),
     replicationConflicts: await deleteConflictsBefore(deps.db, now - CONFLICT_RETENTION_MS),
+    expiredSessions: await deleteExpiredSessions(deps.db, expiryCutoffs(deps.config, now)),
+    emailChanges: await deleteChangesExpiredBefore(deps.db, now - DAY_MS),
     orphans: await deleteOrphanRows(deps.db),
   };
 }

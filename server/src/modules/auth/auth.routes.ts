@@ -55,7 +55,7 @@ export function authRouter(deps: Deps, limits: RateLimits) {
    */
   r.post('/auth/login', perIp, limiter(limits.loginPerAccount), validate(loginSchema), async (req, res) => {
     try {
-      res.json(await auth.login(deps, req.body));
+      res.json(await auth.login(deps, req.body, req.get('user-agent')));
     } catch (err) {
       if (err instanceof LoginLockedError) res.setHeader('Retry-After', String(err.retryAfterS));
       throw err;
@@ -95,7 +95,7 @@ export function authRouter(deps: Deps, limits: RateLimits) {
    * 429 `{ code: 'too_many_attempts' }` after 5 attempts on one code; 409 `already_verified`.
    */
   r.post('/auth/verify-email', perIp, validate(verifyEmailSchema), async (req, res) => {
-    res.json(await auth.verifyEmail(deps, req.body));
+    res.json(await auth.verifyEmail(deps, req.body, req.get('user-agent')));
   });
 
   /**

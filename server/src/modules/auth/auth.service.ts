@@ -226,7 +226,7 @@ async function recordLoginFailure(deps: Deps, email: string, user: UserRow | und
  * `two_factor_required`; a wrong, replayed or spent one → 401 `invalid_two_factor_code`, counted by
  * the login throttle like a wrong password (two-factor.service.ts).
  */
-export async function login(deps: Deps, input: LoginInput): Promise<LoginResult> {
+export async function login(deps: Deps, input: LoginInput, userAgent?: string): Promise<LoginResult> {
   // Locked after repeated wrong passwords (login-throttle.service.ts): 429, the password unchecked.
   await throttle.assertNotLocked(deps, input.email);
   const user = await usersRepo.findUserByEmail(deps.db, input.email);
@@ -249,7 +249,8 @@ export async function login(deps: Deps, input: LoginInput): Promise<LoginResult>
   if (user.email_verified_at == null) {
     return { user: null, token: null, requires_verification: true, message: MESSAGES.verifyFirst, email: user.email };
   }
-  const token = await issueToken(deps, user.id);
+  // The session is labelled from the User-Agent of the sign-in ("Chrome on macOS"; issue 26).
+  const token = await issueToken(deps, user.id, userAgent);
   return { user: presentUser(user, deps.now(), deps.config.PUBLIC_BASE_URL), token, requires_verification: false, message: MESSAGES.loggedIn };
 }
 
@@ -263,7 +264,7 @@ function invalidCode() {
  * right → verified, code deleted, token issued — unless the registration was replaced meanwhile
  * (another password): then 422 invalid, nothing verified.
  */
-export async function verifyEmail(deps: Deps, input: VerifyEmailInput) {
+export async function verifyEmail(deps: Deps, input: VerifyEmailInput, userAgent?: string) {
   const now = deps.now();
   const user = await usersRepo.findUserByEmail(deps.db, input.email);
   if (!user) throw invalidCode();
@@ -283,7 +284,7 @@ export async function verifyEmail(deps: Deps, input: VerifyEmailInput) {
     const stamp = await nextStamp(trx, user.id, now);
     if (!(await usersRepo.markVerifiedIfUnchanged(trx, user.id, user.password_hash, now, stamp))) throw invalidCode();
     await authRepo.deleteVerification(trx, user.id);
-    return issueToken({ db: trx, now: deps.now }, user.id);
+    return issueToken({ db: trx, now: deps.now }, user.id, userAgent);
   });
   const verified = { ...user, email_verified_at: now };
   return { success: true as const, message: MESSAGES.verified, user: presentUser(verified, now, deps.config.PUBLIC_BASE_URL), token };
