@@ -41,6 +41,10 @@ if (sealed > 0) logger.info({ sealed }, 'ICS feed URLs moved to encrypted storag
 const { sealCalendarContent } = await import('./modules/calendars/calendars.service.ts');
 const sealedRows = await sealCalendarContent({ db, config });
 if (sealedRows > 0) logger.info({ rows: sealedRows }, 'calendar content sealed at rest');
+// Personal text written in clear by earlier versions (block notes, proposal texts, …) is sealed (issue 26).
+const { sealPlainPersonalText } = await import('./store/sealed-text.repo.ts');
+const sealedText = await sealPlainPersonalText(db, config.AVAIL_SECRET_KEY);
+if (sealedText > 0) logger.info({ rows: sealedText }, 'personal text sealed at rest');
 
 const mailer = createMailer(config, logger);
 const deps = { db, config, logger, mailer, now: Date.now };

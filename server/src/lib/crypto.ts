@@ -91,3 +91,13 @@ export function openContent(stored: string, key: Uint8Array): string {
 export function isSealed(stored: string): boolean {
   return stored.startsWith(SEALED_PREFIX);
 }
+
+/** sealContent for a nullable column: null stays null (issue 26: block notes, proposal texts). */
+export function sealNullable(plaintext: string | null, key: Uint8Array): string | null {
+  return plaintext == null ? null : sealContent(plaintext, key);
+}
+
+/** openContent for a nullable column: null stays null; a legacy plain value is returned as is. */
+export function openNullable(stored: string | null, key: Uint8Array): string | null {
+  return stored == null ? null : openContent(stored, key);
+}

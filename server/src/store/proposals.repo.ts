@@ -2,19 +2,44 @@
  * SQL of visitors' proposals (`proposals`), a shared table: the proposals module (create, decide,
  * list), the replication module (the replicated `proposals` collection) and the public free windows
  * (a confirmed meeting is busy at once) read it. Instants are UTC epoch ms.
+ *
+ * The visitor's name, e-mail and note and the owner's messages (`message`, `request_message`) are
+ * sealed at rest (issue 26; lib/crypto.ts sealContent with AVAIL_SECRET_KEY, the `key` parameter):
+ * every write here seals them, every read here returns them opened (a legacy plain value as is; the
+ * start-up pass seals those: store/sealed-text.repo.ts). Nothing looks proposals up by these texts.
  */
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { Db } from '../db/kysely.ts';
 import type { Database, ProposalRow } from '../db/schema.ts';
+import { openContent, openNullable, sealContent, sealNullable } from '../lib/crypto.ts';
 
 type Q = Kysely<Database> | Transaction<Database>;
 
 /** The columns a new proposal is inserted with (the rest take their defaults: pending, sequence 0 …). */
 export type NewProposal = Pick<ProposalRow, 'id' | 'user_id' | 'start_ms' | 'end_ms' | 'name' | 'email' | 'note' | 'visitor_timezone' | 'visitor_language' | 'created_at' | 'updated_at' | 'edited_at' | 'share_link_id'>;
 
-/** Stores one proposal (stamped by the caller's replicatedWrite). */
-export async function insertProposal(db: Q, row: NewProposal): Promise<void> {
-  await db.insertInto('proposals').values({ ...row, device_id: 'server' }).execute();
+/** The texts sealed at rest (module comment). */
+const SEALED_TEXT = ['name', 'email', 'note', 'message'] as const;
+
+/** `row` with its sealed texts opened with `key` (also for rows read elsewhere, e.g. replication pages). */
+export function openProposalTexts(row: ProposalRow, key: Uint8Array): ProposalRow {
+  const out = { ...row };
+  for (const f of SEALED_TEXT) out[f] = openContent(row[f], key);
+  out.request_message = openNullable(row.request_message, key);
+  return out;
+}
+
+/** The fields of `set` with its texts sealed with `key`. */
+function sealedSet<T extends Partial<ProposalRow>>(set: T, key: Uint8Array): T {
+  const out: Partial<ProposalRow> = { ...set };
+  for (const f of SEALED_TEXT) if (typeof set[f] === 'string') out[f] = sealContent(set[f], key);
+  if (set.request_message !== undefined) out.request_message = sealNullable(set.request_message, key);
+  return out as T;
+}
+
+/** Stores one proposal (stamped by the caller's replicatedWrite), its texts sealed with `key`. */
+export async function insertProposal(db: Q, row: NewProposal, key: Uint8Array): Promise<void> {
+  await db.insertInto('proposals').values({ ...sealedSet(row, key), device_id: 'server' }).execute();
 }
 
 /** How many proposals the owner received since `since` (UTC ms, inclusive). */
@@ -29,8 +54,8 @@ export async function countProposalsSince(db: Db, userId: string, since: number)
 }
 
 /** The owner's proposals not dismissed, newest first (then by id), at most `limit`. */
-export function listProposals(db: Db, userId: string, limit: number): Promise<ProposalRow[]> {
-  return db
+export async function listProposals(db: Db, userId: string, limit: number, key: Uint8Array): Promise<ProposalRow[]> {
+  const rows = await db
     .selectFrom('proposals')
     .selectAll()
     .where('user_id', '=', userId)
@@ -39,27 +64,30 @@ export function listProposals(db: Db, userId: string, limit: number): Promise<Pr
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
+  return rows.map((r) => openProposalTexts(r, key));
 }
 
-/** One proposal of `userId` (undefined when it is not theirs). */
-export function findProposal(db: Q, userId: string, id: string): Promise<ProposalRow | undefined> {
-  return db.selectFrom('proposals').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+/** One proposal of `userId` (undefined when it is not theirs), texts opened with `key`. */
+export async function findProposal(db: Q, userId: string, id: string, key: Uint8Array): Promise<ProposalRow | undefined> {
+  const row = await db.selectFrom('proposals').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return row && openProposalTexts(row, key);
 }
 
-/** One proposal by id, whoever owns it (the one-click links, replication's id check). */
-export function findProposalById(db: Q, id: string): Promise<ProposalRow | undefined> {
-  return db.selectFrom('proposals').selectAll().where('id', '=', id).executeTakeFirst();
+/** One proposal by id, whoever owns it (the one-click links, replication's id check), texts opened with `key`. */
+export async function findProposalById(db: Q, id: string, key: Uint8Array): Promise<ProposalRow | undefined> {
+  const row = await db.selectFrom('proposals').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && openProposalTexts(row, key);
 }
 
-/** Proposals by ids (replication masters). */
-export function findProposalsByIds(db: Q, ids: string[]): Promise<ProposalRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom('proposals').selectAll().where('id', 'in', ids).execute();
+/** Proposals by ids (replication masters), texts opened with `key`. */
+export async function findProposalsByIds(db: Q, ids: string[], key: Uint8Array): Promise<ProposalRow[]> {
+  if (ids.length === 0) return [];
+  return (await db.selectFrom('proposals').selectAll().where('id', 'in', ids).execute()).map((r) => openProposalTexts(r, key));
 }
 
-/** Writes `set` on the owner's proposal; @returns false when it is not theirs. */
-export async function updateProposal(db: Q, userId: string, id: string, set: Partial<Omit<ProposalRow, 'id' | 'user_id'>>): Promise<boolean> {
-  const r = await db.updateTable('proposals').set(set).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+/** Writes `set` on the owner's proposal (texts sealed with `key`); @returns false when it is not theirs. */
+export async function updateProposal(db: Q, userId: string, id: string, set: Partial<Omit<ProposalRow, 'id' | 'user_id'>>, key: Uint8Array): Promise<boolean> {
+  const r = await db.updateTable('proposals').set(sealedSet(set, key)).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
@@ -160,7 +188,7 @@ export async function usersWithRequests(db: Db): Promise<string[]> {
  * each request nobody took in the last `staleMs` and returns those rows (compare-and-set per row, so
  * two instances never carry out the same request).
  */
-export async function claimRequests(db: Db, userId: string, now: number, staleMs: number): Promise<ProposalRow[]> {
+export async function claimRequests(db: Db, userId: string, now: number, staleMs: number, key: Uint8Array): Promise<ProposalRow[]> {
   const waiting = await db
     .selectFrom('proposals')
     .select(['id', 'request_claimed_at'])
@@ -175,7 +203,7 @@ export async function claimRequests(db: Db, userId: string, now: number, staleMs
     q = w.request_claimed_at == null ? q.where('request_claimed_at', 'is', null) : q.where('request_claimed_at', '=', w.request_claimed_at);
     const r = await q.executeTakeFirst();
     if (Number(r.numUpdatedRows) > 0) {
-      const row = await findProposalById(db, w.id);
+      const row = await findProposalById(db, w.id, key);
       if (row) claimed.push(row);
     }
   }
@@ -197,3 +225,4 @@ export async function spendLinks(db: Q, id: string, now: number): Promise<boolea
 export async function unspendLinks(db: Q, id: string): Promise<void> {
   await db.updateTable('proposals').set({ link_used_at: null }).where('id', '=', id).execute();
 }
+

@@ -57,9 +57,11 @@ describe('deleting an account on SQLite', () => {
       .post(`/api/public/${m.username}/proposals`)
       .send({ start: `${day}T10:00:00Z`, end: `${day}T10:30:00Z`, name: m.visitorName, email: m.visitorEmail, note: m.visitorNote, visitor_timezone: 'UTC' })
       .expect(201);
-    // Everything is on disk before the deletion (the test can see what it looks for).
+    // Before the deletion the texts kept in clear are on disk (the test can see what it looks for);
+    // the ones sealed at rest are not, even before (issue 26: personal-text-at-rest.test.ts).
     await import('kysely').then(({ sql }) => sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(t.db));
-    expect(markersOnDisk(Object.values(m)).sort()).toEqual(Object.values(m).sort());
+    const sealed = [m.note, m.visitorName, m.visitorEmail, m.visitorNote];
+    expect(markersOnDisk(Object.values(m)).sort()).toEqual(Object.values(m).filter((v) => !sealed.includes(v)).sort());
 
     await request(t.app).delete('/api/me').set(owner.auth).send({ password: owner.password }).expect(204);
     expect(markersOnDisk(Object.values(m))).toEqual([]);

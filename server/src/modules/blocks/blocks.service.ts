@@ -7,6 +7,8 @@
  * live stream. REST writes are authored by device 'server' at now.
  *
  * Visitors' code reads blocks only through `busyBlockTimes` (times, never the note).
+ * The note is sealed at rest (issue 26; lib/crypto.ts sealContent with AVAIL_SECRET_KEY): written
+ * sealed by applyBlockWrites, opened by presentBlock and the replication presenter for the owner.
  */
 import type { WithDeleted } from 'rxdb';
 import { z } from 'zod';
@@ -16,6 +18,7 @@ import { BLOCK_NOTE_TOO_LONG_MESSAGE, blockTimesProblem, busyBlockSchemaAt } fro
 import type { Db } from '../../db/kysely.ts';
 import type { BusyBlockRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
+import { openNullable, sealNullable } from '../../lib/crypto.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { parse } from '../../http/validate.ts';
 import { SERVER_DEVICE_ID, validateDocs } from '../availability/availability.service.ts';
@@ -35,9 +38,9 @@ export interface BlockView {
   note: string | null;
 }
 
-/** busy_blocks row → Block JSON. */
-export function presentBlock(r: BusyBlockRow): BlockView {
-  return { id: r.id, start_ms: Number(r.start_ms), end_ms: Number(r.end_ms), note: r.note };
+/** busy_blocks row → Block JSON; `key` (AVAIL_SECRET_KEY) opens the sealed note (a legacy plain note is returned as is). */
+export function presentBlock(r: BusyBlockRow, key: Uint8Array): BlockView {
+  return { id: r.id, start_ms: Number(r.start_ms), end_ms: Number(r.end_ms), note: openNullable(r.note, key) };
 }
 
 // ── Document validation (push and REST alike) ──
@@ -83,12 +86,13 @@ export function validateBlockDocs(docs: readonly unknown[]): BlockWrite[] {
 
 /**
  * Stores block states of `userId` (insert or overwrite; `_deleted` → soft delete) with the
- * transaction's stamp. The one write path of REST and push. Call inside replicatedWrite.
- * @returns the stored rows, in input order.
+ * transaction's stamp, the note sealed with `key` (AVAIL_SECRET_KEY). The one write path of REST
+ * and push. Call inside replicatedWrite.
+ * @returns the stored rows, in input order, with the note in clear (as sent).
  * @throws 422 (validateBlockDocs; nothing written); 409 `id_taken` when an id belongs to another
  *   user (never says whose, never overwrites).
  */
-export async function applyBlockWrites(trx: Db, userId: string, docs: readonly unknown[], stamp: Stamper): Promise<BusyBlockRow[]> {
+export async function applyBlockWrites(trx: Db, userId: string, docs: readonly unknown[], stamp: Stamper, key: Uint8Array): Promise<BusyBlockRow[]> {
   const valid = validateBlockDocs(docs);
   if (valid.length === 0) return [];
   const existing = new Map((await repo.findBlockRowsByIds(trx, valid.map((d) => d.id))).map((r) => [r.id, r]));
@@ -105,7 +109,7 @@ export async function applyBlockWrites(trx: Db, userId: string, docs: readonly u
       updated_at: updatedAt,
       is_deleted: d._deleted ? 1 : 0,
     };
-    await repo.writeBlockRow(trx, row, existing.has(d.id));
+    await repo.writeBlockRow(trx, { ...row, note: sealNullable(row.note, key) }, existing.has(d.id));
     existing.set(d.id, row);
     out.push(row);
   }
@@ -135,7 +139,7 @@ export function parseBlocksRange(query: { from?: unknown; to?: unknown }): { fro
 
 /** The owner's live blocks overlapping [from, to) (either bound optional), as Block JSON sorted by start. */
 export async function listBlocks(deps: Deps, userId: string, range: { from?: number; to?: number }): Promise<BlockView[]> {
-  return (await repo.listLiveBlocks(deps.db, userId, range)).map(presentBlock);
+  return (await repo.listLiveBlocks(deps.db, userId, range)).map((r) => presentBlock(r, deps.config.AVAIL_SECRET_KEY));
 }
 
 /**
@@ -154,9 +158,10 @@ export async function addBlock(deps: Deps, userId: string, body: unknown): Promi
       userId,
       [{ id: crypto.randomUUID(), ...input, edited_at: now, device_id: SERVER_DEVICE_ID, _deleted: false } satisfies BlockWrite],
       stamp,
+      deps.config.AVAIL_SECRET_KEY,
     ),
   );
-  return presentBlock(row);
+  return presentBlock(row, deps.config.AVAIL_SECRET_KEY);
 }
 
 /** Soft-deletes one of the owner's live blocks (the time is free again). @throws 404 'Busy block not found'. */
@@ -164,9 +169,9 @@ export async function deleteBlock(deps: Deps, userId: string, id: string): Promi
   await replicatedWrite(deps, userId, async (trx, stamp, now) => {
     const row = await repo.findLiveBlock(trx, userId, id);
     if (!row) throw notFound(BLOCK_NOT_FOUND);
-    const { id: _id, ...fields } = presentBlock(row);
+    const { id: _id, ...fields } = presentBlock(row, deps.config.AVAIL_SECRET_KEY);
     const doc: BlockWrite = { id: row.id, ...fields, edited_at: now, device_id: SERVER_DEVICE_ID, _deleted: true };
-    await applyBlockWrites(trx, userId, [doc], stamp);
+    await applyBlockWrites(trx, userId, [doc], stamp, deps.config.AVAIL_SECRET_KEY);
   });
 }
 

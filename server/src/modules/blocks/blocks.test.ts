@@ -7,6 +7,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPLICATION_SCHEMA_VERSION, SCHEMA_HEADER } from '@avail/shared/rx/replication-protocol.ts';
 import { buildUser, type BuiltUser } from '../../../test/factories.ts';
+import { openContent } from '../../lib/crypto.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 
 const V = { [SCHEMA_HEADER]: String(REPLICATION_SCHEMA_VERSION) };
@@ -41,7 +42,12 @@ async function pullAll(u: BuiltUser) {
   return (await pull(u, { limit: 1000 }).expect(200)).body.documents as any[];
 }
 async function conflictLog(userId: string) {
-  return t.db.selectFrom('replication_conflicts').selectAll().where('user_id', '=', userId).orderBy('created_at').execute();
+  return (await t.db.selectFrom('replication_conflicts').selectAll().where('user_id', '=', userId).orderBy('created_at').execute()).map((r) => ({
+    ...r,
+    // The states are sealed at rest (issue 26).
+    winner_json: openContent(r.winner_json, t.config.AVAIL_SECRET_KEY),
+    loser_json: openContent(r.loser_json, t.config.AVAIL_SECRET_KEY),
+  }));
 }
 
 describe('REST /api/me/blocks', () => {

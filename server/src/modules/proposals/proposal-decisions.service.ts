@@ -91,7 +91,7 @@ function alreadyDecided(status: ProposalRow['status']) {
 }
 
 async function load(deps: Deps, userId: string, id: string) {
-  const row = await findProposal(deps.db, userId, id);
+  const row = await findProposal(deps.db, userId, id, deps.config.AVAIL_SECRET_KEY);
   if (!row) throw notFound(DECISION_MESSAGES.notFound);
   const owner = await findOwnerContact(deps.db, userId);
   if (!owner) throw notFound(DECISION_MESSAGES.notFound);
@@ -222,7 +222,7 @@ function transition(
   guard?: (trx: Parameters<Parameters<typeof replicatedWrite>[2]>[0]) => Promise<boolean>,
 ): Promise<'done' | 'status' | 'guard'> {
   return replicatedWrite(deps, userId, async (trx, stamp, now) => {
-    const fresh = await findProposal(trx, userId, row.id);
+    const fresh = await findProposal(trx, userId, row.id, deps.config.AVAIL_SECRET_KEY);
     if (!fresh || fresh.status !== from) return 'status';
     if (guard && !(await guard(trx))) return 'guard';
     const sameRequest = Number(fresh.edited_at) === Number(row.edited_at) && fresh.device_id === row.device_id;
@@ -234,13 +234,13 @@ function transition(
       ...(sameRequest
         ? { request_action: null, request_message: null, request_connection_id: null, request_calendar_id: null, request_error: null, request_claimed_at: null }
         : {}),
-    });
+    }, deps.config.AVAIL_SECRET_KEY);
     return 'done';
   });
 }
 
 async function reread(deps: Deps, userId: string, id: string): Promise<ProposalRow> {
-  const row = await findProposal(deps.db, userId, id);
+  const row = await findProposal(deps.db, userId, id, deps.config.AVAIL_SECRET_KEY);
   if (!row) throw notFound(DECISION_MESSAGES.notFound);
   return row;
 }

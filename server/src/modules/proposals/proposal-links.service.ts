@@ -72,7 +72,7 @@ export function verifyProposalLink(deps: Deps, token: string): { id: string; act
 export async function openProposalLink(deps: Deps, token: string): Promise<{ row: ProposalRow; action: LinkAction; ownerTimezone: string }> {
   const link = verifyProposalLink(deps, token);
   if (!link) throw notFound(LINK_MESSAGES.invalid);
-  const row = await findProposalById(deps.db, link.id);
+  const row = await findProposalById(deps.db, link.id, deps.config.AVAIL_SECRET_KEY);
   if (!row) throw notFound(LINK_MESSAGES.invalid);
   if (row.link_used_at != null) throw new HttpError(410, 'used', LINK_MESSAGES.used);
   if (deps.now() >= link.expiresAt) throw new HttpError(410, 'expired', LINK_MESSAGES.expired);
@@ -98,7 +98,7 @@ export function restoreProposalLinks(deps: Deps, row: ProposalRow): Promise<void
 
 /** The proposal after its link was used (the act answer). @throws 404 when it vanished. */
 export async function openProposalLinkAfterUse(deps: Deps, id: string): Promise<{ row: ProposalRow }> {
-  const row = await findProposalById(deps.db, id);
+  const row = await findProposalById(deps.db, id, deps.config.AVAIL_SECRET_KEY);
   if (!row) throw notFound(LINK_MESSAGES.invalid);
   return { row };
 }

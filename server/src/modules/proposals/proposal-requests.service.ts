@@ -33,7 +33,7 @@ const GENERIC_FAILURE = 'Avail could not carry this out. Please try again.';
  * request kept so the device shows what failed.
  */
 export async function carryOutRequests(deps: Deps, userId: string): Promise<number> {
-  const rows = await claimRequests(deps.db, userId, deps.now(), REQUEST_CLAIM_STALE_MS);
+  const rows = await claimRequests(deps.db, userId, deps.now(), REQUEST_CLAIM_STALE_MS, deps.config.AVAIL_SECRET_KEY);
   for (const row of rows) {
     const action = row.request_action;
     if (!action) continue;
@@ -59,7 +59,7 @@ export async function carryOutRequests(deps: Deps, userId: string): Promise<numb
 async function finish(deps: Deps, userId: string, claimed: ProposalRow, error: string | null): Promise<void> {
   const id = claimed.id;
   await replicatedWrite(deps, userId, async (trx, stamp, now) => {
-    const fresh = await findProposal(trx, userId, id);
+    const fresh = await findProposal(trx, userId, id, deps.config.AVAIL_SECRET_KEY);
     if (!fresh || fresh.request_action == null) return;
     if (Number(fresh.edited_at) !== Number(claimed.edited_at) || fresh.device_id !== claimed.device_id) return;
     await updateProposal(trx, userId, id, {
@@ -69,7 +69,7 @@ async function finish(deps: Deps, userId: string, claimed: ProposalRow, error: s
       updated_at: await stamp('proposals'),
       edited_at: now,
       device_id: 'server',
-    });
+    }, deps.config.AVAIL_SECRET_KEY);
   });
 }
 

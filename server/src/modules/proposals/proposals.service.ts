@@ -81,7 +81,7 @@ export async function createProposal(deps: Deps, slug: string, input: ProposalBo
     share_link_id: shareLinkId,
   };
   await replicatedWrite(deps, owner.id, async (trx, stamp) => {
-    await repo.insertProposal(trx, { ...row, updated_at: await stamp('proposals'), edited_at: now });
+    await repo.insertProposal(trx, { ...row, updated_at: await stamp('proposals'), edited_at: now }, deps.config.AVAIL_SECRET_KEY);
   });
 
   try {
@@ -112,7 +112,7 @@ export async function createProposal(deps: Deps, slug: string, input: ProposalBo
 
 /** The owner's proposals (every status, not dismissed), newest first, at most 50 → `{ proposals: OwnerProposal[] }`. */
 export async function listProposals(deps: Deps, userId: string) {
-  const rows = await repo.listProposals(deps.db, userId, PROPOSALS_LIST_LIMIT);
+  const rows = await repo.listProposals(deps.db, userId, PROPOSALS_LIST_LIMIT, deps.config.AVAIL_SECRET_KEY);
   return { proposals: rows.map((r) => presentProposal(r, deps.config.AVAIL_SECRET_KEY)) };
 }
 
@@ -120,7 +120,7 @@ export async function listProposals(deps: Deps, userId: string) {
 export async function dismissProposal(deps: Deps, userId: string, id: string): Promise<void> {
   const done = await replicatedWrite(deps, userId, async (trx, stamp, now) => repo.dismissProposal(trx, userId, id, now, await stamp('proposals')));
   if (done) return;
-  const row = await repo.findProposal(deps.db, userId, id);
+  const row = await repo.findProposal(deps.db, userId, id, deps.config.AVAIL_SECRET_KEY);
   if (row?.status === 'confirmed' && row.dismissed_at == null) throw new HttpError(409, 'confirmed', PROPOSAL_MESSAGES.confirmed);
   throw notFound(PROPOSAL_MESSAGES.notFound);
 }

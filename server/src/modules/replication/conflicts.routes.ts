@@ -13,7 +13,7 @@ export function conflictsRouter(deps: Deps) {
    * at most 50. 401 without a session; 403 before e-mail verification. Owner-only, never cached.
    */
   r.get('/me/conflicts', authenticate(deps), requireVerified, privateHeaders, async (req, res) => {
-    res.json({ conflicts: await recentConflicts(deps.db, currentUser(req).id, deps.now()) });
+    res.json({ conflicts: await recentConflicts(deps.db, currentUser(req).id, deps.now(), deps.config.AVAIL_SECRET_KEY) });
   });
   return r;
 }

@@ -34,10 +34,11 @@ export type { ReplacedVersion };
 
 /**
  * GET /api/me/conflicts: the owner's conflicts of the last 30 days, newest first, at most 50, as
- * ReplacedVersion. Only writable collections are ever logged. `now` in UTC epoch ms.
+ * ReplacedVersion. Only writable collections are ever logged. `now` in UTC epoch ms; `key`
+ * (AVAIL_SECRET_KEY) opens the states, sealed at rest.
  */
-export async function recentConflicts(db: Db, userId: string, now: number): Promise<ReplacedVersion[]> {
-  const rows = await listConflicts(db, userId, now - CONFLICTS_WINDOW_MS, CONFLICTS_LIMIT);
+export async function recentConflicts(db: Db, userId: string, now: number, key: Uint8Array): Promise<ReplacedVersion[]> {
+  const rows = await listConflicts(db, userId, now - CONFLICTS_WINDOW_MS, CONFLICTS_LIMIT, key);
   return rows
     .filter((r): r is typeof r & { collection: ReplacedVersion['collection'] } => r.collection in FIELDS)
     .map((r) => {

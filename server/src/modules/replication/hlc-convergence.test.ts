@@ -23,6 +23,7 @@ import { HybridClock, mergeClockStates, SERVER_TIME_HEADER, type ClockState } fr
 import { REPLICATION_SCHEMA_VERSION, SCHEMA_HEADER } from '@avail/shared/rx/replication-protocol.ts';
 import { correctPushRows, stampEdit, type PendingEdit } from '@avail/shared/rx/stamp-correction.ts';
 import { buildUser, type BuiltUser } from '../../../test/factories.ts';
+import { openContent } from '../../lib/crypto.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 
 const V = { [SCHEMA_HEADER]: String(REPLICATION_SCHEMA_VERSION) };
@@ -185,8 +186,8 @@ async function run(skews: number[], actions: Action[]) {
     edits,
     pushes,
     causalViolations,
-    losers: conflicts.map((c) => JSON.parse(c.loser_json) as Rule),
-    winners: conflicts.map((c) => JSON.parse(c.winner_json) as Rule),
+    losers: conflicts.map((c) => JSON.parse(openContent(c.loser_json, t.config.AVAIL_SECRET_KEY)) as Rule),
+    winners: conflicts.map((c) => JSON.parse(openContent(c.winner_json, t.config.AVAIL_SECRET_KEY)) as Rule),
   };
 }
 

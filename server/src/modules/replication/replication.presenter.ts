@@ -16,6 +16,7 @@ import type {
   ProposalRow,
   UserRow,
 } from '../../db/schema.ts';
+import { openNullable } from '../../lib/crypto.ts';
 
 /** availability_rules row → RuleDoc (`_deleted` from is_deleted; edited_at/updated_at epoch ms). */
 export function ruleDoc(r: AvailabilityRuleRow): WithDeleted<RuleDoc> {
@@ -45,13 +46,16 @@ export function exceptionDoc(e: AvailabilityExceptionRow): WithDeleted<Exception
   };
 }
 
-/** busy_blocks row → BlockDoc (owner-only: the note is the owner's; start/end/edited_at/updated_at epoch ms; `_deleted` from is_deleted). */
-export function blockDoc(b: BusyBlockRow): WithDeleted<BlockDoc> {
+/**
+ * busy_blocks row → BlockDoc (owner-only: the note is the owner's, sealed at rest and opened here
+ * with `key`; start/end/edited_at/updated_at epoch ms; `_deleted` from is_deleted).
+ */
+export function blockDoc(b: BusyBlockRow, key: Uint8Array): WithDeleted<BlockDoc> {
   return {
     id: b.id,
     start_ms: Number(b.start_ms),
     end_ms: Number(b.end_ms),
-    note: b.note,
+    note: openNullable(b.note, key),
     edited_at: Number(b.edited_at),
     device_id: b.device_id,
     updated_at: Number(b.updated_at),

@@ -9,7 +9,8 @@ import type { WithDeleted } from 'rxdb';
 import type { Checkpoint, CollectionName, DocTypes } from '@avail/shared/rx/replication-protocol.ts';
 import type { Db } from '../../db/kysely.ts';
 import type { AvailabilityExceptionRow, AvailabilityRuleRow, BusyBlockRow, CalendarConnectionRow, CalendarEventRow, ProposalRow } from '../../db/schema.ts';
-import { openContent } from '../../lib/crypto.ts';
+import { openContent, sealContent } from '../../lib/crypto.ts';
+import { openProposalTexts } from '../../store/proposals.repo.ts';
 import {
   blockDoc,
   connectionDoc,
@@ -87,10 +88,11 @@ export async function pullPage(db: Db, userId: string, collection: CollectionNam
       documents = (await pageRows<AvailabilityExceptionRow>(db, 'availability_exceptions', userId, cp, limit)).map(exceptionDoc);
       break;
     case 'busy_blocks':
-      documents = (await pageRows<BusyBlockRow>(db, 'busy_blocks', userId, cp, limit)).map(blockDoc);
+      documents = (await pageRows<BusyBlockRow>(db, 'busy_blocks', userId, cp, limit)).map((b) => blockDoc(b, key));
       break;
     case 'proposals':
-      documents = (await pageRows<ProposalRow>(db, 'proposals', userId, cp, limit)).map(proposalDoc);
+      // The visitor's texts and the owner's messages are sealed at rest (proposals.repo.ts).
+      documents = (await pageRows<ProposalRow>(db, 'proposals', userId, cp, limit)).map((p) => proposalDoc(openProposalTexts(p, key)));
       break;
     case 'calendar_events': {
       // Titles are sealed at rest; the owner's own device gets them opened.
@@ -148,10 +150,14 @@ export async function latestCheckpoint(db: Db, userId: string, collection: Colle
   }
 }
 
-/** Appends one entry to the conflict log (the losing state is kept, never silently dropped). */
+/**
+ * Appends one entry to the conflict log (the losing state is kept, never silently dropped). The two
+ * document states are sealed with `key` (they carry block notes: issue 26); listConflicts opens them.
+ */
 export async function logConflict(
   db: Db,
   entry: { userId: string; collection: CollectionName; docId: string; winner: unknown; loser: unknown; reason: string; deviceId: string | null; now: number },
+  key: Uint8Array,
 ): Promise<void> {
   await db
     .insertInto('replication_conflicts')
@@ -160,8 +166,8 @@ export async function logConflict(
       user_id: entry.userId,
       collection: entry.collection,
       doc_id: entry.docId,
-      winner_json: JSON.stringify(entry.winner),
-      loser_json: JSON.stringify(entry.loser),
+      winner_json: sealContent(JSON.stringify(entry.winner), key),
+      loser_json: sealContent(JSON.stringify(entry.loser), key),
       reason: entry.reason,
       device_id: entry.deviceId,
       created_at: entry.now,
@@ -180,8 +186,8 @@ export interface ConflictRow {
   created_at: number;
 }
 
-/** The user's conflict-log rows created at or after `since` (UTC epoch ms), newest first, at most `limit`. */
-export async function listConflicts(db: Db, userId: string, since: number, limit: number): Promise<ConflictRow[]> {
+/** The user's conflict-log rows created at or after `since` (UTC epoch ms), newest first, at most `limit`; the states opened with `key`. */
+export async function listConflicts(db: Db, userId: string, since: number, limit: number, key: Uint8Array): Promise<ConflictRow[]> {
   const rows = await db
     .selectFrom('replication_conflicts')
     .select(['id', 'collection', 'doc_id', 'winner_json', 'loser_json', 'reason', 'created_at'])
@@ -191,5 +197,5 @@ export async function listConflicts(db: Db, userId: string, since: number, limit
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ ...r, created_at: Number(r.created_at) }));
+  return rows.map((r) => ({ ...r, winner_json: openContent(r.winner_json, key), loser_json: openContent(r.loser_json, key), created_at: Number(r.created_at) }));
 }

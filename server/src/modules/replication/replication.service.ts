@@ -76,8 +76,10 @@ type Doc = WithDeleted<Editable> & Record<string, unknown>;
 
 interface WritableOps {
   validate(docs: unknown[]): Doc[];
-  findMasters(db: Db, ids: string[]): Promise<Array<{ user_id: string; doc: Doc }>>;
-  apply(db: Db, userId: string, docs: Doc[], stamp: Stamper, now: number): Promise<unknown>;
+  /** `key` (AVAIL_SECRET_KEY) opens the texts sealed at rest (block notes, proposal texts). */
+  findMasters(db: Db, ids: string[], key: Uint8Array): Promise<Array<{ user_id: string; doc: Doc }>>;
+  /** `key` seals the texts kept sealed at rest. */
+  apply(db: Db, userId: string, docs: Doc[], stamp: Stamper, now: number, key: Uint8Array): Promise<unknown>;
 }
 
 const OPS: Record<WritableCollectionName, WritableOps> = {
@@ -97,8 +99,8 @@ const OPS: Record<WritableCollectionName, WritableOps> = {
   // Busy blocks: shape and time rules are checked, "already over" is not (see validateBlockDocs).
   busy_blocks: {
     validate: (docs) => blocks.validateBlockDocs(docs) as unknown as Doc[],
-    findMasters: async (db, ids) => (await findBlockRowsByIds(db, ids)).map((r) => ({ user_id: r.user_id, doc: blockDoc(r) as unknown as Doc })),
-    apply: (db, userId, docs, stamp) => blocks.applyBlockWrites(db, userId, docs, stamp),
+    findMasters: async (db, ids, key) => (await findBlockRowsByIds(db, ids)).map((r) => ({ user_id: r.user_id, doc: blockDoc(r, key) as unknown as Doc })),
+    apply: (db, userId, docs, stamp, _now, key) => blocks.applyBlockWrites(db, userId, docs, stamp, key),
   },
   // Proposals (issue 24): a device writes only its request; the server carries it out afterwards
   // (proposal-requests.service.ts, on the change bus) and writes the outcome.
@@ -109,11 +111,11 @@ const OPS: Record<WritableCollectionName, WritableOps> = {
         [proposalRequestFieldsSchema],
         (d) => ({ request_action: d.request_action, request_message: d.request_message, request_connection_id: d.request_connection_id, request_calendar_id: d.request_calendar_id }),
       ),
-    findMasters: async (db, ids) => (await findProposalsByIds(db, ids)).map((r) => ({ user_id: r.user_id, doc: proposalDoc(r) as unknown as Doc })),
-    apply: async (db, userId, docs, stamp) => {
+    findMasters: async (db, ids, key) => (await findProposalsByIds(db, ids, key)).map((r) => ({ user_id: r.user_id, doc: proposalDoc(r) as unknown as Doc })),
+    apply: async (db, userId, docs, stamp, _now, key) => {
       if (docs.length === 0) return;
       const updatedAt = await stamp('proposals');
-      const stored = new Map((await findProposalsByIds(db, docs.map((d) => d.id))).map((r) => [r.id, r]));
+      const stored = new Map((await findProposalsByIds(db, docs.map((d) => d.id), key)).map((r) => [r.id, r]));
       for (const d of docs as unknown as Array<ProposalRequestFields & { id: string; edited_at: number; device_id: string }>) {
         const was = stored.get(d.id);
         // A proposal the server does not hold (a device cannot create one) is ignored.
@@ -134,7 +136,7 @@ const OPS: Record<WritableCollectionName, WritableOps> = {
           edited_at: d.edited_at,
           device_id: d.device_id,
           updated_at: updatedAt,
-        });
+        }, key);
       }
     },
   },
@@ -203,7 +205,8 @@ export async function push(deps: Deps, userId: string, collection: WritableColle
 
   return replicatedWrite(deps, userId, async (trx, stamp, now) => {
     const masters = new Map<string, Doc>();
-    for (const m of await ops.findMasters(trx, [...new Set(incoming.map((d) => d.id))])) {
+    const key = deps.config.AVAIL_SECRET_KEY;
+    for (const m of await ops.findMasters(trx, [...new Set(incoming.map((d) => d.id))], key)) {
       if (m.user_id !== userId) throw conflict('This document id is already in use.', 'id_taken');
       masters.set(m.doc.id, m.doc);
     }
@@ -241,11 +244,11 @@ export async function push(deps: Deps, userId: string, collection: WritableColle
         conflicts.set(next.id, master);
       }
     });
-    await ops.apply(trx, userId, toApply, stamp, now);
-    for (const entry of logs) await logConflict(trx, entry);
+    await ops.apply(trx, userId, toApply, stamp, now, key);
+    for (const entry of logs) await logConflict(trx, entry, key);
     // Masters as stored now (with their stamps).
     if (conflicts.size === 0) return [];
-    const stored = new Map((await ops.findMasters(trx, [...conflicts.keys()])).map((m) => [m.doc.id, m.doc]));
+    const stored = new Map((await ops.findMasters(trx, [...conflicts.keys()], key)).map((m) => [m.doc.id, m.doc]));
     return [...conflicts.keys()].map((id) => stored.get(id)!).filter(Boolean);
   });
 }

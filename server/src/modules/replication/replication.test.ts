@@ -57,7 +57,12 @@ async function pullAll(u: BuiltUser, collection: string, limit = 1000) {
   }
 }
 async function conflictLog(userId: string) {
-  return t.db.selectFrom('replication_conflicts').selectAll().where('user_id', '=', userId).orderBy('created_at').execute();
+  return (await t.db.selectFrom('replication_conflicts').selectAll().where('user_id', '=', userId).orderBy('created_at').execute()).map((r) => ({
+    ...r,
+    // The states are sealed at rest (issue 26).
+    winner_json: openContent(r.winner_json, t.config.AVAIL_SECRET_KEY),
+    loser_json: openContent(r.loser_json, t.config.AVAIL_SECRET_KEY),
+  }));
 }
 
 describe('auth and schema version', () => {
