@@ -7,6 +7,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { ConfigError, loadConfig } from '../../config.ts';
 import { purgeAuthLeftovers } from './auth-purge.service.ts';
 
 const DAY = 86_400_000;
@@ -138,6 +139,20 @@ describe('session expiry with decimal days (SESSION_IDLE_DAYS=0.5, SESSION_MAX_D
     }
     short.clock.set(T0 + 1.499 * DAY + 36.1 * 3_600_000);
     expect((await get(busier.token)).body).toEqual(EXPIRED);
+  });
+});
+
+describe('SESSION_IDLE_DAYS / SESSION_MAX_DAYS', () => {
+  it('default to 30 and 365 days, take decimals, and refuse zero, negatives and words', () => {
+    const base = { AVAIL_SECRET_KEY: 'a'.repeat(64) };
+    const c = loadConfig(base, t.testDb.dir);
+    expect([c.SESSION_IDLE_DAYS, c.SESSION_MAX_DAYS]).toEqual([30, 365]);
+    const d = loadConfig({ ...base, SESSION_IDLE_DAYS: '0.5', SESSION_MAX_DAYS: '1.25' }, t.testDb.dir);
+    expect([d.SESSION_IDLE_DAYS, d.SESSION_MAX_DAYS]).toEqual([0.5, 1.25]);
+    for (const bad of ['0', '-1', 'thirty']) {
+      expect(() => loadConfig({ ...base, SESSION_IDLE_DAYS: bad }, t.testDb.dir), bad).toThrow(ConfigError);
+      expect(() => loadConfig({ ...base, SESSION_MAX_DAYS: bad }, t.testDb.dir), bad).toThrow(ConfigError);
+    }
   });
 });
 
