@@ -6,6 +6,7 @@ import { useSession } from '../../data/session.tsx';
 import { Alert, useAutoDismiss } from '../../components/ui/alert.tsx';
 import { SESSION_ONLY_TOKEN_TEXT, ServerGate, usePlatformInfo } from '../../components/server-field.tsx';
 import { AuthLayout } from './auth-layout.tsx';
+import { TWO_FACTOR_THROTTLED_TEXT, TwoFactorStep } from './two-factor-step.tsx';
 import { PasswordToggle } from '../../components/ui/password-toggle.tsx';
 
 export default function LoginPage() {
@@ -14,6 +15,9 @@ export default function LoginPage() {
   const location = useLocation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  // 'code': the server asked for the second factor; the e-mail and password wait in this state
+  // (memory only) for that step and are sent again with the code (issue 26).
+  const [step, setStep] = useState<'password' | 'code'>('password');
   const [showPassword, setShowPassword] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState('');
@@ -33,13 +37,35 @@ export default function LoginPage() {
     const res = await login(email.trim(), password);
     setSubmitting(false);
     if (res.success) {
-      const target = from ? `${from.pathname}${from.search ?? ''}${from.hash ?? ''}` : '/dashboard';
-      navigate(target, { replace: true });
+      goOn();
+    } else if (res.code === 'two_factor_required') {
+      setStep('code');
     } else if (res.requiresVerification) {
       navigate(`/verify-email?email=${encodeURIComponent(res.email ?? email.trim())}`, { state: { notice: res.message } });
     } else {
       setError(res.message || 'Login failed');
     }
+  }
+
+  function goOn() {
+    const target = from ? `${from.pathname}${from.search ?? ''}${from.hash ?? ''}` : '/dashboard';
+    navigate(target, { replace: true });
+  }
+
+  /** The second step's code with the remembered e-mail and password: '' when signed in, else the message for under the field. */
+  async function verifyCode(code: string): Promise<string> {
+    const res = await login(email.trim(), password, code);
+    if (res.success) {
+      goOn();
+      return '';
+    }
+    if (res.status === 429) return res.message || TWO_FACTOR_THROTTLED_TEXT;
+    return res.message || 'The code is incorrect.';
+  }
+
+  function backToPassword() {
+    setPassword('');
+    setStep('password');
   }
 
   // spec §4: these alerts close by themselves like every other (10 s for errors, 5 s otherwise).
@@ -67,8 +93,8 @@ export default function LoginPage() {
 
   return (
     <AuthLayout
-      title="Welcome back"
-      subtitle="Sign in to manage your availability."
+      title={step === 'code' ? 'Two-step verification' : 'Welcome back'}
+      subtitle={step === 'code' ? `Signing in as ${email.trim()}.` : 'Sign in to manage your availability.'}
       footer={
         <p>
           Don&apos;t have an account? <Link to="/register">Create one</Link>
@@ -77,59 +103,63 @@ export default function LoginPage() {
     >
       {signedOutNotice && <Alert kind="warning">{signedOutNotice}</Alert>}
       {tokenPersistence === 'session' && <Alert kind="info">{SESSION_ONLY_TOKEN_TEXT}</Alert>}
-      <ServerGate idPrefix="login">
-        <form className="form" onSubmit={onSubmit} noValidate={false}>
-          {error && (
-            <Alert kind="error">
-              <p>{error}</p>
-              {showResend && (
-                <button type="button" className="btn btn-link" onClick={onResend} disabled={resending}>
-                  {resending ? 'Sending...' : 'Resend verification email'}
-                </button>
-              )}
-            </Alert>
-          )}
-          {resendNotice && <Alert kind={resendNotice.kind}>{resendNotice.text}</Alert>}
-          <div className="field">
-            <label htmlFor="login-email">Email</label>
-            <input
-              id="login-email"
-              type="email"
-              name="email"
-              autoComplete="email"
-              required
-              value={email}
-              onChange={(e) => {
-                setEmail(e.target.value);
-              }}
-              placeholder="you@example.com"
-            />
-          </div>
-          <div className="field">
-            <div className="field-label-row">
-              <label htmlFor="login-password">Password</label>
-              <Link to="/forgot-password" className="small-link">
-                Forgot password?
-              </Link>
-            </div>
-            <div className="input-with-action">
+      {step === 'code' ? (
+        <TwoFactorStep verify={verifyCode} onBack={backToPassword} />
+      ) : (
+        <ServerGate idPrefix="login">
+          <form className="form" onSubmit={onSubmit} noValidate={false}>
+            {error && (
+              <Alert kind="error">
+                <p>{error}</p>
+                {showResend && (
+                  <button type="button" className="btn btn-link" onClick={onResend} disabled={resending}>
+                    {resending ? 'Sending...' : 'Resend verification email'}
+                  </button>
+                )}
+              </Alert>
+            )}
+            {resendNotice && <Alert kind={resendNotice.kind}>{resendNotice.text}</Alert>}
+            <div className="field">
+              <label htmlFor="login-email">Email</label>
               <input
-                id="login-password"
-                type={showPassword ? 'text' : 'password'}
-                name="password"
-                autoComplete="current-password"
+                id="login-email"
+                type="email"
+                name="email"
+                autoComplete="email"
                 required
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
+                value={email}
+                onChange={(e) => {
+                  setEmail(e.target.value);
+                }}
+                placeholder="you@example.com"
               />
-              <PasswordToggle shown={showPassword} onToggle={() => setShowPassword((s) => !s)} />
             </div>
-          </div>
-          <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
-            {submitting ? 'Signing in...' : 'Sign in'}
-          </button>
-        </form>
-      </ServerGate>
+            <div className="field">
+              <div className="field-label-row">
+                <label htmlFor="login-password">Password</label>
+                <Link to="/forgot-password" className="small-link">
+                  Forgot password?
+                </Link>
+              </div>
+              <div className="input-with-action">
+                <input
+                  id="login-password"
+                  type={showPassword ? 'text' : 'password'}
+                  name="password"
+                  autoComplete="current-password"
+                  required
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+                <PasswordToggle shown={showPassword} onToggle={() => setShowPassword((s) => !s)} />
+              </div>
+            </div>
+            <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
+              {submitting ? 'Signing in...' : 'Sign in'}
+            </button>
+          </form>
+        </ServerGate>
+      )}
     </AuthLayout>
   );
 }

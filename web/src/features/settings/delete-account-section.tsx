@@ -1,8 +1,10 @@
 /**
  * Settings → Privacy & Security → Delete account (issue 12): a radix dialog asks for the password
  * and for the username (or, without one, the e-mail) typed out; the button stays disabled until
- * it matches. On success the server has removed everything; this device signs out, drops its
- * local data and lands on the home page with a notice. A wrong password is shown in the dialog; nothing is lost.
+ * it matches. With two-factor sign-in on (the user says so, or the server answered 422 with
+ * `errors.two_factor_code`; issue 26) it asks for a code too: the authenticator's or a recovery code.
+ * On success the server has removed everything; this device signs out, drops its local data and
+ * lands on the home page with a notice. A wrong password or code is shown in the dialog; nothing is lost.
  */
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -10,6 +12,7 @@ import { api, ApiError } from '@avail/shared/api/api-client.ts';
 import { useSession } from '../../data/session.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';
+import { cleanAnyCode } from '../../lib/two-factor.ts';
 
 /** Shown on the home page after the deletion. */
 export const ACCOUNT_DELETED_NOTICE = 'Your account has been deleted. Everything it held is gone from Avail.';
@@ -21,6 +24,10 @@ export function DeleteAccountSection() {
   const [password, setPassword] = useState('');
   const [typed, setTyped] = useState('');
   const [error, setError] = useState('');
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState('');
+  const [serverAsksCode, setServerAsksCode] = useState(false);
+  const askCode = serverAsksCode || Boolean(user?.two_factor_enabled);
   const [busy, setBusy] = useState(false);
   const phrase = user?.username ?? user?.email ?? '';
   const matches = phrase !== '' && typed.trim().toLowerCase() === phrase.toLowerCase();
@@ -31,19 +38,27 @@ export function DeleteAccountSection() {
       setPassword('');
       setTyped('');
       setError('');
+      setCode('');
+      setCodeError('');
+      setServerAsksCode(false);
     }
   }
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    if (!matches || !password || busy) return;
+    if (!matches || !password || (askCode && !code.trim()) || busy) return;
     setBusy(true);
     setError('');
+    setCodeError('');
     try {
-      await api.deleteAccount(password);
+      await api.deleteAccount(password, askCode ? cleanAnyCode(code) : undefined);
     } catch (err) {
-      const body = err instanceof ApiError ? (err.body as { errors?: { password?: string } } | null) : null;
-      setError(body?.errors?.password ?? (err as Error).message);
+      const fields = (err instanceof ApiError && err.fieldErrors) || {};
+      if (fields.two_factor_code) {
+        setServerAsksCode(true);
+        setCodeError(fields.two_factor_code);
+      }
+      if (fields.password || !fields.two_factor_code) setError(fields.password ?? (err as Error).message);
       setBusy(false);
       return;
     }
@@ -75,6 +90,27 @@ export function DeleteAccountSection() {
             />
             <FieldError id="delete-password-error">{error}</FieldError>
           </div>
+          {askCode && (
+            <div className="field">
+              <label htmlFor="delete-two-factor-code">Code from your authenticator app, or a recovery code</label>
+              <input
+                id="delete-two-factor-code"
+                type="text"
+                autoComplete="one-time-code"
+                autoCapitalize="none"
+                spellCheck={false}
+                maxLength={24}
+                value={code}
+                onChange={(e) => {
+                  setCode(e.target.value);
+                  setCodeError('');
+                }}
+                aria-invalid={Boolean(codeError)}
+                aria-describedby={codeError ? 'delete-two-factor-code-error' : undefined}
+              />
+              <FieldError id="delete-two-factor-code-error">{codeError}</FieldError>
+            </div>
+          )}
           <div className="field">
             <label htmlFor="delete-confirm">
               Type <strong>{phrase}</strong> to confirm
@@ -85,7 +121,7 @@ export function DeleteAccountSection() {
             <button type="button" className="btn btn-secondary" onClick={() => reset(false)}>
               Cancel
             </button>
-            <button type="submit" className="btn btn-danger" disabled={!matches || !password || busy}>
+            <button type="submit" className="btn btn-danger" disabled={!matches || !password || (askCode && !code.trim()) || busy}>
               {busy ? 'Deleting…' : 'Delete my account'}
             </button>
           </div>

@@ -13,6 +13,7 @@ import { EmailChangeSection } from './email-change-section.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { ProfileSection } from './profile-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
+import { TwoFactorSection } from './two-factor-section.tsx';
 
 export default function SettingsPage() {
   const { hash } = useLocation();
@@ -65,6 +66,7 @@ export default function SettingsPage() {
             </div>
             <SessionsSection />
             <PasswordSection />
+            <TwoFactorSection />
             <EmailChangeSection />
             <h3 className="subhead">Delete account</h3>
             <DeleteAccountSection />
