@@ -12,18 +12,13 @@ export interface ActionResult {
   requiresVerification: boolean;
   message: string;
   email?: string;
-  /** The server's error code of a failed call (e.g. `two_factor_required`, `invalid_two_factor_code`). */
-  code?: string;
-  /** The HTTP status of a failed call (429: throttled). */
-  status?: number;
 }
 
 interface SessionValue {
   status: SessionStatus;
   user: User | null;
   isVerified: boolean;
-  /** Signs in; `twoFactorCode` (a TOTP or recovery code) when the server asked for one (`code: 'two_factor_required'`). */
-  login(email: string, password: string, twoFactorCode?: string): Promise<ActionResult>;
+  login(email: string, password: string): Promise<ActionResult>;
   register(form: { name: string; email: string; password: string; confirmPassword: string }): Promise<ActionResult>;
   verifyEmail(email: string, code: string): Promise<ActionResult>;
   logout(): Promise<void>;
@@ -223,9 +218,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [status, user?.email_verified_at, offlineSession]);
 
   const login = useCallback(
-    async (email: string, password: string, twoFactorCode?: string): Promise<ActionResult> => {
+    async (email: string, password: string): Promise<ActionResult> => {
       try {
-        const res = await api.login(twoFactorCode ? { email, password, two_factor_code: twoFactorCode } : { email, password });
+        const res = await api.login({ email, password });
         if (res.requires_verification) {
           return { success: false, requiresVerification: true, message: res.message ?? '', email: res.email ?? email };
         }
@@ -235,7 +230,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         }
         return { success: false, requiresVerification: false, message: res.message || 'Login failed' };
       } catch (e) {
-        if (e instanceof ApiError) return { success: false, requiresVerification: false, message: serverMessage(e) ?? 'Login failed', code: e.code, status: e.status };
+        if (e instanceof ApiError) return { success: false, requiresVerification: false, message: serverMessage(e) ?? 'Login failed' };
         return { success: false, requiresVerification: false, message: 'An unexpected error occurred' };
       }
     },
@@ -325,7 +320,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
    */
   const endSession = useCallback(
     (notice: string) => {
-      if (signingOutRef.current) return;
+      // An explicit logout runs, or the session has ended already (a second 401 racing the first
+      // — the replication's after the REST call's — must not replace the notice).
+      if (signingOutRef.current || statusRef.current === 'unauthenticated') return;
       const wasOpen = statusRef.current === 'authenticated';
       statusRef.current = 'unauthenticated';
       setSignedOutNotice(notice);

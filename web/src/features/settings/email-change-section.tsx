@@ -155,9 +155,6 @@ export function EmailChangeSection() {
               {busy ? 'Sending...' : 'Send code'}
             </button>
           </div>
-          <p className="account-success small" role="status">
-            {success}
-          </p>
         </form>
       ) : (
         <form className="form account-form" onSubmit={verify} noValidate>
@@ -197,6 +194,9 @@ export function EmailChangeSection() {
           </div>
         </form>
       )}
+      <p className="account-success small" role="status">
+        {success}
+      </p>
     </div>
   );
 }

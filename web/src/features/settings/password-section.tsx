@@ -5,13 +5,14 @@
  * characters', 'Passwords do not match'); the server's field errors (`errors.current_password`,
  * `errors.password`, `errors.password_confirmation`) show under their fields, any other failure (429
  * while throttled) above the form. On success the server's message says other devices were signed
- * out; this device stays signed in.
+ * out (the device list is read again); this device stays signed in.
  */
 import { useState, type FormEvent } from 'react';
 import { api, ApiError, serverMessage } from '@avail/shared/api/api-client.ts';
 import { GENERIC_ERROR_MESSAGE, MIN_PASSWORD_LENGTH } from '@avail/shared/constants.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';
+import { SESSIONS_CHANGED_EVENT } from './sessions-section.tsx';
 
 type Field = 'current_password' | 'password' | 'password_confirmation';
 const FIELD_IDS: Record<Field, string> = {
@@ -50,6 +51,7 @@ export function PasswordSection() {
       const res = await api.changePassword(values);
       setValues({ current_password: '', password: '', password_confirmation: '' });
       setSuccess(res.message || 'Your password has been changed.');
+      window.dispatchEvent(new Event(SESSIONS_CHANGED_EVENT)); // the other devices are gone from the list
     } catch (err) {
       const fields = err instanceof ApiError ? err.fieldErrors : undefined;
       const mine = fields ? (Object.keys(FIELD_IDS) as Field[]).filter((f) => fields[f]) : [];
@@ -109,10 +111,10 @@ export function PasswordSection() {
             {saving ? 'Changing...' : 'Change password'}
           </button>
         </div>
-        <p className="account-success small" role="status">
-          {success}
-        </p>
       </form>
+      <p className="account-success small" role="status">
+        {success}
+      </p>
     </div>
   );
 }

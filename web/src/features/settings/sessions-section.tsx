@@ -16,6 +16,9 @@ import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { lastActiveText, signedInText } from './session-times.ts';
 
+/** Window event after which the list is read again (a password change ended the other sessions). */
+export const SESSIONS_CHANGED_EVENT = 'avail:sessions-changed';
+
 /** How often the "last active" texts are re-read while the section is open (ms). */
 const TICK_MS = 60_000;
 
@@ -49,7 +52,12 @@ export function SessionsSection() {
   useEffect(() => {
     void load();
     const t = setInterval(() => setNow(Date.now()), TICK_MS);
-    return () => clearInterval(t);
+    const reload = () => void load();
+    window.addEventListener(SESSIONS_CHANGED_EVENT, reload);
+    return () => {
+      clearInterval(t);
+      window.removeEventListener(SESSIONS_CHANGED_EVENT, reload);
+    };
   }, [load]);
 
   async function signOut(s: AccountSession) {
@@ -123,7 +131,7 @@ export function SessionsSection() {
                     {s.current && <span className="badge">This device</span>}
                   </p>
                   <p className="muted small">
-                    Signed in {signedInText(s.created_at, formats, zone)} · Last active {s.current ? 'now' : lastActiveText(s.last_used_at, now, formats, zone)}
+                    Signed in {signedInText(s.created_at, formats, zone)} · Last active {s.current ? 'just now' : lastActiveText(s.last_used_at, now, formats, zone)}
                   </p>
                 </div>
                 <button
