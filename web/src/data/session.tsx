@@ -12,13 +12,18 @@ export interface ActionResult {
   requiresVerification: boolean;
   message: string;
   email?: string;
+  /** The server's error code of a failed call (e.g. `two_factor_required`, `invalid_two_factor_code`). */
+  code?: string;
+  /** The HTTP status of a failed call (429: throttled). */
+  status?: number;
 }
 
 interface SessionValue {
   status: SessionStatus;
   user: User | null;
   isVerified: boolean;
-  login(email: string, password: string): Promise<ActionResult>;
+  /** Signs in; `twoFactorCode` (a TOTP or recovery code) when the server asked for one (`code: 'two_factor_required'`). */
+  login(email: string, password: string, twoFactorCode?: string): Promise<ActionResult>;
   register(form: { name: string; email: string; password: string; confirmPassword: string }): Promise<ActionResult>;
   verifyEmail(email: string, code: string): Promise<ActionResult>;
   logout(): Promise<void>;
@@ -218,9 +223,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [status, user?.email_verified_at, offlineSession]);
 
   const login = useCallback(
-    async (email: string, password: string): Promise<ActionResult> => {
+    async (email: string, password: string, twoFactorCode?: string): Promise<ActionResult> => {
       try {
-        const res = await api.login({ email, password });
+        const res = await api.login(twoFactorCode ? { email, password, two_factor_code: twoFactorCode } : { email, password });
         if (res.requires_verification) {
           return { success: false, requiresVerification: true, message: res.message ?? '', email: res.email ?? email };
         }
@@ -230,7 +235,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         }
         return { success: false, requiresVerification: false, message: res.message || 'Login failed' };
       } catch (e) {
-        if (e instanceof ApiError) return { success: false, requiresVerification: false, message: serverMessage(e) ?? 'Login failed' };
+        if (e instanceof ApiError) return { success: false, requiresVerification: false, message: serverMessage(e) ?? 'Login failed', code: e.code, status: e.status };
         return { success: false, requiresVerification: false, message: 'An unexpected error occurred' };
       }
     },
