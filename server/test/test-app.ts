@@ -89,6 +89,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       PAGE_VIEW_FLUSH_MS: '0',
       // In-memory limits keep each test app's counts its own; the shared PostgreSQL store has its own tests.
       RATE_LIMIT_STORE: 'memory',
+      // Tests move the clock years ahead of the tokens they issued; sessions then live ~100 years.
+      // Expiry has its own tests, which pass SESSION_IDLE_DAYS / SESSION_MAX_DAYS themselves (issue 26).
+      SESSION_IDLE_DAYS: '36500',
+      SESSION_MAX_DAYS: '36500',
       ...(testDb.databaseUrl ? { DATABASE_URL: testDb.databaseUrl } : {}),
       ...options.env,
     },

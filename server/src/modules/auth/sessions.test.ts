@@ -20,7 +20,8 @@ const DESKTOP_LINUX =
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // The defaults, stated: the test app itself runs with ~100-year sessions (test-app.ts).
+  t = await createTestApp({ env: { SESSION_IDLE_DAYS: '30', SESSION_MAX_DAYS: '365' } });
 });
 afterAll(async () => {
   await t.close();
