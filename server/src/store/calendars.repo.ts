@@ -1,9 +1,15 @@
 /**
  * SQL of calendar connections, their raw sources, derived events and busy intervals.
  * Every query that takes a user id filters by it: one owner never reaches another's rows.
+ *
+ * A connection's `name`, `account` (the login, e-mail or feed host) and `warnings_json` (parse
+ * warnings name events by their UID) are sealed at rest (issue 26;
+ * lib/crypto.ts sealContent with AVAIL_SECRET_KEY, the `key` parameters): written sealed by
+ * insertConnection/updateConnection, returned opened by the connection reads here (a legacy plain
+ * value as is; the start-up pass store/sealed-text.repo.ts seals those). Nothing selects by them.
  */
 import { createHash } from 'node:crypto';
-import { openContent, sealContent } from '../lib/crypto.ts';
+import { openContent, openNullable, sealContent, sealNullable } from '../lib/crypto.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { CalendarConnectionRow, CalendarConnectionsTable, CalendarEventRow, Database } from '../db/schema.ts';
 import type { Insertable, Updateable } from 'kysely';
@@ -22,20 +28,42 @@ export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-export async function listConnections(db: Q, userId: string): Promise<CalendarConnectionRow[]> {
-  return db.selectFrom('calendar_connections').selectAll().where('user_id', '=', userId).orderBy('connected_at', 'asc').orderBy('id', 'asc').execute();
+/** A connection row with its sealed `name` and `account` opened with `key` (also for rows read elsewhere, e.g. replication pages). */
+export function openConnectionTexts<T extends Pick<CalendarConnectionRow, 'name' | 'account' | 'warnings_json'>>(row: T, key: Uint8Array): T {
+  return { ...row, name: openContent(row.name, key), account: openNullable(row.account, key), warnings_json: openNullable(row.warnings_json, key) };
 }
 
-export async function findConnection(db: Q, userId: string, id: string): Promise<CalendarConnectionRow | undefined> {
-  return db.selectFrom('calendar_connections').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+/** `patch` with its `name` / `account` / `warnings_json` (when present) sealed with `key`. */
+function sealConnectionTexts<T extends { name?: unknown; account?: unknown; warnings_json?: unknown }>(patch: T, key: Uint8Array): T {
+  const out = { ...patch };
+  if (typeof patch.name === 'string') out.name = sealContent(patch.name, key);
+  if (patch.account !== undefined) out.account = sealNullable(patch.account as string | null, key);
+  if (patch.warnings_json !== undefined) out.warnings_json = sealNullable(patch.warnings_json as string | null, key);
+  return out;
 }
 
-export async function findConnectionById(db: Q, id: string): Promise<CalendarConnectionRow | undefined> {
-  return db.selectFrom('calendar_connections').selectAll().where('id', '=', id).executeTakeFirst();
+/** The owner's connections, oldest first (name and account opened with `key`). */
+export async function listConnections(db: Q, userId: string, key: Uint8Array): Promise<CalendarConnectionRow[]> {
+  const rows = await db.selectFrom('calendar_connections').selectAll().where('user_id', '=', userId).orderBy('connected_at', 'asc').orderBy('id', 'asc').execute();
+  return rows.map((r) => openConnectionTexts(r, key));
 }
 
-export async function findConnectionsByProvider(db: Q, userId: string, provider: CalendarConnectionRow['provider']) {
-  return db.selectFrom('calendar_connections').selectAll().where('user_id', '=', userId).where('provider', '=', provider).execute();
+/** One connection of the owner (name and account opened with `key`), or undefined. */
+export async function findConnection(db: Q, userId: string, id: string, key: Uint8Array): Promise<CalendarConnectionRow | undefined> {
+  const row = await db.selectFrom('calendar_connections').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  return row && openConnectionTexts(row, key);
+}
+
+/** One connection by id, whoever owns it (name and account opened with `key`), or undefined. */
+export async function findConnectionById(db: Q, id: string, key: Uint8Array): Promise<CalendarConnectionRow | undefined> {
+  const row = await db.selectFrom('calendar_connections').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && openConnectionTexts(row, key);
+}
+
+/** The owner's connections of one provider (name and account opened with `key`). */
+export async function findConnectionsByProvider(db: Q, userId: string, provider: CalendarConnectionRow['provider'], key: Uint8Array) {
+  const rows = await db.selectFrom('calendar_connections').selectAll().where('user_id', '=', userId).where('provider', '=', provider).execute();
+  return rows.map((r) => openConnectionTexts(r, key));
 }
 
 /** Sets a connection's busy rules (JSON, null = defaults). Not a replicated field: no stamp. */
@@ -48,28 +76,36 @@ export async function setCalendarChoices(db: Q, connectionId: string, sealed: st
   await db.updateTable('calendar_connections').set({ calendar_choices: sealed }).where('id', '=', connectionId).execute();
 }
 
-/** Inserts a connection; its `updated_at` is the write's stamp (call inside replicatedWrite). */
+/** Inserts a connection (name and account sealed with `key`); its `updated_at` is the write's stamp (call inside replicatedWrite). */
 export async function insertConnection(
   db: Q,
   row: Omit<Insertable<CalendarConnectionsTable>, 'updated_at'>,
   stamp: Stamper,
+  key: Uint8Array,
 ): Promise<void> {
   const updatedAt = await stamp('calendar_connections');
-  await db.insertInto('calendar_connections').values({ ...row, updated_at: updatedAt }).execute();
+  await db.insertInto('calendar_connections').values({ ...sealConnectionTexts(row, key), updated_at: updatedAt }).execute();
   await clearTombstones(db, row.user_id, 'calendar_connections', [row.id]);
 }
 
-/** Updates a connection of `conn.user_id` and bumps its replication stamp (call inside replicatedWrite). */
+/**
+ * Updates a connection of `conn.user_id` and bumps its replication stamp (call inside
+ * replicatedWrite). A patch of `name`, `account` or `warnings_json` is sealed with `key`.
+ * @throws Error when the patch has one of them but no `key` is given (never stored in clear).
+ */
 export async function updateConnection(
   db: Q,
   conn: { id: string; user_id: string },
   patch: Omit<Updateable<CalendarConnectionsTable>, 'updated_at'>,
   stamp: Stamper,
+  key?: Uint8Array,
 ): Promise<void> {
+  const hasText = patch.name !== undefined || patch.account !== undefined || patch.warnings_json !== undefined;
+  if (hasText && !key) throw new Error('updateConnection: a name or account needs the key to be sealed');
   const updatedAt = await stamp('calendar_connections');
   await db
     .updateTable('calendar_connections')
-    .set({ ...patch, updated_at: updatedAt })
+    .set({ ...(hasText && key ? sealConnectionTexts(patch, key) : patch), updated_at: updatedAt })
     .where('id', '=', conn.id)
     .where('user_id', '=', conn.user_id)
     .execute();
@@ -209,7 +245,9 @@ export function eventId(connectionId: string, uid: string, startMs: number, dupl
  * at all (an unchanged re-sync writes zero event rows). Busy intervals (not replicated) are replaced.
  * Rows go in batches of 400 with a yield to the event loop between batches; the derivation's
  * budgets (sync/derive.ts: ≤ 20,000 events and busy intervals per connection) bound the whole write.
- * Event titles are stored sealed with `key` (lib/crypto.ts sealContent).
+ * Event titles and UIDs are stored sealed with `key` (lib/crypto.ts sealContent; a UID often
+ * carries an e-mail address or host name — issue 26). Events are matched in memory (their id is
+ * derived from connection, UID and start), so nothing selects by UID.
  */
 export async function replaceDerived(db: Q, conn: { id: string; user_id: string }, derived: DerivedRows, stamp: Stamper, key: Uint8Array): Promise<void> {
   await db.deleteFrom('busy_intervals').where('connection_id', '=', conn.id).execute();
@@ -289,7 +327,7 @@ async function syncEvents(db: Q, conn: { id: string; user_id: string }, events: 
       continue;
     }
     if (++compared % INSERT_BATCH === 0) await yieldToEventLoop();
-    if (!sameEvent({ ...old, title: openContent(old.title, key) }, e)) updates.push(e);
+    if (!sameEvent({ ...old, title: openContent(old.title, key), uid: openContent(old.uid, key) }, e)) updates.push(e);
   }
   const removed = current.filter((r) => !wanted.has(r.id)).map((r) => r.id);
   if (inserts.length === 0 && updates.length === 0 && removed.length === 0) return;
@@ -302,7 +340,7 @@ async function syncEvents(db: Q, conn: { id: string; user_id: string }, events: 
   for (let n = 0; n < updates.length; n++) {
     if (n % INSERT_BATCH === 0) await yieldToEventLoop();
     const { id, ...fields } = updates[n]!;
-    await db.updateTable('calendar_events').set({ ...fields, title: sealContent(fields.title, key), updated_at: updatedAt }).where('id', '=', id).execute();
+    await db.updateTable('calendar_events').set({ ...fields, title: sealContent(fields.title, key), uid: sealContent(fields.uid, key), updated_at: updatedAt }).where('id', '=', id).execute();
   }
   await clearTombstones(db, conn.user_id, 'calendar_events', inserts.map((e) => e.id));
   for (let i = 0; i < inserts.length; i += INSERT_BATCH) {
@@ -310,7 +348,9 @@ async function syncEvents(db: Q, conn: { id: string; user_id: string }, events: 
     await db
       .insertInto('calendar_events')
       .values(
-        inserts.slice(i, i + INSERT_BATCH).map((e) => ({ ...e, title: sealContent(e.title, key), user_id: conn.user_id, connection_id: conn.id, updated_at: updatedAt })),
+        inserts
+          .slice(i, i + INSERT_BATCH)
+          .map((e) => ({ ...e, title: sealContent(e.title, key), uid: sealContent(e.uid, key), user_id: conn.user_id, connection_id: conn.id, updated_at: updatedAt })),
       )
       .execute();
   }
@@ -341,7 +381,7 @@ export async function listEvents(db: Q, userId: string, start: number, end: numb
   return rows.map((r) => ({ ...r, title: openContent(r.title, key) }));
 }
 
-/** One of the owner's events with the columns that explain it (title opened), or undefined. */
+/** One of the owner's events with the columns that explain it (title and UID opened), or undefined. */
 export async function findEventOfUser(db: Q, userId: string, id: string, key: Uint8Array) {
   const row = await db
     .selectFrom('calendar_events')
@@ -349,7 +389,7 @@ export async function findEventOfUser(db: Q, userId: string, id: string, key: Ui
     .where('user_id', '=', userId)
     .where('id', '=', id)
     .executeTakeFirst();
-  return row ? { ...row, title: openContent(row.title, key) } : undefined;
+  return row ? { ...row, title: openContent(row.title, key), uid: openContent(row.uid, key) } : undefined;
 }
 
 /**

@@ -3,7 +3,8 @@
  * list), the replication module (the replicated `proposals` collection) and the public free windows
  * (a confirmed meeting is busy at once) read it. Instants are UTC epoch ms.
  *
- * The visitor's name, e-mail and note and the owner's messages (`message`, `request_message`) are
+ * The visitor's name, e-mail and note and the owner's messages (`message`, `request_message`) and the name of the calendar a confirmed meeting was written
+ * to (`calendar_name`) are
  * sealed at rest (issue 26; lib/crypto.ts sealContent with AVAIL_SECRET_KEY, the `key` parameter):
  * every write here seals them, every read here returns them opened (a legacy plain value as is; the
  * start-up pass seals those: store/sealed-text.repo.ts). Nothing looks proposals up by these texts.
@@ -20,12 +21,14 @@ export type NewProposal = Pick<ProposalRow, 'id' | 'user_id' | 'start_ms' | 'end
 
 /** The texts sealed at rest (module comment). */
 const SEALED_TEXT = ['name', 'email', 'note', 'message'] as const;
+/** …and the nullable ones: the device's request message, the name of the calendar a meeting was written to. */
+const SEALED_NULLABLE = ['request_message', 'calendar_name'] as const;
 
 /** `row` with its sealed texts opened with `key` (also for rows read elsewhere, e.g. replication pages). */
 export function openProposalTexts(row: ProposalRow, key: Uint8Array): ProposalRow {
   const out = { ...row };
   for (const f of SEALED_TEXT) out[f] = openContent(row[f], key);
-  out.request_message = openNullable(row.request_message, key);
+  for (const f of SEALED_NULLABLE) out[f] = openNullable(row[f], key);
   return out;
 }
 
@@ -33,7 +36,7 @@ export function openProposalTexts(row: ProposalRow, key: Uint8Array): ProposalRo
 function sealedSet<T extends Partial<ProposalRow>>(set: T, key: Uint8Array): T {
   const out: Partial<ProposalRow> = { ...set };
   for (const f of SEALED_TEXT) if (typeof set[f] === 'string') out[f] = sealContent(set[f], key);
-  if (set.request_message !== undefined) out.request_message = sealNullable(set.request_message, key);
+  for (const f of SEALED_NULLABLE) if (set[f] !== undefined) out[f] = sealNullable(set[f] ?? null, key);
   return out as T;
 }
 

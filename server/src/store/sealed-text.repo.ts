@@ -11,8 +11,11 @@ import { isSealed, sealContent } from '../lib/crypto.ts';
 /** Table → its text columns kept sealed at rest (every table keyed by `id`). */
 export const SEALED_TEXT_COLUMNS = {
   busy_blocks: ['note'],
-  proposals: ['name', 'email', 'note', 'message', 'request_message'],
+  proposals: ['name', 'email', 'note', 'message', 'request_message', 'calendar_name'],
   replication_conflicts: ['winner_json', 'loser_json'],
+  share_links: ['label'],
+  calendar_connections: ['name', 'account', 'warnings_json'],
+  calendar_events: ['uid'],
 } as const satisfies Record<string, readonly string[]>;
 
 type AnyRow = Record<string, string | null>;

@@ -4,7 +4,7 @@ import { buildUser, type BuiltUser } from '../../../test/factories.ts';
 import { startIcsServer, type IcsServer } from '../../../test/ics-server.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { randomBytes } from 'node:crypto';
-import { decryptSecret } from '../../lib/crypto.ts';
+import { decryptSecret, openContent } from '../../lib/crypto.ts';
 import { createSafeFetch } from '../../lib/safe-fetch.ts';
 import { rederiveZoneDependentBusy, syncConnection } from '../sync/sync.service.ts';
 import { feedUrlHmac, sealLegacyIcsFeeds } from './calendars.service.ts';
@@ -132,7 +132,8 @@ describe('ICS feed connections (API)', () => {
     };
     await assertNoFeedUrl();
     const conn = await t.db.selectFrom('calendar_connections').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    expect(conn.account).toBe(`127.0.0.1:${srv.port}`);
+    expect(conn.account).not.toContain(`127.0.0.1:${srv.port}`); // sealed at rest (issue 26)
+    expect(openContent(conn.account!, t.config.AVAIL_SECRET_KEY)).toBe(`127.0.0.1:${srv.port}`);
     expect(JSON.parse(conn.config_json)).toEqual({ sourceId: `ics:${id}`, url_hmac: feedUrlHmac(url, t.config.AVAIL_SECRET_KEY) });
     expect(JSON.parse(conn.config_json).url_hmac).toMatch(/^[0-9a-f]{64}$/);
     expect(decryptSecret(conn.secret_enc!, t.config.AVAIL_SECRET_KEY)).toBe(url);

@@ -70,7 +70,7 @@ export function presentConnection(c: Omit<CalendarConnectionRow, SyncHealthColum
 }
 
 export async function listConnectionViews(deps: SyncDeps, userId: string): Promise<ConnectionView[]> {
-  return (await repo.listConnections(deps.db, userId)).map(presentConnection);
+  return (await repo.listConnections(deps.db, userId, deps.config.AVAIL_SECRET_KEY)).map(presentConnection);
 }
 
 type PullId = 'ics' | 'caldav' | 'apple';
@@ -153,9 +153,9 @@ async function connectPull(deps: SyncDeps, user: UserRow, req: ConnectRequest): 
   const updatedAt = await replicatedWrite(deps, user.id, async (trx, stamp) => {
     if (req.provider === 'apple') {
       // One Apple connection per user: reconnecting replaces the old one.
-      for (const old of await repo.findConnectionsByProvider(trx, user.id, 'apple')) await repo.deleteConnectionCascade(trx, old, stamp);
+      for (const old of await repo.findConnectionsByProvider(trx, user.id, 'apple', deps.config.AVAIL_SECRET_KEY)) await repo.deleteConnectionCascade(trx, old, stamp);
     }
-    await repo.insertConnection(trx, row, stamp);
+    await repo.insertConnection(trx, row, stamp, deps.config.AVAIL_SECRET_KEY);
     await repo.applySourceChanges(trx, row, result, now, deps.config.AVAIL_SECRET_KEY);
     await repo.replaceDerived(trx, row, derived, stamp, deps.config.AVAIL_SECRET_KEY);
     return stamp('calendar_connections');
@@ -168,7 +168,7 @@ async function connectPull(deps: SyncDeps, user: UserRow, req: ConnectRequest): 
 }
 
 async function refuseDuplicate(deps: SyncDeps, userId: string, provider: PullId, sameAs: (config: Record<string, string>) => boolean) {
-  for (const c of await repo.findConnectionsByProvider(deps.db, userId, provider)) {
+  for (const c of await repo.findConnectionsByProvider(deps.db, userId, provider, deps.config.AVAIL_SECRET_KEY)) {
     let config: Record<string, string> = {};
     try {
       config = JSON.parse(c.config_json || '{}');
@@ -309,12 +309,12 @@ async function removeConnections(deps: SyncDeps, userId: string, conns: Calendar
  * @throws 404 `{ error: 'Calendar connection not found' }` for another owner's or no connection.
  */
 export async function setBusyRules(deps: SyncDeps, userId: string, id: string, rules: BusyRules): Promise<ConnectionView> {
-  const conn = await repo.findConnection(deps.db, userId, id);
+  const conn = await repo.findConnection(deps.db, userId, id, deps.config.AVAIL_SECRET_KEY);
   if (!conn) throw notFound('Calendar connection not found');
   const busy_rules_json = isDefaultBusyRules(rules) ? null : JSON.stringify(rules);
   await repo.setBusyRulesJson(deps.db, conn.id, busy_rules_json);
   await rederiveConnection(deps, { ...conn, busy_rules_json });
-  const updated = await repo.findConnection(deps.db, userId, id);
+  const updated = await repo.findConnection(deps.db, userId, id, deps.config.AVAIL_SECRET_KEY);
   return presentConnection(updated ?? { ...conn, busy_rules_json });
 }
 
@@ -326,7 +326,7 @@ export async function setBusyRules(deps: SyncDeps, userId: string, id: string, r
  * @throws 404 `{ error: 'Calendar connection not found' }` for another owner's or no connection.
  */
 export async function listConnectionCalendars(deps: SyncDeps, userId: string, id: string): Promise<{ calendars: ConnectionCalendar[] }> {
-  const conn = await repo.findConnection(deps.db, userId, id);
+  const conn = await repo.findConnection(deps.db, userId, id, deps.config.AVAIL_SECRET_KEY);
   if (!conn) throw notFound('Calendar connection not found');
   const key = deps.config.AVAIL_SECRET_KEY;
   return { calendars: calendarSwitches(calendarListOf(conn, key), readChoices(conn, key), conn.name) };
@@ -347,7 +347,7 @@ export async function setConnectionCalendars(
   id: string,
   input: { calendars: Array<{ id: string; busy: boolean }> },
 ): Promise<{ calendars: ConnectionCalendar[]; connection: ConnectionView }> {
-  const conn = await repo.findConnection(deps.db, userId, id);
+  const conn = await repo.findConnection(deps.db, userId, id, deps.config.AVAIL_SECRET_KEY);
   if (!conn) throw notFound('Calendar connection not found');
   const key = deps.config.AVAIL_SECRET_KEY;
   const list = calendarListOf(conn, key);
@@ -363,19 +363,19 @@ export async function setConnectionCalendars(
   const calendar_choices = sealChoices(choices, key);
   await repo.setCalendarChoices(deps.db, conn.id, calendar_choices);
   await rederiveConnection(deps, { ...conn, calendar_choices });
-  const updated = (await repo.findConnection(deps.db, userId, id)) ?? { ...conn, calendar_choices };
+  const updated = (await repo.findConnection(deps.db, userId, id, deps.config.AVAIL_SECRET_KEY)) ?? { ...conn, calendar_choices };
   return { calendars: calendarSwitches(list, choices, conn.name), connection: presentConnection(updated) };
 }
 
 export async function deleteConnection(deps: SyncDeps, userId: string, id: string): Promise<void> {
-  const conn = await repo.findConnection(deps.db, userId, id);
+  const conn = await repo.findConnection(deps.db, userId, id, deps.config.AVAIL_SECRET_KEY);
   if (!conn) throw notFound('Calendar connection not found');
   await removeConnections(deps, userId, [conn]);
 }
 
 /** DELETE /me/calendar/{provider}/disconnect: removes that provider's connections; 404 when none. */
 export async function disconnectProvider(deps: SyncDeps, userId: string, provider: 'google' | 'microsoft' | 'apple') {
-  const conns = await repo.findConnectionsByProvider(deps.db, userId, provider);
+  const conns = await repo.findConnectionsByProvider(deps.db, userId, provider, deps.config.AVAIL_SECRET_KEY);
   if (conns.length === 0) throw notFound('No such calendar connection');
   await removeConnections(deps, userId, conns);
 }
@@ -501,7 +501,7 @@ export function calendarLabel(
 export async function eventSource(deps: SyncDeps, userId: string, id: string): Promise<EventSource> {
   const ev = await repo.findEventOfUser(deps.db, userId, id, deps.config.AVAIL_SECRET_KEY);
   if (!ev) throw notFound('Event not found');
-  const conn = await repo.findConnection(deps.db, userId, ev.connection_id);
+  const conn = await repo.findConnection(deps.db, userId, ev.connection_id, deps.config.AVAIL_SECRET_KEY);
   if (!conn) throw notFound('Event not found');
   const view = presentConnection(conn);
   const origin = ev.origin === 'single' || ev.origin === 'recurring' || ev.origin === 'override' ? ev.origin : null;

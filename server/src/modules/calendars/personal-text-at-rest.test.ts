@@ -1,7 +1,7 @@
 /**
  * Issue 26: the owner's and their visitors' personal text is sealed at rest like titles — busy-block
  * notes, proposal texts (the visitor's name, e-mail and note; the owner's decline message), the
- * conflict log's document states. Checked on the database the tests run on (SQLite, or PostgreSQL
+ * conflict log's document states, personal-link labels, connection names and accounts, event UIDs. Checked on the database the tests run on (SQLite, or PostgreSQL
  * with TEST_POSTGRES_URL) by reading every row of every table: no marker is stored in clear, while
  * the owner still reads everything through the API and the replication pull, and rows written in
  * clear by an earlier version are sealed by the start-up pass.
@@ -12,17 +12,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPLICATION_SCHEMA_VERSION, SCHEMA_HEADER } from '@avail/shared/rx/replication-protocol.ts';
 import { buildUser, type BuiltUser } from '../../../test/factories.ts';
 import { openAllWeek } from '../../../test/oauth-kit.ts';
+import { startIcsServer, type IcsServer } from '../../../test/ics-server.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { sealPlainPersonalText } from '../../store/sealed-text.repo.ts';
 
 const V = { [SCHEMA_HEADER]: String(REPLICATION_SCHEMA_VERSION) };
 
 let t: TestApp;
+let ics: IcsServer;
 beforeAll(async () => {
-  t = await createTestApp();
+  ics = await startIcsServer();
+  t = await createTestApp({ env: { ALLOW_PRIVATE_CALENDAR_HOSTS: 'true' } });
 });
 afterAll(async () => {
   await t?.close();
+  await ics?.close();
 });
 
 /** Every table of the test database, every row, as one JSON text per table. */
@@ -54,7 +58,7 @@ const pull = async (u: BuiltUser, collection: string) =>
   (await request(t.app).get(`/api/replication/${collection}/pull`).query({ limit: 100 }).set(u.auth).set(V).expect(200)).body.documents as Array<Record<string, unknown>>;
 
 describe('personal text at rest', () => {
-  it('stores block notes, proposal texts and conflict states sealed; the owner reads them through the API and the pull', async () => {
+  it('stores block notes, proposal texts, conflict states, link labels and connection names sealed; the owner reads them through the API and the pull', async () => {
     const tag = Math.random().toString(36).slice(2, 10);
     const m = {
       note: `dentist-${tag}-appointment`,
@@ -63,6 +67,9 @@ describe('personal text at rest', () => {
       visitorNote: `roof repair ${tag}`,
       declineMessage: `sorry-${tag}-not-then`,
       conflictNote: `lost-edit-${tag}`,
+      linkLabel: `For Grandma ${tag}`,
+      connection: `Workcal ${tag}`,
+      uid: `uid-${tag}@calendar-host.test`,
     };
     const owner = await buildUser(t, { timezone: 'UTC', username: `pt${tag}` });
     await openAllWeek(t, owner.user.id);
@@ -82,6 +89,14 @@ describe('personal text at rest', () => {
       .expect(201);
     const proposalId = (await request(t.app).get('/api/me/proposals').set(owner.auth).expect(200)).body.proposals[0].id;
     await request(t.app).post(`/api/me/proposals/${proposalId}/decline`).set(owner.auth).send({ message: m.declineMessage }).expect(200);
+    await request(t.app).post('/api/me/share-links').set(owner.auth).send({ label: m.linkLabel }).expect(201);
+    const icsTime = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').slice(0, 11) + '0000Z';
+    const start = icsTime(now + 2 * 86_400_000);
+    const end = icsTime(now + 2 * 86_400_000 + 3_600_000);
+    ics.set(`/${tag}.ics`, {
+      ics: ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//EN', 'BEGIN:VEVENT', `UID:${m.uid}`, 'DTSTAMP:20300101T000000Z', `DTSTART:${start}`, `DTEND:${end}`, 'SUMMARY:x', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n'),
+    });
+    await request(t.app).post('/api/me/calendar/ics/connect').set(owner.auth).send({ url: ics.url(`/${tag}.ics`), name: m.connection }).expect(201);
 
     expect(await markersInClear(Object.values(m))).toEqual({});
 
@@ -92,14 +107,33 @@ describe('personal text at rest', () => {
     expect(listed[0]).toMatchObject({ name: m.visitorName, email: m.visitorEmail, note: m.visitorNote, message: m.declineMessage });
     const log = (await request(t.app).get('/api/me/conflicts').set(owner.auth).expect(200)).body.conflicts;
     expect(log[0].replaced.note).toBe(m.conflictNote);
+    expect((await request(t.app).get('/api/me/share-links').set(owner.auth).expect(200)).body.share_links[0].label).toBe(m.linkLabel);
+    const conns = (await request(t.app).get('/api/me/calendar/connections').set(owner.auth).expect(200)).body.connections;
+    expect(conns[0]).toMatchObject({ name: m.connection, account: new URL(ics.url('/')).host });
+    const [event] = await t.db.selectFrom('calendar_events').select('id').where('user_id', '=', owner.user.id).execute();
+    expect((await request(t.app).get(`/api/me/calendar/events/${event!.id}/source`).set(owner.auth).expect(200)).body.event.uid).toBe(m.uid);
+    // A second sync of the unchanged feed matches the stored event by its (sealed) UID: nothing rewritten.
+    const stamp = (await t.db.selectFrom('calendar_events').select('updated_at').where('id', '=', event!.id).executeTakeFirstOrThrow()).updated_at;
+    await request(t.app).post('/api/me/calendar/sync').set(owner.auth).expect(200);
+    expect((await t.db.selectFrom('calendar_events').select(['id', 'updated_at']).where('user_id', '=', owner.user.id).execute())).toEqual([{ id: event!.id, updated_at: stamp }]);
     // … and the replication pull.
+    expect((await pull(owner, 'calendar_connections'))[0]).toMatchObject({ name: m.connection, account: new URL(ics.url('/')).host });
     expect((await pull(owner, 'busy_blocks')).map((d) => d.note)).toEqual([`${m.note} (moved)`]);
     expect((await pull(owner, 'proposals'))[0]).toMatchObject({ name: m.visitorName, email: m.visitorEmail, note: m.visitorNote, message: m.declineMessage });
   });
 
   it('seals rows an earlier version wrote in clear at start-up; the owner still reads them', async () => {
     const tag = Math.random().toString(36).slice(2, 10);
-    const m = { note: `legacy-note-${tag}`, name: `Lea Legacy ${tag}`, email: `lea-${tag}@legacy.test`, text: `legacy text ${tag}` };
+    const m = {
+      note: `legacy-note-${tag}`,
+      name: `Lea Legacy ${tag}`,
+      email: `lea-${tag}@legacy.test`,
+      text: `legacy text ${tag}`,
+      label: `Legacy link ${tag}`,
+      connection: `Legacy cal ${tag}`,
+      account: `acct-${tag}@legacy.test`,
+      uid: `legacy-uid-${tag}@host.test`,
+    };
     const owner = await buildUser(t, { timezone: 'UTC' });
     const now = Date.now();
     await t.db.insertInto('busy_blocks').values({ id: crypto.randomUUID(), user_id: owner.user.id, start_ms: now + 3_600_000, end_ms: now + 7_200_000, note: m.note, edited_at: now, device_id: 'server', updated_at: now }).execute();
@@ -107,13 +141,24 @@ describe('personal text at rest', () => {
       .insertInto('proposals')
       .values({ id: crypto.randomUUID(), user_id: owner.user.id, start_ms: now + 86_400_000, end_ms: now + 88_200_000, name: m.name, email: m.email, note: m.text, visitor_timezone: 'UTC', created_at: now, updated_at: now, edited_at: now, device_id: 'server' })
       .execute();
+    await t.db.insertInto('share_links').values({ id: crypto.randomUUID(), user_id: owner.user.id, label: m.label, token_hash: `h${tag}`, token_sealed: 'x', expires_at: null, created_at: now }).execute();
+    const connId = crypto.randomUUID();
+    await t.db.insertInto('calendar_connections').values({ id: connId, user_id: owner.user.id, provider: 'caldav', name: m.connection, status: 'active', account: m.account, connected_at: now, updated_at: now }).execute();
+    const eventId = crypto.randomUUID();
+    await t.db
+      .insertInto('calendar_events')
+      .values({ id: eventId, user_id: owner.user.id, connection_id: connId, uid: m.uid, title: 'x', start_ms: now, end_ms: now + 1_800_000, all_day: 0, is_busy: 1, depends_on_owner_zone: 0, updated_at: now })
+      .execute();
     expect(Object.keys(await markersInClear(Object.values(m))).sort()).toEqual(Object.values(m).sort()); // written in clear
 
-    expect(await sealPlainPersonalText(t.db, t.config.AVAIL_SECRET_KEY)).toBeGreaterThanOrEqual(2);
+    expect(await sealPlainPersonalText(t.db, t.config.AVAIL_SECRET_KEY)).toBeGreaterThanOrEqual(5);
     expect(await sealPlainPersonalText(t.db, t.config.AVAIL_SECRET_KEY)).toBe(0); // idempotent
     expect(await markersInClear(Object.values(m))).toEqual({});
 
     expect((await request(t.app).get('/api/me/blocks').set(owner.auth).expect(200)).body.blocks[0].note).toBe(m.note);
     expect((await request(t.app).get('/api/me/proposals').set(owner.auth).expect(200)).body.proposals[0]).toMatchObject({ name: m.name, email: m.email, note: m.text });
+    expect((await request(t.app).get('/api/me/calendar/connections').set(owner.auth).expect(200)).body.connections[0]).toMatchObject({ name: m.connection, account: m.account });
+    expect((await pull(owner, 'calendar_connections'))[0]).toMatchObject({ name: m.connection, account: m.account });
+    expect((await request(t.app).get(`/api/me/calendar/events/${eventId}/source`).set(owner.auth).expect(200)).body.event.uid).toBe(m.uid);
   });
 });

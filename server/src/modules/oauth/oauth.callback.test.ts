@@ -12,6 +12,7 @@ import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { backupSyncJob } from '../../jobs/backup-sync.job.ts';
 import { pushChannelsJob } from '../../jobs/push-channels.job.ts';
 import { decryptSecret } from '../../lib/crypto.ts';
+import { openConnectionTexts } from '../../store/calendars.repo.ts';
 import { ProviderRateLimitError } from '../../providers/oauth-provider.ts';
 import { ProviderAuthError } from '../../providers/provider.ts';
 import { isSyncScheduled } from '../sync/sync-queue.ts';
@@ -40,7 +41,9 @@ describe('OAuth callback edge cases (memory adapter)', () => {
     const state = new URL(start.body.auth_url).searchParams.get('state')!;
     return request(t.app).get('/api/oauth/google/callback').query({ code, state });
   }
-  const connections = () => t.db.selectFrom('calendar_connections').selectAll().where('user_id', '=', owner.user.id).execute();
+  // The name and account are sealed at rest (issue 26): opened here as the app opens them.
+  const connections = async () =>
+    (await t.db.selectFrom('calendar_connections').selectAll().where('user_id', '=', owner.user.id).execute()).map((c) => openConnectionTexts(c, t.config.AVAIL_SECRET_KEY));
 
   it('a push failure does not fail the connect; the channel-upkeep job opens it later', async () => {
     (mem.adapter as { startPush: unknown }).startPush = async () => {

@@ -10,6 +10,7 @@ import { buildUser, type BuiltUser } from '../../../test/factories.ts';
 import { connectThroughConsent, listen, openAllWeek, publicWindows, sleep, utcDatePlus, waitFor } from '../../../test/oauth-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { decryptSecret } from '../../lib/crypto.ts';
+import { openConnectionTexts } from '../../store/calendars.repo.ts';
 import { isSyncScheduled } from '../sync/sync-queue.ts';
 import { pkceChallenge } from './oauth.service.ts';
 import { sha256Hex } from '../../store/oauth.repo.ts';
@@ -101,7 +102,7 @@ describe('Google Calendar (OAuth, webhooks, disconnect) against the fake', () =>
 
     const conns = await t.db.selectFrom('calendar_connections').selectAll().where('user_id', '=', owner.user.id).execute();
     expect(conns).toHaveLength(1);
-    const c = conns[0]!;
+    const c = openConnectionTexts(conns[0]!, t.config.AVAIL_SECRET_KEY); // name and account sealed at rest (issue 26)
     connectionId = c.id;
     expect(c).toMatchObject({ provider: 'google', name: 'Google Calendar', status: 'active', account: fake.account, last_error: null });
     const tokens = JSON.parse(decryptSecret(c.secret_enc!, t.config.AVAIL_SECRET_KEY));

@@ -127,7 +127,7 @@ export async function completeConnect(deps: SyncDeps, provider: OAuthProviderId,
   const userId = stateRow.user_id;
   const secretEnc = encryptSecret(JSON.stringify(tokens), deps.config.AVAIL_SECRET_KEY);
   const now = deps.now();
-  const existing = (await calendarsRepo.findConnectionsByProvider(deps.db, userId, provider))[0];
+  const existing = (await calendarsRepo.findConnectionsByProvider(deps.db, userId, provider, deps.config.AVAIL_SECRET_KEY))[0];
   const sameAccount = existing && (existing.account ?? '').toLowerCase() === (account ?? '').toLowerCase();
   let connectionId: string;
   let created: boolean;
@@ -178,13 +178,14 @@ export async function completeConnect(deps: SyncDeps, provider: OAuthProviderId,
           connected_at: now,
         },
         stamp,
+        deps.config.AVAIL_SECRET_KEY,
       );
     });
   }
 
   const outcome = await syncConnection(deps, connectionId);
   if (!outcome.ok) {
-    const conn = await calendarsRepo.findConnectionById(deps.db, connectionId);
+    const conn = await calendarsRepo.findConnectionById(deps.db, connectionId, deps.config.AVAIL_SECRET_KEY);
     if (conn?.status === 'expired') {
       // The grant we were just given is refused: nothing usable to keep.
       if (created) await replicatedWrite(deps, userId, (trx, stamp) => calendarsRepo.deleteConnectionCascade(trx, conn, stamp));
@@ -230,7 +231,7 @@ export function callbackPage(provider: OAuthProviderId, ok: boolean, scriptNonce
  * syncs. Returns how many OAuth connections were handled.
  */
 export async function revokeAllGrants(deps: SyncDeps, userId: string): Promise<number> {
-  const conns = (await calendarsRepo.listConnections(deps.db, userId)).filter((c) => c.provider === 'google' || c.provider === 'microsoft');
+  const conns = (await calendarsRepo.listConnections(deps.db, userId, deps.config.AVAIL_SECRET_KEY)).filter((c) => c.provider === 'google' || c.provider === 'microsoft');
   for (const conn of conns) {
     cancelScheduledSync(deps.db, conn.id);
     await stopChannelsAndRevoke(deps, conn);

@@ -88,7 +88,7 @@ export const CHANNEL_CLAIM_MS = 2 * 60_000;
  * @returns how many channels were opened (0 on any failure, which is logged; the claims are dropped).
  */
 export async function openMissingChannels(deps: SyncDeps, connectionId: string): Promise<number> {
-  const conn = await calendarsRepo.findConnectionById(deps.db, connectionId);
+  const conn = await calendarsRepo.findConnectionById(deps.db, connectionId, deps.config.AVAIL_SECRET_KEY);
   if (!conn || conn.status === 'expired') return 0;
   const u = usable(deps, conn);
   if (!u) return 0;
@@ -194,7 +194,7 @@ export async function renewPushChannels(deps: SyncDeps, isStopping: () => boolea
   const now = deps.now();
   for (const row of await repo.listChannelsExpiringBefore(deps.db, now + PUSH_RENEW_BEFORE_MS)) {
     if (isStopping()) return counts;
-    const conn = await calendarsRepo.findConnectionById(deps.db, row.connection_id);
+    const conn = await calendarsRepo.findConnectionById(deps.db, row.connection_id, deps.config.AVAIL_SECRET_KEY);
     const u = conn && conn.status !== 'expired' ? usable(deps, conn) : null;
     const watched = conn ? readState(conn)?.calendarIds : undefined;
     if (conn && u && watched && !watched.includes(row.calendar_id)) {
@@ -254,7 +254,7 @@ export async function renewPushChannels(deps: SyncDeps, isStopping: () => boolea
  * logged and left to the hourly upkeep. Returns true when renewed. Never throws.
  */
 export async function renewChannelNow(deps: SyncDeps, row: PushChannelRow): Promise<boolean> {
-  const conn = await calendarsRepo.findConnectionById(deps.db, row.connection_id);
+  const conn = await calendarsRepo.findConnectionById(deps.db, row.connection_id, deps.config.AVAIL_SECRET_KEY);
   const u = conn && conn.status !== 'expired' ? usable(deps, conn) : null;
   const webhookUrl = conn && u ? pushAddress(deps, u.adapter, row.provider) : null;
   if (!conn || !u || !webhookUrl) return false;

@@ -323,7 +323,7 @@ async function writeMeeting(deps: Deps, writer: EventWriter, resolved: ResolvedT
 }
 
 async function removeQuietly(deps: Deps, writer: EventWriter, connectionId: string, userId: string, calendarId: string, remoteId: string) {
-  const conn = await findConnection(deps.db, userId, connectionId);
+  const conn = await findConnection(deps.db, userId, connectionId, deps.config.AVAIL_SECRET_KEY);
   if (!conn) return;
   try {
     const r = await writer.deleteEvent(writeTargetOf(deps, conn, calendarId), remoteId, { config: deps.config, fetch: calendarFetchFor(deps) });
@@ -392,7 +392,7 @@ export async function cancelProposal(deps: Deps, userId: string, id: string, mes
   if (row.status === 'cancelled') return presentProposal(row, deps.config.AVAIL_SECRET_KEY);
   if (row.status !== 'confirmed') throw new HttpError(409, 'not_confirmed', DECISION_MESSAGES.notConfirmed);
   const key = deps.config.AVAIL_SECRET_KEY;
-  const conn = row.target_connection_id ? await findConnection(deps.db, userId, row.target_connection_id) : undefined;
+  const conn = row.target_connection_id ? await findConnection(deps.db, userId, row.target_connection_id, deps.config.AVAIL_SECRET_KEY) : undefined;
   const writer = conn ? eventWriterFor(deps, conn.provider) : undefined;
   if (conn && writer && row.remote_id && row.target_calendar) {
     try {

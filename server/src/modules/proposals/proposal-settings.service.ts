@@ -32,7 +32,7 @@ export interface ResolvedTarget extends WritableCalendar {
 
 /** Every calendar the owner can have meetings written to: oldest connection first, each in its listed order. */
 export async function writableCalendars(deps: Deps, userId: string): Promise<ResolvedTarget[]> {
-  const connections = (await listConnections(deps.db, userId))
+  const connections = (await listConnections(deps.db, userId, deps.config.AVAIL_SECRET_KEY))
     .filter((c) => WRITING_PROVIDERS.has(c.provider) && c.status !== 'expired')
     .sort((a, b) => Number(a.connected_at) - Number(b.connected_at) || (a.id < b.id ? -1 : 1));
   const out: ResolvedTarget[] = [];

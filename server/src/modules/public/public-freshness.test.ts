@@ -30,7 +30,7 @@ async function owner() {
 async function connection(userId: string, status: 'active' | 'error' | 'expired', lastSyncedAt: number | null) {
   const id = crypto.randomUUID();
   await replicatedWrite(t.deps, userId, (trx, stamp) =>
-    insertConnection(trx, { id, user_id: userId, provider: 'ics', name: 'Work', status, account: 'x', connected_at: NOW, last_synced_at: lastSyncedAt }, stamp),
+    insertConnection(trx, { id, user_id: userId, provider: 'ics', name: 'Work', status, account: 'x', connected_at: NOW, last_synced_at: lastSyncedAt }, stamp, t.deps.config.AVAIL_SECRET_KEY),
   );
   return id;
 }

@@ -10,6 +10,7 @@ import type { Checkpoint, CollectionName, DocTypes } from '@avail/shared/rx/repl
 import type { Db } from '../../db/kysely.ts';
 import type { AvailabilityExceptionRow, AvailabilityRuleRow, BusyBlockRow, CalendarConnectionRow, CalendarEventRow, ProposalRow } from '../../db/schema.ts';
 import { openContent, sealContent } from '../../lib/crypto.ts';
+import { openConnectionTexts } from '../../store/calendars.repo.ts';
 import { openProposalTexts } from '../../store/proposals.repo.ts';
 import {
   blockDoc,
@@ -102,7 +103,8 @@ export async function pullPage(db: Db, userId: string, collection: CollectionNam
       break;
     }
     case 'calendar_connections': {
-      const live = (await pageRows<CalendarConnectionRow>(db, 'calendar_connections', userId, cp, limit)).map(connectionDoc);
+      // The name and account are sealed at rest (calendars.repo.ts).
+      const live = (await pageRows<CalendarConnectionRow>(db, 'calendar_connections', userId, cp, limit)).map((c) => connectionDoc(openConnectionTexts(c, key)));
       const dead = (await tombstonePage(db, userId, collection, cp, limit)).map((t) => connectionTombstoneDoc(t.id, t.updated_at));
       documents = mergePages(live, dead, limit);
       break;

@@ -42,7 +42,7 @@ export async function listShareLinks(deps: Deps, user: UserRow): Promise<ShareLi
   return {
     share_links: rows.map((r) => ({
       id: r.id,
-      label: r.label,
+      label: openContent(r.label, deps.config.AVAIL_SECRET_KEY),
       url: shareUrl(deps, user, openContent(r.token_sealed, deps.config.AVAIL_SECRET_KEY)),
       expires_at: r.expires_at === null ? null : formatInstant(r.expires_at),
       created_at: formatInstant(r.created_at),
@@ -68,7 +68,8 @@ export async function createShareLink(deps: Deps, user: UserRow, body: ShareLink
   const row = {
     id: randomUUID(),
     user_id: user.id,
-    label: body.label,
+    // The label often names the person the link is for: sealed at rest like the token (issue 26).
+    label: sealContent(body.label, deps.config.AVAIL_SECRET_KEY),
     token_hash: hashShareToken(token),
     token_sealed: sealContent(token, deps.config.AVAIL_SECRET_KEY),
     expires_at: body.expires_at,
@@ -77,7 +78,7 @@ export async function createShareLink(deps: Deps, user: UserRow, body: ShareLink
   await repo.insert(deps.db, row);
   return {
     id: row.id,
-    label: row.label,
+    label: body.label,
     url: shareUrl(deps, user, token),
     expires_at: row.expires_at === null ? null : formatInstant(row.expires_at),
     created_at: formatInstant(now),

@@ -48,7 +48,7 @@ export interface RequestedSync {
  * the lease held by another instance → `{ retryInMs: LEASE_BUSY_RETRY_MS }`.
  */
 export async function runRequestedSync(deps: SyncDeps, req: RequestedSync): Promise<{ retryInMs?: number; outcome?: SyncOutcome }> {
-  const conn = await repo.findConnectionById(deps.db, req.connectionId);
+  const conn = await repo.findConnectionById(deps.db, req.connectionId, deps.config.AVAIL_SECRET_KEY);
   if (!conn || conn.status === 'expired') return {};
   const now = deps.now();
   if (conn.next_sync_at != null && Number(conn.next_sync_at) > now) return { retryInMs: Number(conn.next_sync_at) - now };

@@ -229,7 +229,7 @@ export function syncConnection(deps: SyncDeps, connectionId: string, claim: Sync
 async function syncConnectionLeased(deps: SyncDeps, connectionId: string, claim: SyncClaim): Promise<SyncOutcome> {
   const leased = await acquireSyncLease(deps.db, connectionId, deps.now(), claim, deps.config.SYNC_LEASE_MS);
   if (!leased) {
-    const conn = await repo.findConnectionById(deps.db, connectionId);
+    const conn = await repo.findConnectionById(deps.db, connectionId, deps.config.AVAIL_SECRET_KEY);
     if (!conn) return { connectionId, ok: false, notModified: false, error: 'Connection not found' };
     const held = conn.sync_lease_until != null && Number(conn.sync_lease_until) > deps.now();
     deps.logger.debug({ connectionId, claim: claim.kind, held }, held ? 'calendar sync skipped: lease held elsewhere' : 'calendar sync skipped: already synced');
@@ -277,7 +277,7 @@ async function fetchChanges(
 }
 
 async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise<SyncOutcome> {
-  const conn = await repo.findConnectionById(deps.db, connectionId);
+  const conn = await repo.findConnectionById(deps.db, connectionId, deps.config.AVAIL_SECRET_KEY);
   if (!conn) return { connectionId, ok: false, notModified: false, error: 'Connection not found' };
   const started = Date.now();
   const stored = readState(conn);
@@ -393,7 +393,7 @@ async function syncConnectionOnce(deps: SyncDeps, connectionId: string): Promise
         included_calendars_count: calendarList.length ? selection.included : result.calendarsCount,
         ...(derived ? { warnings_json: derived.warnings.length ? JSON.stringify(derived.warnings) : null } : {}),
         ...(result.newSecret ? { secret_enc: encryptSecret(result.newSecret, deps.config.AVAIL_SECRET_KEY) } : {}),
-      }, stamp);
+      }, stamp, deps.config.AVAIL_SECRET_KEY);
     });
     if (derived) await rederiveIfInputsChanged(deps, conn, owner.timezone);
     deps.logger.info(
@@ -434,7 +434,7 @@ export async function markConnectionExpired(deps: SyncDeps, conn: Pick<CalendarC
  * change (a save that lands after this check re-derives by itself).
  */
 async function rederiveIfInputsChanged(deps: SyncDeps, conn: CalendarConnectionRow, usedZone: string): Promise<void> {
-  const fresh = await repo.findConnectionById(deps.db, conn.id);
+  const fresh = await repo.findConnectionById(deps.db, conn.id, deps.config.AVAIL_SECRET_KEY);
   if (!fresh) return;
   const owner = await ownerOf(deps, conn.user_id);
   if (fresh.busy_rules_json === conn.busy_rules_json && fresh.calendar_choices === conn.calendar_choices && owner.timezone === usedZone) return;
@@ -469,6 +469,7 @@ export async function rederiveConnection(deps: SyncDeps, conn: CalendarConnectio
           ...(calendarList.length ? { included_calendars_count: selection.included } : {}),
         },
         stamp,
+        deps.config.AVAIL_SECRET_KEY,
       );
     });
     return { connectionId: conn.id, ok: true, notModified: true };
@@ -487,7 +488,7 @@ export async function rederiveConnection(deps: SyncDeps, conn: CalendarConnectio
  * sources; no network. Call after the new zone is saved.
  */
 export async function rederiveZoneDependentBusy(deps: SyncDeps, userId: string): Promise<SyncOutcome[]> {
-  const conns = await repo.listConnections(deps.db, userId);
+  const conns = await repo.listConnections(deps.db, userId, deps.config.AVAIL_SECRET_KEY);
   const out: SyncOutcome[] = [];
   for (const conn of conns) {
     if (!isPullProvider(conn.provider) && !isOAuthProvider(conn.provider)) continue;
@@ -503,7 +504,7 @@ export async function rederiveZoneDependentBusy(deps: SyncDeps, userId: string):
  */
 export async function syncUser(deps: SyncDeps, userId: string): Promise<SyncOutcome[]> {
   const requestedAt = deps.now();
-  const conns = await repo.listConnections(deps.db, userId);
+  const conns = await repo.listConnections(deps.db, userId, deps.config.AVAIL_SECRET_KEY);
   const pull = conns.filter((c) => isPullProvider(c.provider) || isOAuthProvider(c.provider));
   const settled = await Promise.allSettled(pull.map((c) => syncConnection(deps, c.id, { kind: 'requested', requestedAt })));
   return settled.map((s, i) =>
@@ -520,6 +521,6 @@ export function backupSyncCandidates(deps: Pick<SyncDeps, 'db'>) {
 }
 
 /** The provider of connection `id`, or undefined when it is gone. */
-export async function providerOfConnection(deps: Pick<SyncDeps, 'db'>, id: string): Promise<CalendarConnectionRow['provider'] | undefined> {
-  return (await repo.findConnectionById(deps.db, id))?.provider;
+export async function providerOfConnection(deps: Pick<SyncDeps, 'db' | 'config'>, id: string): Promise<CalendarConnectionRow['provider'] | undefined> {
+  return (await repo.findConnectionById(deps.db, id, deps.config.AVAIL_SECRET_KEY))?.provider;
 }
