@@ -101,6 +101,26 @@ export function authenticate(deps: Deps) {
   };
 }
 
+/**
+ * For requests that stay open (the replication stream): whether session `sessionId` still exists
+ * and has not expired at `deps.now()` (an expired row is deleted, as `authenticate` does). An open
+ * stream is use: `last_used_at` is written, at most once a minute.
+ * @returns false once the owner ended the session (or a password change / reset did) or it expired.
+ */
+export async function sessionAlive(deps: Pick<Deps, 'db' | 'now'> & { config: Pick<Config, 'SESSION_IDLE_DAYS' | 'SESSION_MAX_DAYS'> }, sessionId: string): Promise<boolean> {
+  const row = await deps.db.selectFrom('auth_tokens').select(['created_at', 'last_used_at']).where('id', '=', sessionId).executeTakeFirst();
+  if (!row) return false;
+  const now = deps.now();
+  if (sessionExpired(deps.config, row, now)) {
+    await deps.db.deleteFrom('auth_tokens').where('id', '=', sessionId).execute();
+    return false;
+  }
+  if (now - Number(row.last_used_at) > TOUCH_INTERVAL_MS) {
+    await deps.db.updateTable('auth_tokens').set({ last_used_at: now }).where('id', '=', sessionId).execute();
+  }
+  return true;
+}
+
 /** Middleware (after authenticate): 403 until the e-mail is verified. */
 export function requireVerified(req: Request, _res: Response, next: NextFunction) {
   if (!req.user) throw unauthenticated();

@@ -9,11 +9,15 @@
  * that checkpoint are read and sent as `{ collection, documents, checkpoint }` (pages of at most
  * PULL_LIMIT_MAX); a server-side error sends `{ resync: true }` and starts again from the newest
  * documents. A comment line every STREAM_HEARTBEAT_MS keeps proxies open. Everything is released
- * when the client goes away.
+ * when the client goes away. The stream ends when its session does (issue 26: signed out from
+ * another device, a password change, expiry): checked at every heartbeat and before every read, so
+ * an ended session receives no document; the client's reconnect then answers 401.
  */
 import type { Request, Response } from 'express';
 import { COLLECTION_NAMES, PULL_LIMIT_MAX, STREAM_HEARTBEAT_MS, type Checkpoint, type CollectionName, type StreamMessage } from '@avail/shared/rx/replication-protocol.ts';
+import type { Config } from '../../config.ts';
 import type { Db } from '../../db/kysely.ts';
+import { sessionAlive } from '../../http/authenticate.ts';
 import { changeBusFor, type ChangeSignal } from '../../store/change-bus.ts';
 import { latestCheckpoint, pullPage } from './replication.repo.ts';
 
@@ -37,7 +41,7 @@ export interface StreamOptions {
 
 /** Serves one stream for `userId` on `res` until the request closes. Resolves once set up. */
 export async function serveStream(
-  deps: { db: Db; logger: { warn(obj: object, msg: string): void }; config: { AVAIL_SECRET_KEY: Uint8Array } },
+  deps: { db: Db; now: () => number; logger: { warn(obj: object, msg: string): void }; config: { AVAIL_SECRET_KEY: Uint8Array } & Pick<Config, 'SESSION_IDLE_DAYS' | 'SESSION_MAX_DAYS'> },
   userId: string,
   req: Request,
   res: Response,
@@ -72,7 +76,20 @@ export async function serveStream(
     kick();
   };
   const unsubscribe = bus.subscribe(userId, onSignal);
-  const heartbeat = setInterval(() => write(': heartbeat\n\n'), options.heartbeatMs ?? STREAM_HEARTBEAT_MS);
+  // The session of the request (authenticate): the stream lives only as long as it does.
+  const sessionId = req.authTokenId;
+  const stillSignedIn = async (): Promise<boolean> => {
+    if (sessionId && !(await sessionAlive(deps, sessionId))) {
+      end();
+      return false;
+    }
+    return true;
+  };
+  const heartbeat = setInterval(() => {
+    void stillSignedIn()
+      .then((ok) => ok && write(': heartbeat\n\n'))
+      .catch(() => write(': heartbeat\n\n'));
+  }, options.heartbeatMs ?? STREAM_HEARTBEAT_MS);
 
   const cleanup = () => {
     if (closed) return;
@@ -107,6 +124,7 @@ export async function serveStream(
   async function pump() {
     while (!closed && (resync || dirty.size > 0)) {
       try {
+        if (!(await stillSignedIn())) return;
         if (resync) {
           resync = false;
           dirty.clear();
