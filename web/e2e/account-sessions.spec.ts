@@ -230,16 +230,16 @@ function serverDatabase(): Database.Database {
   return db;
 }
 
-test('an expired session: the next action lands on the login page with the expiry message', async ({ browser }) => {
-  test.setTimeout(90_000);
-  const acct = uniqueAccount('idle');
-  const a = await device(browser, MAC_CHROME);
-  await onboardedOwner(a.page, acct);
-  const token = await a.page.evaluate(() => localStorage.getItem('auth_token'));
-  const res = await a.page.request.get('/api/me/sessions', { headers: { Authorization: `Bearer ${token}` } });
+/** The id of the session `page`'s stored token belongs to (GET /api/me/sessions: `current`). */
+async function currentSessionId(page: Page): Promise<string> {
+  const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+  const res = await page.request.get(`${serverUrl()}/api/me/sessions`, { headers: { Authorization: `Bearer ${token}` } });
   const { sessions } = (await res.json()) as { sessions: Array<{ id: string; current: boolean }> };
-  const id = sessions.find((s) => s.current)!.id;
-  // 31 days without use (SESSION_IDLE_DAYS is 30): the time moved on, as far as this session goes.
+  return sessions.find((s) => s.current)!.id;
+}
+
+/** Moves a session 31 days into the past (SESSION_IDLE_DAYS is 30): as far as it goes, the time moved on. */
+function ageSession(id: string) {
   const db = serverDatabase();
   try {
     const back = 31 * 86_400_000;
@@ -248,8 +248,28 @@ test('an expired session: the next action lands on the login page with the expir
   } finally {
     db.close();
   }
+}
+
+test('an expired session: the next action, or opening the app again, lands on the login page with the expiry message', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const acct = uniqueAccount('idle');
+  const a = await device(browser, MAC_CHROME);
+  await onboardedOwner(a.page, acct);
+  const b = await device(browser, WINDOWS_FIREFOX);
+  await signIn(b.page, acct.email);
+
+  // Open in the app: its next action.
+  ageSession(await currentSessionId(a.page));
   await expectSignedOut(a.page, EXPIRED);
+
+  // Left for a month, then opened again: the start-up check finds it expired.
+  ageSession(await currentSessionId(b.page));
+  await b.page.goto('/app/availability');
+  await expect(b.page).toHaveURL(/\/login$/);
+  await expect(b.page.getByRole('alert').filter({ hasText: EXPIRED })).toBeVisible();
+  expect(await b.page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull();
   await a.ctx.close();
+  await b.ctx.close();
 });
 
 test('desktop app: a session ended from the browser signs the app out and removes its token through the bridge', async ({ browser }) => {
