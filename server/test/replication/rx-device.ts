@@ -13,7 +13,7 @@ import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { createAvailDatabase, deviceIdOf, type AvailDatabase } from '@avail/shared/rx/avail-database.ts';
 import { attachClock } from '@avail/shared/rx/clock-store.ts';
 import type { HybridClock } from '@avail/shared/rx/hlc.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { createTestApp, type TestApp, type TestAppOptions } from '../test-app.ts';
 import { startReplication, type AvailReplication } from '@avail/shared/rx/replication-client.ts';
 
 export interface Device {
@@ -45,6 +45,8 @@ export async function openDevice(
     offline?: boolean;
     /** Requests whose answer is lost after the server handled them (the device sees a network error). */
     loseAnswer?: (path: string) => boolean;
+    /** The replication client's 401 hook (the session ended), with the answer's code and error. */
+    onUnauthorized?: (answer: { code?: string; error?: string }) => void;
   } = {},
 ): Promise<Device> {
   seq += 1;
@@ -80,7 +82,7 @@ export async function openDevice(
       throw offline ? new TypeError('fetch failed') : err;
     }
   };
-  const replication = startReplication({ db, baseUrl, getToken: () => token, fetch: netFetch, retryTime: opts.retryTime ?? 100 });
+  const replication = startReplication({ db, baseUrl, getToken: () => token, fetch: netFetch, retryTime: opts.retryTime ?? 100, onUnauthorized: opts.onUnauthorized });
   return {
     db,
     deviceId,
@@ -122,9 +124,9 @@ export interface ListeningApp {
   close(): Promise<void>;
 }
 
-/** Starts `createTestApp()` listening on a free port. */
-export async function listenTestApp(): Promise<ListeningApp> {
-  const t = await createTestApp();
+/** Starts `createTestApp(options)` listening on a free port. */
+export async function listenTestApp(options?: TestAppOptions): Promise<ListeningApp> {
+  const t = await createTestApp(options);
   const server: Server = t.app.listen(0);
   await new Promise((r) => server.once('listening', r));
   return {
