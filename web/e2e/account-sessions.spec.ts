@@ -173,7 +173,7 @@ test('password change: field errors under their fields, then the other device is
   await b.ctx.close();
 });
 
-test('e-mail change: a code to the new address, a wrong code refused, then the account moves and the old address gets a notice', async ({ browser }) => {
+test('e-mail change: a wrong password and a taken address refused on their fields, a code to the new address, a wrong code refused, then the account moves and the old address gets a notice', async ({ browser }) => {
   test.setTimeout(120_000);
   const acct = uniqueAccount('mail');
   const newEmail = acct.email.replace('mail.', 'moved.');
@@ -189,7 +189,18 @@ test('e-mail change: a code to the new address, a wrong code refused, then the a
   await section.getByRole('button', { name: 'Send code' }).click();
   await expect(a.page.locator('#email-change-password-error')).toHaveText('The password is incorrect.');
 
+  // An address another account has: under the address field.
+  const taken = uniqueAccount('took');
+  const registered = await a.page.request.post('/api/auth/register', { data: { name: taken.name, email: taken.email, password: PASSWORD, password_confirmation: PASSWORD } });
+  expect(registered.ok()).toBe(true);
+  await section.getByLabel('New e-mail address').fill(taken.email);
+  await section.getByLabel('Password').fill(PASSWORD);
+  await section.getByRole('button', { name: 'Send code' }).click();
+  await expect(a.page.locator('#email-change-new-error')).toHaveText('Email is already registered');
+  await expect(section.getByLabel('New e-mail address')).toHaveAttribute('aria-invalid', 'true');
+
   const since = Date.now();
+  await section.getByLabel('New e-mail address').fill(newEmail);
   await section.getByLabel('Password').fill(PASSWORD);
   await section.getByRole('button', { name: 'Send code' }).click();
   await expect(section.getByRole('status').first()).toHaveText(`We sent a 6-digit code to ${newEmail}.`);
