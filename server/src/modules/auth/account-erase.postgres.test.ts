@@ -8,9 +8,9 @@
  * tables or their indexes (read raw with the `pageinspect` extension: the test connects as the
  * superuser). PostgreSQL only (`*.postgres.test.ts`).
  */
-import { sql } from 'kysely';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensurePageInspect, erasedRelations, markersOnDisk } from '../../../test/db-bytes.ts';
 import { buildUser } from '../../../test/factories.ts';
 import { openAllWeek } from '../../../test/oauth-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
@@ -23,46 +23,13 @@ const logLines: string[] = [];
 const vacuumRuns = () => logLines.filter((l) => l.includes('tables of deleted accounts rewritten')).length;
 beforeAll(async () => {
   t = await createTestApp({ env: { ERASE_VACUUM_DELAY_S: '2' }, logStream: { write: (line) => void logLines.push(line) } });
-  // pageinspect lives in public (the test's own schema is dropped at the end); IF NOT EXISTS can
-  // still race another test run creating it at the same moment.
-  await sql`CREATE EXTENSION IF NOT EXISTS pageinspect SCHEMA public`.execute(t.db).catch(() => undefined);
+  await ensurePageInspect(t);
   jobs = await startJobs(t.deps);
 });
 afterAll(async () => {
   await jobs?.stop();
   await t?.close();
 });
-
-/** Every relation that can hold a row's bytes: the tables, their TOAST tables, and all their indexes. */
-async function relationsOf(tables: readonly string[]): Promise<string[]> {
-  const { rows } = await sql<{ rel: string }>`
-    with tbl as (
-      select c.oid, c.reltoastrelid from pg_class c
-      where c.relnamespace = current_schema()::regnamespace and c.relname in (${sql.join(tables)})
-    ), heap as (
-      select oid from tbl
-      union all select reltoastrelid from tbl where reltoastrelid <> 0
-    )
-    select h.oid::regclass::text as rel from heap h
-    union all
-    select i.indexrelid::regclass::text from pg_index i join heap h on i.indrelid = h.oid`.execute(t.db);
-  return rows.map((r) => r.rel);
-}
-
-/** The markers found in any page (main fork, every block) of `relations`, as UTF-8 bytes. */
-async function markersInPages(relations: string[], markers: string[]): Promise<string[]> {
-  const found = new Set<string>();
-  for (const rel of relations) {
-    const { rows: size } = await sql<{ blocks: number }>`
-      select (pg_relation_size(${rel}::regclass) / current_setting('block_size')::int)::int as blocks`.execute(t.db);
-    for (let blk = 0; blk < (size[0]?.blocks ?? 0); blk++) {
-      const { rows } = await sql<{ page: Buffer }>`select public.get_raw_page(${rel}, ${blk}) as page`.execute(t.db);
-      const page = rows[0]!.page;
-      for (const m of markers) if (page.includes(Buffer.from(m, 'utf8'))) found.add(m);
-    }
-  }
-  return markers.filter((m) => found.has(m));
-}
 
 describe('deleting an account on PostgreSQL', () => {
   it('leaves the owner in the pages right after the DELETE, and no byte of them after the erase vacuum', async () => {
@@ -94,11 +61,11 @@ describe('deleting an account on PostgreSQL', () => {
       .send({ start: `${day}T10:00:00Z`, end: `${day}T10:30:00Z`, name: m.visitorName, email: m.visitorEmail, note: m.visitorNote, visitor_timezone: 'UTC' })
       .expect(201);
     // The scan sees the clear markers of rows written in clear (a sealed field is looked for in its clear form: none may be found later).
-    const relations = await relationsOf(ERASED_TABLES);
+    const relations = await erasedRelations(t);
     expect(relations.length).toBeGreaterThan(ERASED_TABLES.length); // the indexes (users' e-mail and username) are read too
 
     await request(t.app).delete('/api/me').set(owner.auth).send({ password: owner.password }).expect(204);
-    const afterDelete = await markersInPages(relations, [m.email, m.username]);
+    const afterDelete = await markersOnDisk(t, [m.email, m.username]);
     // Deleted, but still in the pages (heap and index) until the job has run.
     expect(afterDelete).toEqual([m.email, m.username]);
 
@@ -106,7 +73,7 @@ describe('deleting an account on PostgreSQL', () => {
     const deadline = Date.now() + 25_000;
     let left = Object.values(m);
     while (Date.now() < deadline) {
-      left = await markersInPages(await relationsOf(ERASED_TABLES), Object.values(m));
+      left = await markersOnDisk(t, Object.values(m));
       if (left.length === 0) break;
       await new Promise((r) => setTimeout(r, 500));
     }
