@@ -43,3 +43,23 @@ export function twoFactorDisabledEmail(opts: TwoFactorNoticeInput): MailMessage 
     'If this was not you, choose a new password now and turn two-factor sign-in on again in Settings:',
   );
 }
+
+/** "Someone entered your password but not your code" (a lock of the second-factor throttle started). */
+export function secondFactorLockedEmail(opts: TwoFactorNoticeInput & { failures: number; lockMinutes: number }): MailMessage {
+  return notice(
+    opts,
+    'Someone entered your Avail password but not your two-factor code',
+    `Your password was entered correctly, followed by ${opts.failures} wrong two-factor codes in a row; sign-in is paused for ${opts.lockMinutes} minute${opts.lockMinutes === 1 ? '' : 's'}`,
+    'If this was not you, someone knows your password: choose a new one now:',
+  );
+}
+
+/** "A recovery code was used" (a sign-in, turning two-factor off or a deletion with a recovery code). */
+export function recoveryCodeUsedEmail(opts: TwoFactorNoticeInput & { left: number }): MailMessage {
+  return notice(
+    opts,
+    'A recovery code was used on your Avail account',
+    `One of your two-factor recovery codes was used instead of a code from your authenticator app; ${opts.left} unused code${opts.left === 1 ? ' is' : 's are'} left`,
+    'If this was not you, choose a new password now and check Settings → Privacy & Security:',
+  );
+}

@@ -39,7 +39,7 @@ const totp = (secret: string, ms = t.clock.now()) => generateSync({ secret, epoc
 
 async function ownerWithTwoFactor() {
   const owner = await buildUser(t, { password: PASSWORD });
-  const setup = await request(t.app).post('/api/me/two-factor/setup').set(owner.auth).expect(200);
+  const setup = await request(t.app).post('/api/me/two-factor/setup').set(owner.auth).send({ password: PASSWORD }).expect(200);
   const enabled = await request(t.app).post('/api/me/two-factor/enable').set(owner.auth).send({ code: totp(setup.body.secret) }).expect(200);
   t.clock.advance(STEP_MS);
   return { email: owner.user.email, secret: setup.body.secret as string, recovery: enabled.body.recovery_codes as string[] };

@@ -15,13 +15,19 @@ const codeField = z
   .min(1, TWO_FACTOR_CODE_REQUIRED)
   .max(64, 'The code is incorrect.');
 
+const passwordField = z.string({ error: 'Please enter your password.' }).min(1, 'Please enter your password.').max(200, 'The password is incorrect.');
+
+/** POST /api/me/two-factor/setup — `{ password }`: a stolen session token alone cannot turn two-factor on. */
+export const twoFactorSetupSchema = z.object({ password: passwordField });
+export type TwoFactorSetupInput = z.infer<typeof twoFactorSetupSchema>;
+
 /** POST /api/me/two-factor/enable — `{ code }`: the 6-digit code of the secret shown by setup. */
 export const twoFactorEnableSchema = z.object({ code: codeField });
 export type TwoFactorEnableInput = z.infer<typeof twoFactorEnableSchema>;
 
 /** DELETE /api/me/two-factor — `{ password, code }`: the password and a current code or a recovery code. */
 export const twoFactorDisableSchema = z.object({
-  password: z.string({ error: 'Please enter your password.' }).min(1, 'Please enter your password.').max(200, 'The password is incorrect.'),
+  password: passwordField,
   code: codeField,
 });
 export type TwoFactorDisableInput = z.infer<typeof twoFactorDisableSchema>;

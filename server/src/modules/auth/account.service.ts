@@ -41,9 +41,7 @@ export async function deleteAccount(deps: Deps, userId: string, password: unknow
   }
   const user = await usersRepo.findUserById(deps.db, userId);
   if (!user) throw new HttpError(404, 'not_found', 'Not found');
-  await throttle.assertNotLocked(deps, user.email);
-  if (!(await verifyPassword(user.password_hash, password))) {
-    await throttle.recordFailure(deps, user.email);
+  if (!(await throttle.throttledCheck(deps, { kind: 'password', email: user.email }, () => verifyPassword(user.password_hash, password)))) {
     throw new HttpError(422, 'validation_failed', ACCOUNT_MESSAGES.wrongPassword, { password: ACCOUNT_MESSAGES.wrongPassword });
   }
   // Two-factor sign-in on (issue 26): also a TOTP or recovery code (422 on two_factor_code; wrong ones are throttled).
@@ -51,7 +49,6 @@ export async function deleteAccount(deps: Deps, userId: string, password: unknow
   const revoked = await revokeAllGrants(deps, userId);
   await flushPageViews(deps.db);
   const counts = await deps.db.transaction().execute((trx) => deleteAccountRows(trx, userId));
-  await throttle.clearFailures(deps, user.email);
   // No copy left in the write-ahead log (SQLite; secure_delete zeroed the freed space): issue 26.
   await purgeDeletedRows(deps.db);
   await scheduleEraseVacuum(deps);

@@ -206,46 +206,37 @@ export type LoginResult =
   | { user: UserJson; token: string; requires_verification: false; message: string }
   | { user: null; token: null; requires_verification: true; message: string; email: string };
 
-/**
- * Counts a failed sign-in (wrong password or second-factor code) for `email` in the login throttle;
- * when that starts a lock on a real account, its owner is e-mailed once (not awaited).
- */
-async function recordLoginFailure(deps: Deps, email: string, user: UserRow | undefined): Promise<void> {
-  const { lockedUntil, notify } = await throttle.recordFailure(deps, email);
-  if (user && notify && lockedUntil != null) {
-    const now = deps.now();
-    const message = loginLockedEmail({ to: user.email, name: user.name, failures: throttle.LOGIN_FREE_FAILURES, at: now, lockMinutes: Math.ceil((lockedUntil - now) / 60_000), publicBaseUrl: deps.config.PUBLIC_BASE_URL });
-    void deps.mailer.send(message).catch((err: unknown) => deps.logger.error({ errName: (err as Error)?.name, userId: user.id }, 'could not send the failed-sign-in e-mail'));
-    deps.logger.warn({ userId: user.id }, 'login throttled after repeated failures');
-  }
+/** E-mails the owner of `user` (when the address has an account) that a lock of wrong passwords started (not awaited). */
+function mailPasswordLock(deps: Deps, user: UserRow | undefined, lockedUntil: number): void {
+  if (!user) return;
+  const now = deps.now();
+  const message = loginLockedEmail({ to: user.email, name: user.name, failures: throttle.LOGIN_FREE_FAILURES, at: now, lockMinutes: Math.ceil((lockedUntil - now) / 60_000), publicBaseUrl: deps.config.PUBLIC_BASE_URL });
+  void deps.mailer.send(message).catch((err: unknown) => deps.logger.error({ errName: (err as Error)?.name, userId: user.id }, 'could not send the failed-sign-in e-mail'));
+  deps.logger.warn({ userId: user.id }, 'login throttled after repeated failures');
 }
 
 /**
  * Checks the password; 401 when wrong or unknown (same answer, same work). Unverified → requires_verification.
+ * Each check is one throttled attempt reserved before it runs (login-throttle.service.ts beginAttempt):
+ * 429 with `Retry-After` while locked, also for a burst of simultaneous guesses.
  * With two-factor sign-in on (issue 26), after the right password: no `two_factor_code` → 401
  * `two_factor_required`; a wrong, replayed or spent one → 401 `invalid_two_factor_code`, counted by
- * the login throttle like a wrong password (two-factor.service.ts).
+ * the account's second-factor throttle (5 free, then 30 s doubling to 15 min; cleared only by a
+ * right code, never by the password or a password reset). A recovery code used to sign in is told
+ * to the owner by e-mail.
  */
 export async function login(deps: Deps, input: LoginInput, userAgent?: string): Promise<LoginResult> {
   // Locked after repeated wrong passwords (login-throttle.service.ts): 429, the password unchecked.
-  await throttle.assertNotLocked(deps, input.email);
+  const attempt = await throttle.beginAttempt(deps, { kind: 'password', email: input.email });
   const user = await usersRepo.findUserByEmail(deps.db, input.email);
   const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
   if (!user || !ok) {
-    await recordLoginFailure(deps, input.email, user);
+    const { lockedUntil, notify } = await attempt.failed();
+    if (notify && lockedUntil != null) mailPasswordLock(deps, user, lockedUntil);
     throw unauthenticated(MESSAGES.invalidCredentials, 'invalid_credentials');
   }
-  // Two-factor sign-in (issue 26): after the right password, a TOTP or recovery code. A wrong one
-  // counts like a wrong password; the failures are cleared only once both factors passed.
-  if (user.two_factor_enabled_at != null) {
-    const second = await twoFactor.checkSecondFactor(deps, user.id, input.two_factor_code);
-    if (second === 'missing') throw unauthenticated(twoFactor.TWO_FACTOR_MESSAGES.required, 'two_factor_required');
-    if (second === 'wrong') {
-      await recordLoginFailure(deps, input.email, user);
-      throw unauthenticated(twoFactor.TWO_FACTOR_MESSAGES.incorrect, 'invalid_two_factor_code');
-    }
-  }
-  await throttle.clearFailures(deps, input.email);
+  await attempt.succeeded();
+  if (user.two_factor_enabled_at != null) await twoFactor.assertLoginSecondFactor(deps, user, input.two_factor_code);
   if (user.email_verified_at == null) {
     return { user: null, token: null, requires_verification: true, message: MESSAGES.verifyFirst, email: user.email };
   }

@@ -63,9 +63,7 @@ export async function requestEmailChange(deps: Deps, userId: string, input: Chan
   const user = await usersRepo.findUserById(deps.db, userId);
   if (!user) throw unauthenticated();
   if (input.email === user.email) throw new HttpError(422, 'validation_failed', EMAIL_CHANGE_MESSAGES.same, { email: EMAIL_CHANGE_MESSAGES.same });
-  await throttle.assertNotLocked(deps, user.email);
-  if (!(await verifyPassword(user.password_hash, input.password))) {
-    await throttle.recordFailure(deps, user.email);
+  if (!(await throttle.throttledCheck(deps, { kind: 'password', email: user.email }, () => verifyPassword(user.password_hash, input.password)))) {
     throw new HttpError(422, 'validation_failed', INCORRECT_PASSWORD, { password: INCORRECT_PASSWORD });
   }
   // Only after the password: a stolen token alone does not tell which addresses have accounts.

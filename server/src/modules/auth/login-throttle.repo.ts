@@ -17,24 +17,35 @@ export async function findThrottle(db: Q, keyHash: string): Promise<ThrottleRow 
   return { failures: Number(row.failures), locked_until: row.locked_until == null ? null : Number(row.locked_until), notified_lock_at: row.notified_lock_at == null ? null : Number(row.notified_lock_at) };
 }
 
-/** Counts one more failure atomically (concurrent attempts each count) and returns the new total. */
-export async function addFailure(db: Q, keyHash: string, now: number): Promise<number> {
-  const row = await db
-    .insertInto('login_throttle')
-    .values({ key_hash: keyHash, failures: 1, locked_until: null, notified_lock_at: null, updated_at: now })
-    .onConflict((oc) => oc.column('key_hash').doUpdateSet({ failures: sql`login_throttle.failures + 1`, updated_at: now }))
-    .returning('failures')
-    .executeTakeFirstOrThrow();
-  return Number(row.failures);
+/**
+ * Compare-and-set of a throttle row: `failures` from `expected` to `failures` and `locked_until`
+ * to `lockedUntil`, only while the row still holds `expected` failures. A missing row is created
+ * (when `expected` is 0). True when this caller's write took effect.
+ */
+export async function casAttempt(db: Q, keyHash: string, expected: number, failures: number, lockedUntil: number | null, now: number): Promise<boolean> {
+  if (expected === 0) {
+    const inserted = await db
+      .insertInto('login_throttle')
+      .values({ key_hash: keyHash, failures, locked_until: lockedUntil, notified_lock_at: null, updated_at: now })
+      .onConflict((oc) => oc.column('key_hash').doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return true;
+  }
+  const res = await db
+    .updateTable('login_throttle')
+    .set({ failures, locked_until: lockedUntil, updated_at: now })
+    .where('key_hash', '=', keyHash)
+    .where('failures', '=', expected)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
 }
 
-/** Sets the lock end (UTC ms); never shortens a later lock set by a concurrent attempt. */
-export async function lockUntil(db: Q, keyHash: string, until: number, now: number): Promise<void> {
+/** Gives back one counted failure (never below 0). */
+export async function giveBackFailure(db: Q, keyHash: string, now: number): Promise<void> {
   await db
     .updateTable('login_throttle')
-    .set({ locked_until: until, updated_at: now })
+    .set({ failures: sql`CASE WHEN failures > 0 THEN failures - 1 ELSE 0 END`, updated_at: now })
     .where('key_hash', '=', keyHash)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', until)]))
     .execute();
 }
 

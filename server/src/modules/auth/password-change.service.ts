@@ -35,9 +35,7 @@ export function incorrectCurrentPassword() {
 export async function changePassword(deps: Deps, userId: string, currentSessionId: string, input: ChangePasswordInput) {
   const user = await usersRepo.findUserById(deps.db, userId);
   if (!user) throw unauthenticated();
-  await throttle.assertNotLocked(deps, user.email);
-  if (!(await verifyPassword(user.password_hash, input.current_password))) {
-    await throttle.recordFailure(deps, user.email);
+  if (!(await throttle.throttledCheck(deps, { kind: 'password', email: user.email }, () => verifyPassword(user.password_hash, input.current_password)))) {
     throw incorrectCurrentPassword();
   }
   const passwordHash = await hashPassword(input.password);
@@ -46,7 +44,6 @@ export async function changePassword(deps: Deps, userId: string, currentSessionI
     return sessionsRepo.deleteOtherSessions(trx, user.id, currentSessionId);
   });
   if (ended == null) throw incorrectCurrentPassword();
-  await throttle.clearFailures(deps, user.email);
   const message = passwordChangedEmail({ to: user.email, name: user.name, at: deps.now(), publicBaseUrl: deps.config.PUBLIC_BASE_URL });
   void deps.mailer.send(message).catch((err: unknown) =>
     deps.logger.error({ errName: (err as Error)?.name, userId: user.id }, 'could not send the password-changed e-mail'),

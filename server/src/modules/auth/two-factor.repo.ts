@@ -89,3 +89,14 @@ export async function spendRecoveryCode(db: Q, userId: string, codeHash: string,
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
+
+/** How many of `userId`'s recovery codes are still unused. */
+export async function countUnusedRecoveryCodes(db: Q, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('two_factor_recovery_codes')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

@@ -10,8 +10,9 @@
  * - Recovery codes: 10 per owner, `xxxxx-xxxxx` from a 30-character alphabet without look-alikes
  *   (no 0/o, 1/i/l, u): ≈ 49 bits each; only an HMAC-SHA256 (server key) is stored; compared
  *   case-insensitively without spaces and dashes; each works once.
- * - Wrong codes count as wrong passwords for the login throttle (login-throttle.service.ts): the
- *   callers (login, account deletion, turning two-factor off) record them.
+ * - Wrong codes are counted per account by the second-factor throttle (login-throttle.service.ts,
+ *   `second-factor`; 5 free, then 30 s doubling to 15 min), each attempt reserved before the check;
+ *   only a right code clears it — not the password, not a password reset.
  */
 import { createHmac, randomInt } from 'node:crypto';
 import { generateSecret, generateURI, verifySync } from 'otplib';
@@ -20,9 +21,10 @@ import type { UserRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError, conflict, validationFailed } from '../../http/errors.ts';
 import { openContent, sealContent } from '../../lib/crypto.ts';
-import { twoFactorDisabledEmail, twoFactorEnabledEmail } from '../../mail/two-factor-mails.ts';
+import { recoveryCodeUsedEmail, secondFactorLockedEmail, twoFactorDisabledEmail, twoFactorEnabledEmail } from '../../mail/two-factor-mails.ts';
 import * as throttle from './login-throttle.service.ts';
 import { verifyPassword } from './password.ts';
+import * as sessionsRepo from './sessions.repo.ts';
 import * as repo from './two-factor.repo.ts';
 
 export const TWO_FACTOR_MESSAGES = {
@@ -70,6 +72,9 @@ export function hashRecoveryCode(key: Buffer, userId: string, code: string): str
  */
 export function matchTotp(secret: string, code: string, nowMs: number, afterStep: number | null): number | null {
   if (!/^\d{6}$/.test(code)) return null;
+  // A step accepted while the clock was ahead (a clock corrected backwards, instances whose clocks
+  // differ) can be past every step of the window: then no code of the window is later than it.
+  if (afterStep != null && afterStep >= Math.floor(nowMs / 1000 / TOTP_PERIOD_S) + 1) return null;
   const result = verifySync({
     secret,
     token: code,
@@ -115,11 +120,15 @@ export interface TwoFactorSetup {
 }
 
 /**
- * POST /api/me/two-factor/setup: a new secret, stored sealed as the pending one (replacing an
- * earlier pending one) → `{ secret, otpauth_url, qr_svg }`. 409 `two_factor_enabled` when on.
+ * POST /api/me/two-factor/setup `{ password }`: a new secret, stored sealed as the pending one
+ * (replacing an earlier pending one) → `{ secret, otpauth_url, qr_svg }`. The password is asked so
+ * that a stolen session token alone cannot turn two-factor on and lock the owner out: 422
+ * `validation_failed` (`errors.password`) when wrong, counted by the login throttle (429 while
+ * locked). 409 `two_factor_enabled` when on.
  */
-export async function setup(deps: Deps, user: UserRow): Promise<TwoFactorSetup> {
+export async function setup(deps: Deps, user: UserRow, password: string): Promise<TwoFactorSetup> {
   if (user.two_factor_enabled_at != null) throw conflict(TWO_FACTOR_MESSAGES.alreadyEnabled, 'two_factor_enabled');
+  await assertPassword(deps, user, password);
   const secret = generateSecret({ length: 20 });
   await repo.savePendingSecret(deps.db, user.id, sealContent(secret, deps.config.AVAIL_SECRET_KEY), deps.now());
   const otpauthUrl = generateURI({ issuer: TOTP_ISSUER, label: user.email, secret, period: TOTP_PERIOD_S, digits: 6, algorithm: 'sha1' });
@@ -127,7 +136,9 @@ export async function setup(deps: Deps, user: UserRow): Promise<TwoFactorSetup> 
   return { secret, otpauth_url: otpauthUrl, qr_svg: qrSvg };
 }
 
+/** 422 `invalid_two_factor_code` on `field`; for the login (401) without field errors, like a wrong password. */
 function incorrectCode(field: string, status = 422) {
+  if (status === 401) return new HttpError(401, 'invalid_two_factor_code', TWO_FACTOR_MESSAGES.incorrect);
   return new HttpError(status, 'invalid_two_factor_code', TWO_FACTOR_MESSAGES.incorrect, { [field]: TWO_FACTOR_MESSAGES.incorrect });
 }
 
@@ -138,7 +149,7 @@ function incorrectCode(field: string, status = 422) {
  * setup; 422 `invalid_two_factor_code` for a wrong code (also when a setup replaced the secret
  * meanwhile). The owner is e-mailed (not awaited; a failing mail server is logged).
  */
-export async function enable(deps: Deps, user: UserRow, code: string): Promise<{ recovery_codes: string[] }> {
+export async function enable(deps: Deps, user: UserRow, currentSessionId: string, code: string): Promise<{ recovery_codes: string[]; ended_sessions: number }> {
   if (user.two_factor_enabled_at != null) throw conflict(TWO_FACTOR_MESSAGES.alreadyEnabled, 'two_factor_enabled');
   const row = await repo.findTwoFactor(deps.db, user.id);
   if (!row?.pending_secret) throw conflict(TWO_FACTOR_MESSAGES.setupRequired, 'two_factor_setup_required');
@@ -147,11 +158,16 @@ export async function enable(deps: Deps, user: UserRow, code: string): Promise<{
   if (step == null) throw incorrectCode('code');
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, generateRecoveryCode);
   const hashes = codes.map((c) => hashRecoveryCode(deps.config.AVAIL_SECRET_KEY, user.id, c));
-  const done = await deps.db.transaction().execute((trx) => repo.activate(trx, user.id, row.pending_secret!, step, hashes, now));
-  if (!done) throw incorrectCode('code');
+  // Every other session ends with it (OWASP ASVS 4.0 V3.3.3): a device signed in with the password
+  // alone does not stay signed in past the owner's decision to require a second factor.
+  const ended = await deps.db.transaction().execute(async (trx) => {
+    if (!(await repo.activate(trx, user.id, row.pending_secret!, step, hashes, now))) return null;
+    return sessionsRepo.deleteOtherSessions(trx, user.id, currentSessionId);
+  });
+  if (ended == null) throw incorrectCode('code');
   notify(deps, user, twoFactorEnabledEmail({ to: user.email, name: user.name, at: now, publicBaseUrl: deps.config.PUBLIC_BASE_URL }));
-  deps.logger.info({ userId: user.id }, 'two-factor sign-in turned on');
-  return { recovery_codes: codes };
+  deps.logger.info({ userId: user.id, endedSessions: ended }, 'two-factor sign-in turned on; other sessions signed out');
+  return { recovery_codes: codes, ended_sessions: ended };
 }
 
 /**
@@ -163,20 +179,58 @@ export async function enable(deps: Deps, user: UserRow, code: string): Promise<{
  */
 export async function disable(deps: Deps, user: UserRow, input: { password: string; code: string }): Promise<void> {
   if (user.two_factor_enabled_at == null) throw conflict(TWO_FACTOR_MESSAGES.notEnabled, 'two_factor_not_enabled');
-  await throttle.assertNotLocked(deps, user.email);
-  if (!(await verifyPassword(user.password_hash, input.password))) {
-    await throttle.recordFailure(deps, user.email);
-    throw validationFailed({ password: TWO_FACTOR_MESSAGES.wrongPassword });
-  }
-  const second = await checkSecondFactor(deps, user.id, input.code);
-  if (second !== 'ok') {
-    await throttle.recordFailure(deps, user.email);
-    throw incorrectCode('code');
-  }
+  await assertPassword(deps, user, input.password);
+  await assertSecondFactor(deps, user, input.code, 'code');
   await deps.db.transaction().execute((trx) => repo.deactivate(trx, user.id));
-  await throttle.clearFailures(deps, user.email);
   notify(deps, user, twoFactorDisabledEmail({ to: user.email, name: user.name, at: deps.now(), publicBaseUrl: deps.config.PUBLIC_BASE_URL }));
   deps.logger.info({ userId: user.id }, 'two-factor sign-in turned off');
+}
+
+/**
+ * The password of a signed-in owner, as one throttled attempt (login-throttle.service.ts): 429
+ * LoginLockedError while locked; 422 `validation_failed` (`errors.password`) when wrong (counted).
+ */
+async function assertPassword(deps: Deps, user: UserRow, password: string): Promise<void> {
+  if (!(await throttle.throttledCheck(deps, { kind: 'password', email: user.email }, () => verifyPassword(user.password_hash, password)))) {
+    throw validationFailed({ password: TWO_FACTOR_MESSAGES.wrongPassword });
+  }
+}
+
+/**
+ * `code` as the second factor of `user`, one attempt of the account's second-factor throttle
+ * (reserved before the check: 429 LoginLockedError while locked; only a right code clears it).
+ * Wrong → 422 `invalid_two_factor_code` on `field` (or 401 for the login, `status`). A lock started
+ * by wrong codes e-mails the owner: someone has the password. A recovery code spent is told too.
+ */
+async function assertSecondFactor(deps: Deps, user: UserRow, code: unknown, field: string, status = 422): Promise<void> {
+  let used: SecondFactorResult = 'wrong';
+  const ok = await throttle.throttledCheck(
+    deps,
+    { kind: 'second-factor', userId: user.id },
+    async () => {
+      used = await checkSecondFactor(deps, user.id, code);
+      return used === 'ok';
+    },
+    (lockedUntil) => {
+      notify(deps, user, secondFactorLockedEmail({ to: user.email, name: user.name, at: deps.now(), lockMinutes: Math.ceil((lockedUntil - deps.now()) / 60_000), failures: throttle.LOGIN_FREE_FAILURES, publicBaseUrl: deps.config.PUBLIC_BASE_URL }));
+      deps.logger.warn({ userId: user.id }, 'second factor throttled after repeated wrong codes');
+    },
+  );
+  if (!ok) throw incorrectCode(field, status);
+  if (typeof code === 'string' && !/^\d{6}$/.test(normaliseCode(code))) {
+    const left = await repo.countUnusedRecoveryCodes(deps.db, user.id);
+    notify(deps, user, recoveryCodeUsedEmail({ to: user.email, name: user.name, at: deps.now(), left, publicBaseUrl: deps.config.PUBLIC_BASE_URL }));
+  }
+}
+
+/**
+ * The second step of a sign-in (auth.service.ts login) after the right password, two-factor on:
+ * 401 `two_factor_required` without a code (nothing counted); 401 `invalid_two_factor_code` for a
+ * wrong one (counted by the second-factor throttle; 429 while locked).
+ */
+export async function assertLoginSecondFactor(deps: Deps, user: UserRow, code: unknown): Promise<void> {
+  if (typeof code !== 'string' || code.trim() === '') throw new HttpError(401, 'two_factor_required', TWO_FACTOR_MESSAGES.required);
+  await assertSecondFactor(deps, user, code, 'two_factor_code', 401);
 }
 
 /**
@@ -187,14 +241,10 @@ export async function disable(deps: Deps, user: UserRow, input: { password: stri
  */
 export async function assertDeletionSecondFactor(deps: Deps, user: UserRow, code: unknown): Promise<void> {
   if (user.two_factor_enabled_at == null) return;
-  const second = await checkSecondFactor(deps, user.id, code);
-  if (second === 'missing') {
+  if (typeof code !== 'string' || code.trim() === '') {
     throw new HttpError(422, 'two_factor_required', TWO_FACTOR_MESSAGES.required, { two_factor_code: TWO_FACTOR_MESSAGES.required });
   }
-  if (second === 'wrong') {
-    await throttle.recordFailure(deps, user.email);
-    throw incorrectCode('two_factor_code');
-  }
+  await assertSecondFactor(deps, user, code, 'two_factor_code');
 }
 
 function notify(deps: Deps, user: UserRow, message: Parameters<Deps['mailer']['send']>[0]): void {

@@ -35,7 +35,7 @@ function totp(secret: string, ms = t.clock.now()): string {
 /** A fresh owner with two-factor on: `{ secret, recovery }` besides the user. */
 async function ownerWithTwoFactor(): Promise<BuiltUser & { secret: string; recovery: string[] }> {
   const owner = await buildUser(t, { password: 'correct horse 1' });
-  const setup = await request(t.app).post('/api/me/two-factor/setup').set(owner.auth).expect(200);
+  const setup = await request(t.app).post('/api/me/two-factor/setup').set(owner.auth).send({ password: 'correct horse 1' }).expect(200);
   const enabled = await request(t.app).post('/api/me/two-factor/enable').set(owner.auth).send({ code: totp(setup.body.secret) }).expect(200);
   // Codes are accepted once per step: later steps are the owner's next codes.
   t.clock.advance(STEP_MS);
@@ -63,8 +63,16 @@ describe('two-factor sign-in (TOTP)', () => {
     expect(early.status).toBe(409);
     expect(early.body.code).toBe('two_factor_setup_required');
 
-    const first = await request(t.app).post('/api/me/two-factor/setup').set(owner.auth).expect(200);
-    const setup = await request(t.app).post('/api/me/two-factor/setup').set(owner.auth).expect(200);
+    // The password is asked: a stolen session token alone cannot turn two-factor on (and lock the owner out).
+    const noPassword = await request(t.app).post('/api/me/two-factor/setup').set(owner.auth).send({});
+    expect(noPassword.status).toBe(422);
+    expect(noPassword.body.errors).toEqual({ password: 'Please enter your password.' });
+    const wrongPassword = await request(t.app).post('/api/me/two-factor/setup').set(owner.auth).send({ password: 'not it at all' });
+    expect(wrongPassword.status).toBe(422);
+    expect(wrongPassword.body.errors).toEqual({ password: 'The password is incorrect.' });
+    expect(await t.db.selectFrom('two_factor_secrets').selectAll().where('user_id', '=', owner.user.id).execute()).toEqual([]);
+    const first = await request(t.app).post('/api/me/two-factor/setup').set(owner.auth).send({ password: 'password123' }).expect(200);
+    const setup = await request(t.app).post('/api/me/two-factor/setup').set(owner.auth).send({ password: 'password123' }).expect(200);
     expect(setup.body.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(setup.body.secret).not.toBe(first.body.secret);
     const url = new URL(setup.body.otpauth_url);
@@ -84,10 +92,18 @@ describe('two-factor sign-in (TOTP)', () => {
     expect(missing.body.errors).toEqual({ code: REQUIRED });
     expect((await request(t.app).get('/api/me').set(owner.auth)).body.user.two_factor_enabled).toBe(false);
 
+    // Another device signed in with the password alone.
+    const phone = await request(t.app).post('/api/auth/login').send({ email: owner.user.email, password: 'password123' }).expect(200);
+    const phoneAuth = { Authorization: `Bearer ${phone.body.token}` };
+    expect((await request(t.app).get('/api/me').set(phoneAuth)).status).toBe(200);
+
     // One step of drift is fine (the phone's clock 30 s behind).
     const mails = t.outbox.length;
     const enabled = await request(t.app).post('/api/me/two-factor/enable').set(owner.auth).send({ code: totp(setup.body.secret, NOW - STEP_MS) });
     expect(enabled.status).toBe(200);
+    // Every other session ended with it (it was signed in without a second factor); this one stays.
+    expect(enabled.body.ended_sessions).toBe(1);
+    expect((await request(t.app).get('/api/me').set(phoneAuth)).status).toBe(401);
     const codes: string[] = enabled.body.recovery_codes;
     expect(codes).toHaveLength(10);
     for (const c of codes) expect(c).toMatch(/^[a-hjkmnp-tv-z2-9]{5}-[a-hjkmnp-tv-z2-9]{5}$/);
@@ -99,7 +115,7 @@ describe('two-factor sign-in (TOTP)', () => {
     expect(notice?.text).not.toContain(setup.body.secret);
 
     // On: setup and enable again are refused; the recovery codes are not shown again.
-    const again = await request(t.app).post('/api/me/two-factor/setup').set(owner.auth);
+    const again = await request(t.app).post('/api/me/two-factor/setup').set(owner.auth).send({ password: 'password123' });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('two_factor_enabled');
     expect((await request(t.app).post('/api/me/two-factor/enable').set(owner.auth).send({ code: totp(setup.body.secret) })).status).toBe(409);
@@ -175,11 +191,16 @@ describe('two-factor sign-in (TOTP)', () => {
     const off = await request(t.app).delete('/api/me/two-factor').set(owner.auth).send({ password: 'correct horse 1', code: right });
     expect(off.status).toBe(429);
     expect(off.headers['retry-after']).toBeDefined();
-    // The owner was told about the lock.
-    expect(t.outbox.some((m) => m.to === email && m.subject === 'Failed sign-in attempts on your Avail account')).toBe(true);
+    // The owner was told: someone has the password.
+    expect(t.outbox.some((m) => m.to === email && m.subject === 'Someone entered your Avail password but not your two-factor code')).toBe(true);
+    // A password reset (someone with the mailbox and the password) does not clear the code count.
+    await request(t.app).post('/api/auth/forgot-password').send({ email }).expect(200);
+    const resetCode = /\b(\d{6})\b/.exec(t.outbox.filter((m) => m.to === email).at(-1)!.text)![1];
+    await request(t.app).post('/api/auth/reset-password').send({ email, code: resetCode, password: 'correct horse 1', password_confirmation: 'correct horse 1' }).expect(200);
+    expect((await login(email, { two_factor_code: right })).status).toBe(429);
 
     // After the lock the right code works (the step has not been used) and the count starts again.
-    t.clock.advance(Number(locked.headers['retry-after']) * 1000);
+    t.clock.advance(Number((await login(email, { two_factor_code: right })).headers['retry-after']) * 1000);
     expect((await login(email, { two_factor_code: right })).status).toBe(200);
     expect((await login(email, { two_factor_code: wrong })).status).toBe(401);
   });
@@ -203,7 +224,10 @@ describe('two-factor sign-in (TOTP)', () => {
     const mails = t.outbox.length;
     expect((await off({ password: 'correct horse 1', code: owner.recovery[0] })).status).toBe(204);
     expect((await request(t.app).get('/api/me').set(owner.auth)).body.user.two_factor_enabled).toBe(false);
-    expect(t.outbox.slice(mails).map((m) => [m.to, m.subject])).toEqual([[email, 'Two-factor sign-in was turned off for your Avail account']]);
+    expect(t.outbox.slice(mails).map((m) => [m.to, m.subject])).toEqual([
+      [email, 'A recovery code was used on your Avail account'],
+      [email, 'Two-factor sign-in was turned off for your Avail account'],
+    ]);
     expect((await login(email)).status).toBe(200);
     // Its secret and codes are gone.
     expect(await t.db.selectFrom('two_factor_secrets').selectAll().where('user_id', '=', owner.user.id).execute()).toEqual([]);
@@ -225,8 +249,8 @@ describe('two-factor sign-in (TOTP)', () => {
     // The password is still checked first.
     expect((await del({ password: 'wrong one', two_factor_code: totp(owner.secret) })).body.errors).toEqual({ password: 'The password is incorrect.' });
     expect((await request(t.app).get('/api/me').set(owner.auth)).status).toBe(200);
-    // Two failures counted: three more lock the account.
-    for (let i = 0; i < 3; i++) await del({ password: 'correct horse 1', two_factor_code: 'zzzzz-zzzzz' });
+    // One wrong code counted (the wrong password counts apart, for passwords): four more lock the second factor.
+    for (let i = 0; i < 4; i++) await del({ password: 'correct horse 1', two_factor_code: 'zzzzz-zzzzz' });
     expect((await del({ password: 'correct horse 1', two_factor_code: totp(owner.secret) })).status).toBe(429);
     t.clock.advance(10 * 60_000);
 
@@ -238,7 +262,7 @@ describe('two-factor sign-in (TOTP)', () => {
 
   it('the secret (pending and active) and the recovery codes are not in clear in any table', async () => {
     const owner = await buildUser(t);
-    const pending = (await request(t.app).post('/api/me/two-factor/setup').set(owner.auth).expect(200)).body.secret as string;
+    const pending = (await request(t.app).post('/api/me/two-factor/setup').set(owner.auth).send({ password: 'password123' }).expect(200)).body.secret as string;
     let dump = await dumpAllTables();
     expect(dump.toUpperCase()).not.toContain(pending);
     const enabled = await request(t.app).post('/api/me/two-factor/enable').set(owner.auth).send({ code: totp(pending) }).expect(200);
@@ -251,5 +275,39 @@ describe('two-factor sign-in (TOTP)', () => {
     const row = await t.db.selectFrom('two_factor_secrets').selectAll().where('user_id', '=', owner.user.id).executeTakeFirstOrThrow();
     expect(isSealed(row.secret!)).toBe(true);
     expect(row.pending_secret).toBeNull();
+  });
+
+  it('a burst of simultaneous wrong codes gets no more checks than the throttle allows (each attempt is reserved before its check)', async () => {
+    const owner = await ownerWithTwoFactor();
+    const email = owner.user.email;
+    const right = totp(owner.secret);
+    const wrong = ['000000', '111111', '222222'].find((c) => c !== right && c !== totp(owner.secret, t.clock.now() - STEP_MS) && c !== totp(owner.secret, t.clock.now() + STEP_MS))!;
+    const answers = await Promise.all(Array.from({ length: 30 }, () => login(email, { two_factor_code: wrong })));
+    const checked = answers.filter((r) => r.status === 401).length;
+    const refused = answers.filter((r) => r.status === 429).length;
+    expect(checked).toBeLessThanOrEqual(5);
+    expect(checked + refused).toBe(30);
+    // The lock holds the right code too.
+    expect((await login(email, { two_factor_code: right })).status).toBe(429);
+  });
+
+  it('a recovery code used to sign in is told to the owner with the number left; a code accepted while the clock ran ahead gives no 500', async () => {
+    const owner = await ownerWithTwoFactor();
+    const email = owner.user.email;
+    const mails = t.outbox.length;
+    expect((await login(email, { two_factor_code: owner.recovery[0] })).status).toBe(200);
+    const notice = t.outbox.slice(mails).find((m) => m.to === email);
+    expect(notice?.subject).toBe('A recovery code was used on your Avail account');
+    expect(notice?.text).toContain('9 unused codes are left');
+    expect(notice?.text).not.toContain(owner.recovery[0]);
+
+    // The next step's code accepted (the server's clock ahead), then the clock set back a minute.
+    expect((await login(email, { two_factor_code: totp(owner.secret, t.clock.now() + STEP_MS) })).status).toBe(200);
+    t.clock.advance(-2 * STEP_MS);
+    const behind = await login(email, { two_factor_code: totp(owner.secret) });
+    expect(behind.status).toBe(401);
+    expect(behind.body.code).toBe('invalid_two_factor_code');
+    t.clock.advance(4 * STEP_MS);
+    expect((await login(email, { two_factor_code: totp(owner.secret) })).status).toBe(200);
   });
 });
