@@ -73,7 +73,7 @@ async function signIn(page: Page, email: string) {
 /** Turns two-step verification on through the API for the owner of `token`; returns the secret. */
 async function enableByApi(request: APIRequestContext, token: string, used: Set<number>): Promise<string> {
   const headers = { Authorization: `Bearer ${token}` };
-  const setup = await request.post('/api/me/two-factor/setup', { headers });
+  const setup = await request.post('/api/me/two-factor/setup', { headers, data: { password: PASSWORD } });
   expect(setup.status()).toBe(200);
   const { secret } = (await setup.json()) as { secret: string };
   const enabled = await request.post('/api/me/two-factor/enable', { headers, data: { code: await freshTotp(secret, used) } });
@@ -91,8 +91,15 @@ test('two-step verification: turned on in Settings, asked at sign-in (code and r
   await expect(section.getByRole('heading', { level: 3 })).toHaveText(/^Two-step verification\s*Off$/);
   await lookAt(page, 'settings-off', section);
 
-  // Turn on: the QR code is an image that loads under the CSP; the key is on the page.
+  // Turn on: the password first (a stolen session alone cannot turn it on); a wrong one is said under the field.
   await section.getByRole('button', { name: 'Turn on two-step verification' }).click();
+  const confirm = section.getByLabel('Confirm your password to continue');
+  await confirm.fill('not the password');
+  await section.getByRole('button', { name: 'Continue' }).click();
+  await expect(section.getByText('The password is incorrect.')).toBeVisible();
+  await confirm.fill(PASSWORD);
+  await section.getByRole('button', { name: 'Continue' }).click();
+  // The QR code is an image that loads under the CSP; the key is on the page.
   const qr = section.getByRole('img', { name: 'QR code for your authenticator app' });
   await expect(qr).toBeVisible();
   expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);

@@ -90,12 +90,12 @@ describe('two-factor sign-in calls (docs/account-security.md)', () => {
   });
   it('calls setup, enable and disable with the contract\'s methods, paths and bodies', async () => {
     const fetch = mockFetch(200, { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/x', qr_svg: '<svg/>' });
-    await expect(api.twoFactorSetup()).resolves.toMatchObject({ secret: 'JBSWY3DPEHPK3PXP' });
+    await expect(api.twoFactorSetup('pw')).resolves.toMatchObject({ secret: 'JBSWY3DPEHPK3PXP' });
     await api.twoFactorEnable('123456');
     await api.twoFactorDisable({ password: 'pw', code: 'abcde-fghij' });
     const calls = fetch.mock.calls.map(([url, init]) => [init?.method, url, init?.body]);
     expect(calls).toEqual([
-      ['POST', '/api/me/two-factor/setup', undefined],
+      ['POST', '/api/me/two-factor/setup', JSON.stringify({ password: 'pw' })],
       ['POST', '/api/me/two-factor/enable', JSON.stringify({ code: '123456' })],
       ['DELETE', '/api/me/two-factor', JSON.stringify({ password: 'pw', code: 'abcde-fghij' })],
     ]);

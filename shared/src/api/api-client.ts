@@ -493,13 +493,13 @@ export const api = {
    * POST /me/two-factor/setup: a new pending secret (replaces an earlier pending one). 409
    * `two_factor_enabled` when two-factor sign-in is already on.
    */
-  twoFactorSetup: () => post<TwoFactorSetup>('/me/two-factor/setup'),
+  twoFactorSetup: (password: string) => post<TwoFactorSetup>('/me/two-factor/setup', { password }),
   /**
    * POST /me/two-factor/enable `{ code }` (the 6-digit code of the pending secret): two-factor
    * sign-in is on; the 10 recovery codes (`xxxxx-xxxxx`, each works once) are returned this once.
    * 422 `invalid_two_factor_code`; 409 `two_factor_setup_required` without a pending setup.
    */
-  twoFactorEnable: (code: string) => post<{ recovery_codes: string[] }>('/me/two-factor/enable', { code }),
+  twoFactorEnable: (code: string) => post<{ recovery_codes: string[]; ended_sessions?: number }>('/me/two-factor/enable', { code }),
   /**
    * DELETE /me/two-factor `{ password, code }` (a current TOTP code or a recovery code): off. 204;
    * 422 with `errors.password` / `errors.code`; 429 while throttled.

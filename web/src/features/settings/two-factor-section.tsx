@@ -17,7 +17,7 @@ import { FieldError } from '../../components/ui/field-error.tsx';
 import { useCopy } from '../../components/use-copy.ts';
 import { cleanAnyCode, cleanTotpInput, groupSecret, RECOVERY_CODES_FILE_NAME, recoveryCodesText, svgDataUrl, TOTP_CODE_LENGTH } from '../../lib/two-factor.ts';
 
-type Step = { kind: 'idle' } | { kind: 'setup'; setup: TwoFactorSetup } | { kind: 'codes'; codes: string[] } | { kind: 'disable' };
+type Step = { kind: 'idle' } | { kind: 'password' } | { kind: 'setup'; setup: TwoFactorSetup } | { kind: 'codes'; codes: string[]; ended: number } | { kind: 'disable' };
 
 /** The field errors of a 422 answer (`errors.{field}`), else `{}`. */
 function fieldErrors(err: unknown): Record<string, string> {
@@ -37,15 +37,23 @@ export function TwoFactorSection() {
   useAutoDismiss(error, 'error', () => setError(''));
   useAutoDismiss(notice, 'success', () => setNotice(''));
 
-  async function startSetup() {
+  /** The password confirmed: the server makes the secret (a stolen session alone cannot turn this on). */
+  async function startSetup(password: string): Promise<string | undefined> {
     setBusy(true);
     setError('');
     setNotice('');
     try {
-      setStep({ kind: 'setup', setup: await api.twoFactorSetup() });
+      setStep({ kind: 'setup', setup: await api.twoFactorSetup(password) });
+      return undefined;
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'two_factor_enabled') setEnabled(true);
+      const field = fieldErrors(err).password;
+      if (field) return field;
+      if (err instanceof ApiError && err.code === 'two_factor_enabled') {
+        setEnabled(true);
+        setStep({ kind: 'idle' });
+      }
       setError(serverMessage(err) ?? GENERIC_ERROR_MESSAGE);
+      return undefined;
     } finally {
       setBusy(false);
     }
@@ -65,13 +73,14 @@ export function TwoFactorSection() {
       </h3>
       {error && <Alert kind="error">{error}</Alert>}
       {notice && <Alert kind="success">{notice}</Alert>}
+      {step.kind === 'password' && <ConfirmPasswordForm busy={busy} onSubmit={startSetup} onCancel={() => setStep({ kind: 'idle' })} />}
       {step.kind === 'setup' && (
         <SetupForm
           setup={step.setup}
           onCancel={() => setStep({ kind: 'idle' })}
-          onEnabled={(codes) => {
+          onEnabled={(codes, ended) => {
             setEnabled(true);
-            setStep({ kind: 'codes', codes });
+            setStep({ kind: 'codes', codes, ended });
           }}
           onRestart={(message) => {
             setStep({ kind: 'idle' });
@@ -79,7 +88,7 @@ export function TwoFactorSection() {
           }}
         />
       )}
-      {step.kind === 'codes' && <RecoveryCodes codes={step.codes} email={user?.email ?? ''} onDone={() => finish('Two-step verification is on.', true)} />}
+      {step.kind === 'codes' && <RecoveryCodes codes={step.codes} ended={step.ended} email={user?.email ?? ''} onDone={() => finish('Two-step verification is on.', true)} />}
       {step.kind === 'disable' && <DisableForm onCancel={() => setStep({ kind: 'idle' })} onDisabled={() => finish('Two-step verification is off.', false)} />}
       {step.kind === 'idle' &&
         (on ? (
@@ -95,8 +104,8 @@ export function TwoFactorSection() {
               Protect your account with a second step when you sign in: a 6-digit code from an authenticator app on your phone (such as Google Authenticator, Microsoft
               Authenticator, 1Password or Aegis).
             </p>
-            <button type="button" className="btn btn-primary btn-sm" onClick={startSetup} disabled={busy}>
-              {busy ? 'Preparing…' : 'Turn on two-step verification'}
+            <button type="button" className="btn btn-primary btn-sm" onClick={() => setStep({ kind: 'password' })}>
+              Turn on two-step verification
             </button>
           </>
         ))}
@@ -105,7 +114,52 @@ export function TwoFactorSection() {
 }
 
 /** The QR code, the key for typing in by hand, and the app's first code. */
-function SetupForm({ setup, onCancel, onEnabled, onRestart }: { setup: TwoFactorSetup; onCancel: () => void; onEnabled: (codes: string[]) => void; onRestart: (message: string) => void }) {
+/** First step of turning it on: the account password (checked by the server, which answers `errors.password`). */
+function ConfirmPasswordForm({ busy, onSubmit, onCancel }: { busy: boolean; onSubmit: (password: string) => Promise<string | undefined>; onCancel: () => void }) {
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!password) {
+      setError('Please enter your password');
+      return;
+    }
+    setError((await onSubmit(password)) ?? '');
+  }
+
+  return (
+    <form className="form" onSubmit={submit} noValidate>
+      <div className="field">
+        <label htmlFor="two-factor-setup-password">Confirm your password to continue</label>
+        <input
+          id="two-factor-setup-password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          autoFocus
+          onChange={(e) => {
+            setPassword(e.target.value);
+            setError('');
+          }}
+          aria-invalid={Boolean(error)}
+          aria-describedby={error ? 'two-factor-setup-password-error' : undefined}
+        />
+        <FieldError id="two-factor-setup-password-error">{error}</FieldError>
+      </div>
+      <div className="button-row">
+        <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>
+          {busy ? 'Preparing…' : 'Continue'}
+        </button>
+        <button type="button" className="btn btn-secondary btn-sm" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function SetupForm({ setup, onCancel, onEnabled, onRestart }: { setup: TwoFactorSetup; onCancel: () => void; onEnabled: (codes: string[], ended: number) => void; onRestart: (message: string) => void }) {
   const [code, setCode] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -121,7 +175,7 @@ function SetupForm({ setup, onCancel, onEnabled, onRestart }: { setup: TwoFactor
     setError('');
     try {
       const res = await api.twoFactorEnable(code);
-      onEnabled(res.recovery_codes);
+      onEnabled(res.recovery_codes, res.ended_sessions ?? 0);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'two_factor_setup_required') {
         onRestart(serverMessage(err) ?? 'The setup expired. Please start again.');
@@ -186,7 +240,7 @@ function SetupForm({ setup, onCancel, onEnabled, onRestart }: { setup: TwoFactor
 }
 
 /** The recovery codes, shown this once: copy, download as .txt, then "I saved them". */
-function RecoveryCodes({ codes, email, onDone }: { codes: string[]; email: string; onDone: () => void }) {
+function RecoveryCodes({ codes, ended, email, onDone }: { codes: string[]; ended: number; email: string; onDone: () => void }) {
   const { copied, copy } = useCopy();
   const text = () => recoveryCodesText(codes, email, new Date());
 
@@ -203,7 +257,10 @@ function RecoveryCodes({ codes, email, onDone }: { codes: string[]; email: strin
 
   return (
     <div className="two-factor-codes">
-      <Alert kind="success">Two-step verification is on.</Alert>
+      <Alert kind="success">
+        Two-step verification is on.
+        {ended > 0 && ` Your other devices were signed out (${ended}): they ask for the code when you sign in again.`}
+      </Alert>
       <h4 id="recovery-codes-title">Save your recovery codes</h4>
       <p className="muted">
         If you lose your phone, each of these codes signs you in once instead of the app’s code. They are shown only now: copy or download them and keep them somewhere safe.
