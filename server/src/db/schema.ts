@@ -166,11 +166,16 @@ export interface CalendarSourcesTable {
   id: string;
   connection_id: string;
   user_id: string;
+  /** Sealed (lib/crypto.ts sealContent) since 0017_sealed_text; plain in rows of earlier versions until the start-up pass. */
   calendar_url: string;
+  /** Sealed like calendar_url. */
   object_href: string;
   etag: string | null;
   ics_text: string;
   updated_at: number;
+  /** HMAC (server key) of the calendar's key / of the object (0017_sealed_text): what a sync looks sources up by; null = not keyed yet. */
+  calendar_key: Generated<string | null>;
+  object_key: Generated<string | null>;
 }
 
 /** Expanded events with titles; owner-only. */

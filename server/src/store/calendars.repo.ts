@@ -9,7 +9,7 @@
  * value as is; the start-up pass store/sealed-text.repo.ts seals those). Nothing selects by them.
  */
 import { createHash } from 'node:crypto';
-import { openContent, openNullable, sealContent, sealNullable } from '../lib/crypto.ts';
+import { openContent, openNullable, sealContent, sealNullable, secretFingerprint } from '../lib/crypto.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { CalendarConnectionRow, CalendarConnectionsTable, CalendarEventRow, Database } from '../db/schema.ts';
 import type { Insertable, Updateable } from 'kysely';
@@ -149,19 +149,33 @@ export interface SourceRow {
   ics_text: string;
 }
 
-/** The raw sources of a connection, `ics_text` opened with `key` (stored sealed, lib/crypto.ts sealContent). */
+/**
+ * The keyed hashes a stored calendar object is found by (0017_sealed_text): HMAC-SHA256 with `key`
+ * of its calendar's key and of (calendar, object href). Its paths themselves are stored sealed.
+ */
+export function sourceKeys(calendarUrl: string, href: string, key: Uint8Array): { calendar_key: string; object_key: string } {
+  return { calendar_key: secretFingerprint(`cal\n${calendarUrl}`, key), object_key: secretFingerprint(`obj\n${calendarUrl}\n${href}`, key) };
+}
+
+/**
+ * The raw sources of a connection with `ics_text`, `calendar_url` and `object_href` opened with
+ * `key` (stored sealed, lib/crypto.ts sealContent), ordered by calendar then object path.
+ */
 export async function listSources(db: Q, connectionId: string, key: Uint8Array): Promise<SourceRow[]> {
   const rows = await db
     .selectFrom('calendar_sources')
     .select(['id', 'calendar_url', 'object_href', 'etag', 'ics_text'])
     .where('connection_id', '=', connectionId)
-    .orderBy('calendar_url')
-    .orderBy('object_href')
     .execute();
-  return rows.map((r) => ({ ...r, ics_text: openContent(r.ics_text, key) }));
+  const opened = rows.map((r) => ({ ...r, calendar_url: openContent(r.calendar_url, key), object_href: openContent(r.object_href, key), ics_text: openContent(r.ics_text, key) }));
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return opened.sort((a, b) => cmp(a.calendar_url, b.calendar_url) || cmp(a.object_href, b.object_href));
 }
 
-/** Applies a provider's changes to the stored raw sources of one connection (ICS text sealed with `key`). */
+/**
+ * Applies a provider's changes to the stored raw sources of one connection: objects found by their
+ * keyed hashes (sourceKeys), ICS text and paths sealed with `key`.
+ */
 export async function applySourceChanges(
   db: Q,
   conn: { id: string; user_id: string },
@@ -174,23 +188,22 @@ export async function applySourceChanges(
   key: Uint8Array,
 ): Promise<void> {
   for (const cal of changes.removedCalendars) {
-    await db.deleteFrom('calendar_sources').where('connection_id', '=', conn.id).where('calendar_url', '=', cal).execute();
+    await db.deleteFrom('calendar_sources').where('connection_id', '=', conn.id).where('calendar_key', '=', sourceKeys(cal, '', key).calendar_key).execute();
   }
   for (const r of changes.removals) {
     await db
       .deleteFrom('calendar_sources')
       .where('connection_id', '=', conn.id)
-      .where('calendar_url', '=', r.calendarUrl)
-      .where('object_href', '=', r.href)
+      .where('object_key', '=', sourceKeys(r.calendarUrl, r.href, key).object_key)
       .execute();
   }
   for (const u of changes.upserts) {
+    const keys = sourceKeys(u.calendarUrl, u.href, key);
     const updated = await db
       .updateTable('calendar_sources')
       .set({ etag: u.etag, ics_text: sealContent(u.icsText, key), updated_at: now })
       .where('connection_id', '=', conn.id)
-      .where('calendar_url', '=', u.calendarUrl)
-      .where('object_href', '=', u.href)
+      .where('object_key', '=', keys.object_key)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) {
       await db
@@ -199,8 +212,9 @@ export async function applySourceChanges(
           id: crypto.randomUUID(),
           connection_id: conn.id,
           user_id: conn.user_id,
-          calendar_url: u.calendarUrl,
-          object_href: u.href,
+          calendar_url: sealContent(u.calendarUrl, key),
+          object_href: sealContent(u.href, key),
+          ...keys,
           etag: u.etag,
           ics_text: sealContent(u.icsText, key),
           updated_at: now,
@@ -245,7 +259,7 @@ export function eventId(connectionId: string, uid: string, startMs: number, dupl
  * at all (an unchanged re-sync writes zero event rows). Busy intervals (not replicated) are replaced.
  * Rows go in batches of 400 with a yield to the event loop between batches; the derivation's
  * budgets (sync/derive.ts: ≤ 20,000 events and busy intervals per connection) bound the whole write.
- * Event titles and UIDs are stored sealed with `key` (lib/crypto.ts sealContent; a UID often
+ * Event titles, UIDs and source calendars are stored sealed with `key` (lib/crypto.ts sealContent; a UID often
  * carries an e-mail address or host name — issue 26). Events are matched in memory (their id is
  * derived from connection, UID and start), so nothing selects by UID.
  */
@@ -327,7 +341,7 @@ async function syncEvents(db: Q, conn: { id: string; user_id: string }, events: 
       continue;
     }
     if (++compared % INSERT_BATCH === 0) await yieldToEventLoop();
-    if (!sameEvent({ ...old, title: openContent(old.title, key), uid: openContent(old.uid, key) }, e)) updates.push(e);
+    if (!sameEvent({ ...old, title: openContent(old.title, key), uid: openContent(old.uid, key), source_calendar: openNullable(old.source_calendar, key) }, e)) updates.push(e);
   }
   const removed = current.filter((r) => !wanted.has(r.id)).map((r) => r.id);
   if (inserts.length === 0 && updates.length === 0 && removed.length === 0) return;
@@ -340,7 +354,11 @@ async function syncEvents(db: Q, conn: { id: string; user_id: string }, events: 
   for (let n = 0; n < updates.length; n++) {
     if (n % INSERT_BATCH === 0) await yieldToEventLoop();
     const { id, ...fields } = updates[n]!;
-    await db.updateTable('calendar_events').set({ ...fields, title: sealContent(fields.title, key), uid: sealContent(fields.uid, key), updated_at: updatedAt }).where('id', '=', id).execute();
+    await db
+      .updateTable('calendar_events')
+      .set({ ...fields, title: sealContent(fields.title, key), uid: sealContent(fields.uid, key), source_calendar: sealNullable(fields.source_calendar, key), updated_at: updatedAt })
+      .where('id', '=', id)
+      .execute();
   }
   await clearTombstones(db, conn.user_id, 'calendar_events', inserts.map((e) => e.id));
   for (let i = 0; i < inserts.length; i += INSERT_BATCH) {
@@ -350,7 +368,15 @@ async function syncEvents(db: Q, conn: { id: string; user_id: string }, events: 
       .values(
         inserts
           .slice(i, i + INSERT_BATCH)
-          .map((e) => ({ ...e, title: sealContent(e.title, key), uid: sealContent(e.uid, key), user_id: conn.user_id, connection_id: conn.id, updated_at: updatedAt })),
+          .map((e) => ({
+            ...e,
+            title: sealContent(e.title, key),
+            uid: sealContent(e.uid, key),
+            source_calendar: sealNullable(e.source_calendar, key),
+            user_id: conn.user_id,
+            connection_id: conn.id,
+            updated_at: updatedAt,
+          })),
       )
       .execute();
   }
@@ -389,7 +415,7 @@ export async function findEventOfUser(db: Q, userId: string, id: string, key: Ui
     .where('user_id', '=', userId)
     .where('id', '=', id)
     .executeTakeFirst();
-  return row ? { ...row, title: openContent(row.title, key), uid: openContent(row.uid, key) } : undefined;
+  return row ? { ...row, title: openContent(row.title, key), uid: openContent(row.uid, key), source_calendar: openNullable(row.source_calendar, key) } : undefined;
 }
 
 /**
@@ -438,6 +464,7 @@ export async function sealLegacyIcsConnection(
   row: { id: string; config_json: string },
   change: { configJson: string; secretEnc: string; sourceId: string },
   stamp: Stamper,
+  key: Uint8Array,
 ): Promise<boolean> {
   const done = await db
     .updateTable('calendar_connections')
@@ -446,7 +473,11 @@ export async function sealLegacyIcsConnection(
     .where('config_json', '=', row.config_json)
     .executeTakeFirst();
   if (Number(done.numUpdatedRows) === 0) return false;
-  await db.updateTable('calendar_sources').set({ calendar_url: change.sourceId, object_href: change.sourceId }).where('connection_id', '=', row.id).execute();
+  await db
+    .updateTable('calendar_sources')
+    .set({ calendar_url: sealContent(change.sourceId, key), object_href: sealContent(change.sourceId, key), ...sourceKeys(change.sourceId, change.sourceId, key) })
+    .where('connection_id', '=', row.id)
+    .execute();
   return true;
 }
 
@@ -458,4 +489,32 @@ export async function setConnectionSecret(db: Q, connectionId: string, secretEnc
 /** Ids of the Google and Microsoft connections that are active or in error (those that keep push channels). */
 export function listPushCapableConnectionIds(db: Q) {
   return db.selectFrom('calendar_connections').select('id').where('provider', 'in', ['google', 'microsoft']).where('status', 'in', ['active', 'error']).execute();
+}
+
+/**
+ * Start-up pass (0017_sealed_text): raw sources of earlier versions (no keyed hashes, paths in
+ * clear) get their paths sealed and their keyed hashes (sourceKeys), 500 at a time, compare-and-set
+ * on the row still being unkeyed. Idempotent; @returns rows changed.
+ */
+export async function sealPlainSourcePaths(db: Q, key: Uint8Array): Promise<number> {
+  let sealed = 0;
+  for (;;) {
+    const rows = await db.selectFrom('calendar_sources').select(['id', 'calendar_url', 'object_href']).where('object_key', 'is', null).limit(500).execute();
+    if (rows.length === 0) break;
+    let changed = 0;
+    for (const r of rows) {
+      const calendarUrl = openContent(r.calendar_url, key);
+      const href = openContent(r.object_href, key);
+      const res = await db
+        .updateTable('calendar_sources')
+        .set({ calendar_url: sealContent(calendarUrl, key), object_href: sealContent(href, key), ...sourceKeys(calendarUrl, href, key) })
+        .where('id', '=', r.id)
+        .where('object_key', 'is', null)
+        .executeTakeFirst();
+      changed += Number(res.numUpdatedRows);
+    }
+    sealed += changed;
+    if (changed === 0) break;
+  }
+  return sealed;
 }

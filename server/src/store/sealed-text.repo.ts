@@ -1,5 +1,6 @@
 /**
- * Personal text sealed at rest (issue 26): the columns below are written sealed (lib/crypto.ts
+ * Personal text sealed at rest (issue 26): the columns below (and calendar_sources' paths, keyed by
+ * HMAC: calendars.repo.ts sealPlainSourcePaths) are written sealed (lib/crypto.ts
  * sealContent with AVAIL_SECRET_KEY) by their modules and opened for the owner only. Rows written in
  * clear by an earlier version are sealed by the start-up pass `sealPlainPersonalText` (like
  * calendars.repo.ts sealPlainContent for titles and raw ICS).
@@ -7,6 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/kysely.ts';
 import { isSealed, sealContent } from '../lib/crypto.ts';
+import { sealPlainSourcePaths } from './calendars.repo.ts';
 
 /** Table → its text columns kept sealed at rest (every table keyed by `id`). */
 export const SEALED_TEXT_COLUMNS = {
@@ -15,7 +17,7 @@ export const SEALED_TEXT_COLUMNS = {
   replication_conflicts: ['winner_json', 'loser_json'],
   share_links: ['label'],
   calendar_connections: ['name', 'account', 'warnings_json'],
-  calendar_events: ['uid'],
+  calendar_events: ['uid', 'source_calendar'],
 } as const satisfies Record<string, readonly string[]>;
 
 type AnyRow = Record<string, string | null>;
@@ -50,5 +52,7 @@ export async function sealPlainPersonalText(db: Db, key: Uint8Array): Promise<nu
       }
     }
   }
+  // Raw calendar objects' paths: sealed and keyed (they are looked up by keyed hash).
+  sealed += await sealPlainSourcePaths(db, key);
   return sealed;
 }

@@ -138,7 +138,10 @@ describe('ICS feed connections (API)', () => {
     expect(JSON.parse(conn.config_json).url_hmac).toMatch(/^[0-9a-f]{64}$/);
     expect(decryptSecret(conn.secret_enc!, t.config.AVAIL_SECRET_KEY)).toBe(url);
     const sources = await t.db.selectFrom('calendar_sources').select(['calendar_url', 'object_href']).where('connection_id', '=', id).execute();
-    expect(sources).toEqual([{ calendar_url: `ics:${id}`, object_href: `ics:${id}` }]);
+    // The paths are sealed at rest (issue 26, 0017_sealed_text); opened they are the feed's non-secret source id.
+    expect(sources.map((r) => ({ calendar_url: openContent(r.calendar_url, t.config.AVAIL_SECRET_KEY), object_href: openContent(r.object_href, t.config.AVAIL_SECRET_KEY) }))).toEqual([
+      { calendar_url: `ics:${id}`, object_href: `ics:${id}` },
+    ]);
     expect(srv.requests.at(-1)!.path).toBe(path); // the real URL is what gets fetched
 
     // Sync Now, feed unchanged: conditional GET answered 304, still a successful sync

@@ -247,7 +247,7 @@ export async function sealLegacyIcsFeeds(deps: Pick<SyncDeps, 'db' | 'config' | 
     const sourceId = icsSourceId(row.id);
     await replicatedWrite(deps, row.user_id, async (trx, stamp) => {
       const change = { configJson: JSON.stringify({ sourceId, url_hmac: urlHmac }), secretEnc: encryptSecret(url, deps.config.AVAIL_SECRET_KEY), sourceId };
-      if (await repo.sealLegacyIcsConnection(trx, row, change, stamp)) sealed++;
+      if (await repo.sealLegacyIcsConnection(trx, row, change, stamp, deps.config.AVAIL_SECRET_KEY)) sealed++;
     });
   }
   return sealed;

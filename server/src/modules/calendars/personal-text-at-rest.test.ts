@@ -14,6 +14,7 @@ import { buildUser, type BuiltUser } from '../../../test/factories.ts';
 import { openAllWeek } from '../../../test/oauth-kit.ts';
 import { startIcsServer, type IcsServer } from '../../../test/ics-server.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { applySourceChanges, listSources } from '../../store/calendars.repo.ts';
 import { sealPlainPersonalText } from '../../store/sealed-text.repo.ts';
 
 const V = { [SCHEMA_HEADER]: String(REPLICATION_SCHEMA_VERSION) };
@@ -144,6 +145,12 @@ describe('personal text at rest', () => {
     await t.db.insertInto('share_links').values({ id: crypto.randomUUID(), user_id: owner.user.id, label: m.label, token_hash: `h${tag}`, token_sealed: 'x', expires_at: null, created_at: now }).execute();
     const connId = crypto.randomUUID();
     await t.db.insertInto('calendar_connections').values({ id: connId, user_id: owner.user.id, provider: 'caldav', name: m.connection, status: 'active', account: m.account, connected_at: now, updated_at: now }).execute();
+    // A CalDAV object stored by an earlier version: its paths carry the login and the UID.
+    const calendarPath = `/dav/calendars/${m.account}/home/`;
+    await t.db
+      .insertInto('calendar_sources')
+      .values({ id: crypto.randomUUID(), connection_id: connId, user_id: owner.user.id, calendar_url: calendarPath, object_href: `${calendarPath}${m.uid}.ics`, etag: null, ics_text: 'BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n', updated_at: now })
+      .execute();
     const eventId = crypto.randomUUID();
     await t.db
       .insertInto('calendar_events')
@@ -160,5 +167,11 @@ describe('personal text at rest', () => {
     expect((await request(t.app).get('/api/me/calendar/connections').set(owner.auth).expect(200)).body.connections[0]).toMatchObject({ name: m.connection, account: m.account });
     expect((await pull(owner, 'calendar_connections'))[0]).toMatchObject({ name: m.connection, account: m.account });
     expect((await request(t.app).get(`/api/me/calendar/events/${eventId}/source`).set(owner.auth).expect(200)).body.event.uid).toBe(m.uid);
+    // The sync reads the paths opened and finds the object by its keyed hash (a change replaces it, no second row).
+    expect((await listSources(t.db, connId, t.config.AVAIL_SECRET_KEY)).map((r) => [r.calendar_url, r.object_href])).toEqual([[calendarPath, `${calendarPath}${m.uid}.ics`]]);
+    await t.db.transaction().execute((trx) =>
+      applySourceChanges(trx, { id: connId, user_id: owner.user.id }, { upserts: [{ calendarUrl: calendarPath, href: `${calendarPath}${m.uid}.ics`, etag: 'e2', icsText: 'BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n' }], removals: [], removedCalendars: [] }, now, t.config.AVAIL_SECRET_KEY),
+    );
+    expect((await listSources(t.db, connId, t.config.AVAIL_SECRET_KEY)).map((r) => r.etag)).toEqual(['e2']);
   });
 });
