@@ -283,6 +283,47 @@ test('an expired session: the next action, or opening the app again, lands on th
   await b.ctx.close();
 });
 
+test('an edit made offline before the session expired is not lost: it reaches the server once the owner signs in again', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const acct = uniqueAccount('keep');
+  const a = await device(browser, MAC_CHROME);
+  await onboardedOwner(a.page, acct);
+  await a.page.getByRole('link', { name: 'Availability' }).click();
+  const status = a.page.getByTestId('sync-status');
+  await expect(status).toHaveText('Online', { timeout: 30_000 });
+  const id = await currentSessionId(a.page);
+
+  // Offline: Monday now ends at 12:00, pending on this device only.
+  await a.ctx.setOffline(true);
+  await expect(status).toHaveText('Offline');
+  await a.page.getByRole('button', { name: 'Edit Schedule' }).click();
+  const modal = a.page.getByRole('dialog', { name: 'Edit Schedule' });
+  await modal.getByLabel('End').first().fill('12:00');
+  await modal.getByRole('button', { name: 'Save Schedule' }).click();
+  await expect(a.page.getByText('Changes pending sync')).toBeVisible();
+
+  // A month passes; back online the push meets the expired session: the login page says so.
+  ageSession(id);
+  await a.ctx.setOffline(false);
+  await expect(a.page).toHaveURL(/\/login$/, { timeout: 30_000 });
+  await expect(a.page.getByRole('alert').filter({ hasText: EXPIRED })).toBeVisible();
+
+  // Signed in again on the same device (it returns to Availability), the pending edit is pushed;
+  // another device reads it from the server.
+  await a.page.getByLabel('Email').fill(acct.email);
+  await a.page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await a.page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(a.page).toHaveURL(/\/app\/availability$/);
+  await expect(a.page.getByText('9:00 AM - 12:00 PM')).toBeVisible();
+  await expect(a.page.getByText('Changes pending sync')).toHaveCount(0, { timeout: 30_000 });
+  const b = await device(browser, WINDOWS_FIREFOX);
+  await signIn(b.page, acct.email);
+  await b.page.getByRole('link', { name: 'Availability' }).click();
+  await expect(b.page.getByText('9:00 AM - 12:00 PM')).toBeVisible();
+  await a.ctx.close();
+  await b.ctx.close();
+});
+
 test('desktop app: a session ended from the browser signs the app out and removes its token through the bridge', async ({ browser }) => {
   test.setTimeout(120_000);
   const acct = uniqueAccount('dtok');

@@ -62,10 +62,10 @@ export function sessionEndedNotice(answer: { code?: string; error?: string }): s
  * cleared at once — in the desktop app through the bridge (its OS-encrypted copy is removed) — and
  * `onEnded` gets the login page's notice. Returns the function that stops watching.
  */
-export function watchUnauthorized(onEnded: (notice: string) => void): () => void {
+export function watchUnauthorized(onEnded: (notice: string, expired: boolean) => void): () => void {
   setUnauthorizedListener((err) => {
     clearToken();
-    onEnded(sessionEndedNotice({ code: err.code, error: serverMessage(err) }));
+    onEnded(sessionEndedNotice({ code: err.code, error: serverMessage(err) }), err.code === 'session_expired');
   });
   return () => setUnauthorizedListener(null);
 }
@@ -105,10 +105,14 @@ export function isUnreachable(err: unknown): boolean {
 /** How often a session taken from the cache re-checks /me while the network seems up (ms). */
 const OFFLINE_SESSION_RECHECK_MS = 30_000;
 
-/** Closes and deletes a user's device database (logout); loads the RxDB chunk only then. */
-function removeLocalData(userId: string): void {
+/**
+ * Closes a user's device database and, unless `keep`, deletes it (logout); loads the RxDB chunk only then.
+ * Kept after an expired session: edits made on this device and not yet pushed are pushed when the
+ * same owner signs in again (the database is per user, databaseNameFor).
+ */
+function removeLocalData(userId: string, keep = false): void {
   import('./local-db.ts')
-    .then((m) => m.closeLocalData({ remove: true, userId }))
+    .then((m) => m.closeLocalData({ remove: !keep, userId }))
     .catch((e: unknown) => console.error('Removing the local data failed', e));
 }
 
@@ -155,7 +159,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   // A 401 to any call with the stored token ends the session here too (issue 26): expired, ended on
   // another device or by a password change. Registered before the bootstrap's /me goes out.
-  useEffect(() => watchUnauthorized((notice) => endSessionRef.current(notice)), []);
+  useEffect(() => watchUnauthorized((notice, expired) => endSessionRef.current(notice, expired)), []);
 
   // Bootstrap: a stored token is checked with /me. When the server cannot be reached (offline
   // reload), the last known user is kept so the owner's app opens on the device's data.
@@ -289,9 +293,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [authenticate],
   );
 
-  /** This device's part of signing out; `navigate` false keeps the current screen (no session was open yet). */
+  /**
+   * This device's part of signing out; `navigate` false keeps the current screen (no session was
+   * open yet); `keepDeviceData` (an expired session) closes the device database without deleting it.
+   */
   const signOutLocally = useCallback(
-    (navigate: boolean) => {
+    (navigate: boolean, keepDeviceData = false) => {
       const userId = userIdRef.current;
       userIdRef.current = null;
       dropSession();
@@ -299,7 +306,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       resetStores();
       // Spec §4: logout resets every data area — the device database too (replication cancelled,
       // IndexedDB data deleted). Not awaited: another tab holding the database must not block logout.
-      if (userId) removeLocalData(userId);
+      if (userId) removeLocalData(userId, keepDeviceData);
       if (navigate) postLogoutCallback?.();
     },
     [dropSession],
@@ -319,25 +326,27 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [signOutLocally]);
 
   /**
-   * The server refused the session (issue 26): signs out on this device (the token is gone, the
-   * device database deleted as at logout — a revoked device keeps nothing) and, when a session was
-   * open, goes to /login, which shows `notice`. During the start-up check it only records the notice.
+   * The server refused the session (issue 26): signs out on this device (the token is gone; the
+   * device database deleted as at logout — a revoked device keeps nothing — except after an
+   * expiry (`expired`), when it is only closed so that edits not yet pushed reach the server after
+   * the owner signs in again) and, when a session was open, goes to /login, which shows `notice`.
+   * During the start-up check it only records the notice.
    */
   const endSession = useCallback(
-    (notice: string) => {
+    (notice: string, expired = false) => {
       // An explicit logout runs, or the session has ended already (a second 401 racing the first
       // — the replication's after the REST call's — must not replace the notice).
       if (signingOutRef.current || statusRef.current === 'unauthenticated') return;
       const wasOpen = statusRef.current === 'authenticated';
       statusRef.current = 'unauthenticated';
       setSignedOutNotice(notice);
-      signOutLocally(wasOpen);
+      signOutLocally(wasOpen, expired);
     },
     [signOutLocally],
   );
   const endSessionRef = useRef(endSession);
   endSessionRef.current = endSession;
-  const sessionEnded = useCallback((answer: { code?: string; error?: string }) => endSession(sessionEndedNotice(answer)), [endSession]);
+  const sessionEnded = useCallback((answer: { code?: string; error?: string }) => endSession(sessionEndedNotice(answer), answer.code === 'session_expired'), [endSession]);
   const clearSignedOutNotice = useCallback(() => setSignedOutNotice(''), []);
 
   const refreshUser = useCallback(async () => {
