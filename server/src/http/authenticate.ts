@@ -70,8 +70,10 @@ const TOUCH_INTERVAL_MS = 60_000;
 /**
  * Middleware: requires `Authorization: Bearer <token>`; 401 `{error:'Unauthenticated', code:'unauthenticated'}`
  * without a known token. A token past its idle or absolute expiry (`sessionExpired`) answers 401
- * `{ error: SESSION_EXPIRED_MESSAGE, code: 'session_expired' }` once: its row is deleted, so the
- * next use is a plain `unauthenticated`. `last_used_at` is written at most once a minute.
+ * `{ error: SESSION_EXPIRED_MESSAGE, code: 'session_expired' }` every time until the purge deletes
+ * its row (30 days after its absolute end: sessions.service.ts purgeCutoffs), so a device that comes
+ * back after weeks away learns that it expired (and keeps its unpushed edits) rather than that it
+ * was signed out. `last_used_at` is written at most once a minute.
  */
 export function authenticate(deps: Deps) {
   return async (req: Request, _res: Response, next: NextFunction) => {
@@ -89,7 +91,6 @@ export function authenticate(deps: Deps) {
     const { token_id, token_last_used_at, token_created_at, ...user } = row;
     const now = deps.now();
     if (sessionExpired(deps.config, { created_at: token_created_at, last_used_at: token_last_used_at }, now)) {
-      await deps.db.deleteFrom('auth_tokens').where('id', '=', token_id).execute();
       throw unauthenticated(SESSION_EXPIRED_MESSAGE, 'session_expired');
     }
     if (now - token_last_used_at > TOUCH_INTERVAL_MS) {
@@ -103,7 +104,7 @@ export function authenticate(deps: Deps) {
 
 /**
  * For requests that stay open (the replication stream): whether session `sessionId` still exists
- * and has not expired at `deps.now()` (an expired row is deleted, as `authenticate` does). An open
+ * and has not expired at `deps.now()` (an expired row is kept: the reconnect gets `session_expired`). An open
  * stream is use: `last_used_at` is written, at most once a minute.
  * @returns false once the owner ended the session (or a password change / reset did) or it expired.
  */
@@ -111,10 +112,7 @@ export async function sessionAlive(deps: Pick<Deps, 'db' | 'now'> & { config: Pi
   const row = await deps.db.selectFrom('auth_tokens').select(['created_at', 'last_used_at']).where('id', '=', sessionId).executeTakeFirst();
   if (!row) return false;
   const now = deps.now();
-  if (sessionExpired(deps.config, row, now)) {
-    await deps.db.deleteFrom('auth_tokens').where('id', '=', sessionId).execute();
-    return false;
-  }
+  if (sessionExpired(deps.config, row, now)) return false;
   if (now - Number(row.last_used_at) > TOUCH_INTERVAL_MS) {
     await deps.db.updateTable('auth_tokens').set({ last_used_at: now }).where('id', '=', sessionId).execute();
   }

@@ -9,8 +9,8 @@
  *   the "expired" answer meaningful meanwhile);
  * - e-mail verification codes and OAuth consent states that expired / started more than a day ago;
  * - replication conflict logs older than 30 days.
- * - sessions (bearer tokens) past their idle or absolute expiry (SESSION_IDLE_DAYS / SESSION_MAX_DAYS;
- *   a request with one already answers 401 session_expired);
+ * - sessions (bearer tokens) 30 days past their absolute end (SESSION_MAX_DAYS after sign-in; until
+ *   then an expired one answers 401 session_expired, idle or not: sessions.service.ts purgeCutoffs);
  * - e-mail changes whose code expired more than a day ago.
  */
 import type { Deps } from '../../http/deps.ts';
@@ -20,7 +20,7 @@ import { LOGIN_THROTTLE_RETENTION_MS } from './login-throttle.service.ts';
 import { deleteExpiredResets } from './password-reset.repo.ts';
 import { deleteChangesExpiredBefore } from './email-change.repo.ts';
 import { deleteExpiredSessions } from './sessions.repo.ts';
-import { expiryCutoffs } from './sessions.service.ts';
+import { purgeCutoffs } from './sessions.service.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** Conflict logs are kept this long (ms) for diagnosis, then deleted. */
@@ -48,7 +48,7 @@ export async function purgeAuthLeftovers(deps: Pick<Deps, 'db' | 'now' | 'config
     emailVerifications: await deleteVerificationsExpiredBefore(deps.db, now - DAY_MS),
     oauthStates: await deleteOAuthStatesBefore(deps.db, now - DAY_MS),
     replicationConflicts: await deleteConflictsBefore(deps.db, now - CONFLICT_RETENTION_MS),
-    expiredSessions: await deleteExpiredSessions(deps.db, expiryCutoffs(deps.config, now)),
+    expiredSessions: await deleteExpiredSessions(deps.db, purgeCutoffs(deps.config, now)),
     emailChanges: await deleteChangesExpiredBefore(deps.db, now - DAY_MS),
     orphans: await deleteOrphanRows(deps.db),
   };

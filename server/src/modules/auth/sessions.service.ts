@@ -27,6 +27,21 @@ export function expiryCutoffs(config: Pick<Config, 'SESSION_IDLE_DAYS' | 'SESSIO
   return { usedAfter: now - config.SESSION_IDLE_DAYS * DAY_MS, createdAfter: now - config.SESSION_MAX_DAYS * DAY_MS };
 }
 
+/** How long (ms) an expired session's row is kept past its absolute end, answering `session_expired`. */
+export const EXPIRED_SESSION_KEEP_MS = 30 * DAY_MS;
+
+/**
+ * The purge's cut-offs: a session row is deleted once its absolute end (`SESSION_MAX_DAYS` after
+ * sign-in) is EXPIRED_SESSION_KEEP_MS past — every expired session, idle or not, is past it by
+ * then at the latest. Until then an expired token answers 401 `session_expired` (not a plain
+ * `unauthenticated`, which the app reads as "signed out elsewhere" and deletes the device's data).
+ */
+export function purgeCutoffs(config: Pick<Config, 'SESSION_MAX_DAYS'>, now: number) {
+  const end = now - config.SESSION_MAX_DAYS * DAY_MS - EXPIRED_SESSION_KEEP_MS;
+  // last_used_at ≥ created_at: a row last used before `end` was also created before it.
+  return { usedAfter: end, createdAfter: end };
+}
+
 /**
  * GET /api/me/sessions: the user's live sessions, the current one (`currentId`) first, then by
  * `last_used_at` newest first. Expired sessions not yet purged are left out.

@@ -42,7 +42,7 @@ async function signIn(email: string, password: string, userAgent?: string): Prom
 const tokenRows = (userId: string) => t.db.selectFrom('auth_tokens').select(['id', 'label']).where('user_id', '=', userId).execute();
 
 describe('session expiry (defaults: 30 days idle, 365 days in all)', () => {
-  it('a session used within 30 days keeps working; 30 days unused → 401 session_expired once, then unauthenticated', async () => {
+  it('a session used within 30 days keeps working; 30 days unused → 401 session_expired, every time until the purge', async () => {
     t.clock.set(T0);
     const { user, token } = await buildUser(t);
     t.clock.advance(29.9 * DAY);
@@ -54,10 +54,18 @@ describe('session expiry (defaults: 30 days idle, 365 days in all)', () => {
     const expired = await me(token);
     expect(expired.status).toBe(401);
     expect(expired.body).toEqual(EXPIRED);
-    expect(await tokenRows(user.id)).toHaveLength(0);
+    // Still "expired" (not "signed out") a day later and after a purge: a device back from weeks
+    // away must learn that its session expired (it keeps its unpushed edits), not that it was ended.
+    t.clock.advance(DAY);
+    await purgeAuthLeftovers(t.deps);
     const again = await me(token);
     expect(again.status).toBe(401);
-    expect(again.body).toEqual({ error: 'Unauthenticated', code: 'unauthenticated' });
+    expect(again.body).toEqual(EXPIRED);
+    // Not listed among the owner's sessions.
+    const fresh = await request(t.app).post('/api/auth/login').send({ email: user.email, password: 'password123' }).expect(200);
+    const list = await request(t.app).get('/api/me/sessions').set(bearer(fresh.body.token)).expect(200);
+    expect(list.body.sessions).toHaveLength(1);
+    expect(list.body.sessions[0].current).toBe(true);
   });
 
   it('a session in daily use ends 365 days after sign-in', async () => {
@@ -85,7 +93,7 @@ describe('session expiry (defaults: 30 days idle, 365 days in all)', () => {
     expect(await lastUsed()).toBe(T0 + 61_000);
   });
 
-  it('the purge job deletes expired sessions and keeps live ones', async () => {
+  it('the purge job deletes sessions 30 days past their absolute end and keeps the rest (expired ones answer session_expired until then)', async () => {
     t.clock.set(T0);
     const idle = await buildUser(t);
     const old = await buildUser(t);
@@ -100,6 +108,14 @@ describe('session expiry (defaults: 30 days idle, 365 days in all)', () => {
     await me(old.token).expect(200);
     await me(live.token).expect(200);
     t.clock.set(T0 + 365.1 * DAY);
+    await purgeAuthLeftovers(t.deps);
+    expect(await tokenRows(idle.user.id)).toHaveLength(1);
+    expect((await me(idle.token)).body).toEqual(EXPIRED);
+    expect((await me(old.token)).body).toEqual(EXPIRED);
+    t.clock.set(T0 + 380 * DAY);
+    await me(live.token).expect(200);
+    t.clock.set(T0 + 395.1 * DAY);
+    await me(live.token).expect(200);
     const counts = await purgeAuthLeftovers(t.deps);
     expect(counts.expiredSessions).toBeGreaterThanOrEqual(2);
     expect(await tokenRows(idle.user.id)).toHaveLength(0);
