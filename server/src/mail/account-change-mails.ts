@@ -58,6 +58,22 @@ export function emailChangeCodeEmail(opts: { to: string; name: string; code: str
 }
 
 /**
+ * "Someone asked to change the e-mail address of your Avail account": to the CURRENT (old) address
+ * when a change is requested (POST /api/me/email), when (UTC), that nothing changes unless the
+ * code sent to the new address is entered, and what to do if it was not them. Neither the new
+ * address nor an IP is written in it.
+ */
+export function emailChangeRequestedNoticeEmail(opts: { to: string; name: string; at: number }): MailMessage {
+  const lines = [
+    `Hi ${opts.name},`,
+    `Someone asked to change the e-mail address of your Avail account at ${utcMinute(opts.at)}. Nothing changes until the code sent to the new address is entered in Avail's settings.`,
+    'If this was you, there is nothing more to do. If it was not, someone else may be signed in to your account and know your password: sign out your other devices and change your password in Avail\'s settings at once.',
+    '— Avail',
+  ];
+  return { to: opts.to, subject: 'Someone asked to change the e-mail address of your Avail account', ...paragraphs(lines) };
+}
+
+/**
  * "Your Avail e-mail address was changed": to the OLD address after the change, when (UTC); the
  * new address is not written in it.
  */

@@ -41,6 +41,20 @@ export const registerSchema = z
 export type RegisterInput = z.infer<typeof registerSchema>;
 
 /**
+ * An optional second factor (issue 26): a 6-digit TOTP code or a recovery code (`xxxxx-xxxxx`),
+ * trimmed, at most 64 characters ('The code is incorrect.'); an empty string counts as absent.
+ * Only looked at when the owner has two-factor sign-in on.
+ */
+function twoFactorCodeField() {
+  return z
+    .string({ error: 'The code is incorrect.' })
+    .trim()
+    .max(64, 'The code is incorrect.')
+    .optional()
+    .transform((v) => (v ? v : undefined));
+}
+
+/**
  * POST /api/auth/login — `{ email, password, two_factor_code? }`. `two_factor_code` (issue 26): the
  * 6-digit TOTP code or a recovery code (`xxxxx-xxxxx`), only looked at when two-factor sign-in is
  * on; an empty string counts as absent.
@@ -48,12 +62,7 @@ export type RegisterInput = z.infer<typeof registerSchema>;
 export const loginSchema = z.object({
   email: emailField('Email is required'),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required'),
-  two_factor_code: z
-    .string({ error: 'The code is incorrect.' })
-    .trim()
-    .max(64, 'The code is incorrect.')
-    .optional()
-    .transform((v) => (v ? v : undefined)),
+  two_factor_code: twoFactorCodeField(),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
@@ -100,22 +109,28 @@ export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 export const INCORRECT_PASSWORD = 'The password is incorrect.';
 
 /**
- * PUT /api/me/password — `{ current_password, password, password_confirmation }` (issue 26): the
- * current password (missing → 'The password is incorrect.') and the new one with the rules and
- * messages of registration.
+ * PUT /api/me/password — `{ current_password, password, password_confirmation, two_factor_code? }`
+ * (issue 26): the current password (missing → 'The password is incorrect.'), the new one with the
+ * rules and messages of registration, and — required when two-factor sign-in is on — a TOTP or
+ * recovery code.
  */
 export const changePasswordSchema = z
   .object({
     current_password: z.string({ error: INCORRECT_PASSWORD }).min(1, INCORRECT_PASSWORD).max(200, INCORRECT_PASSWORD),
     ...newPasswordFields,
+    two_factor_code: twoFactorCodeField(),
   })
   .refine(passwordsMatch, passwordsMatchIssue);
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 
-/** POST /api/me/email — `{ email, password }` (issue 26): the new address and the current password. */
+/**
+ * POST /api/me/email — `{ email, password, two_factor_code? }` (issue 26): the new address, the
+ * current password and — required when two-factor sign-in is on — a TOTP or recovery code.
+ */
 export const changeEmailSchema = z.object({
   email: emailField('Email is required'),
   password: z.string({ error: INCORRECT_PASSWORD }).min(1, INCORRECT_PASSWORD).max(200, INCORRECT_PASSWORD),
+  two_factor_code: twoFactorCodeField(),
 });
 export type ChangeEmailInput = z.infer<typeof changeEmailSchema>;
 

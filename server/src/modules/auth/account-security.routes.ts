@@ -65,23 +65,27 @@ export function accountSecurityRouter(deps: Deps, limits: RateLimits) {
   });
 
   /**
-   * PUT /api/me/password — `{ current_password, password, password_confirmation }` →
+   * PUT /api/me/password — `{ current_password, password, password_confirmation, two_factor_code? }` →
    * 200 `{ success: true, message: 'Your password has been changed. Other devices were signed out.' }`;
    * every other session ends and the owner is e-mailed. 422 `validation_failed`:
    * `errors.current_password = 'The password is incorrect.'` (missing or wrong; a wrong one counts
    * for the login throttle), 'Password must be at least 8 characters', 'Passwords do not match'.
-   * 429 with `Retry-After` (s) while the account's sign-ins are throttled. 401.
+   * With two-factor sign-in on, after the password: 422 `two_factor_required` / `invalid_two_factor_code`
+   * (`errors.two_factor_code`; TOTP or recovery code; wrong ones counted by the second-factor throttle).
+   * 429 with `Retry-After` (s) while the account's sign-ins or second factor are throttled. 401.
    */
   r.put('/me/password', perIp, ...guard, validate(changePasswordSchema), async (req, res) => {
     res.json(await withRetryAfter(res, () => changePassword(deps, currentUser(req).id, sessionOf(req), req.body)));
   });
 
   /**
-   * POST /api/me/email — `{ email, password }` → 200 `{ success: true, message: 'We sent a 6-digit
-   * code to <email>.', email }`; the code (15 minutes, 5 guesses) goes to the new address.
-   * 409 `email_taken` (`errors.email = 'Email is already registered'`); 422 `errors.password`
-   * (missing or wrong: counted by the login throttle) or `errors.email` (bad address, or the
-   * owner's own); 429 more than 6 codes an hour, or with `Retry-After` while sign-ins are throttled. 401.
+   * POST /api/me/email — `{ email, password, two_factor_code? }` → 200 `{ success: true, message: 'We sent a 6-digit
+   * code to <email>.', email }`; the code (15 minutes, 5 guesses) goes to the new address and the
+   * current address is told a change was asked for. 409 `email_taken` (`errors.email = 'Email is
+   * already registered'`); 422 `errors.password` (missing or wrong: counted by the login throttle)
+   * or `errors.email` (bad address, or the owner's own); with two-factor sign-in on, 422
+   * `two_factor_required` / `invalid_two_factor_code` (`errors.two_factor_code`, after the password);
+   * 429 more than 6 codes an hour, or with `Retry-After` while sign-ins or the second factor are throttled. 401.
    */
   r.post('/me/email', perIp, ...guard, validate(changeEmailSchema), async (req, res) => {
     res.json(await withRetryAfter(res, () => requestEmailChange(deps, currentUser(req).id, req.body)));

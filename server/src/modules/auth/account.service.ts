@@ -12,7 +12,7 @@ import { deleteAccountRows } from './account.repo.ts';
 import { scheduleEraseVacuum } from './erase-vacuum.service.ts';
 import * as throttle from './login-throttle.service.ts';
 import { verifyPassword } from './password.ts';
-import { assertDeletionSecondFactor } from './two-factor.service.ts';
+import { assertAccountChangeSecondFactor } from './two-factor.service.ts';
 import * as usersRepo from '../../store/users.repo.ts';
 
 export const ACCOUNT_MESSAGES = {
@@ -45,7 +45,7 @@ export async function deleteAccount(deps: Deps, userId: string, password: unknow
     throw new HttpError(422, 'validation_failed', ACCOUNT_MESSAGES.wrongPassword, { password: ACCOUNT_MESSAGES.wrongPassword });
   }
   // Two-factor sign-in on (issue 26): also a TOTP or recovery code (422 on two_factor_code; wrong ones are throttled).
-  await assertDeletionSecondFactor(deps, user, twoFactorCode);
+  await assertAccountChangeSecondFactor(deps, user, twoFactorCode);
   const revoked = await revokeAllGrants(deps, userId);
   await flushPageViews(deps.db);
   const counts = await deps.db.transaction().execute((trx) => deleteAccountRows(trx, userId));

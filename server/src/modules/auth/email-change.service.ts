@@ -10,13 +10,14 @@ import { INCORRECT_PASSWORD, type ChangeEmailInput, type VerifyEmailChangeInput 
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError, conflict, tooManyRequests, unauthenticated } from '../../http/errors.ts';
-import { emailChangeCodeEmail, emailChangedNoticeEmail } from '../../mail/account-change-mails.ts';
+import { emailChangeCodeEmail, emailChangeRequestedNoticeEmail, emailChangedNoticeEmail } from '../../mail/account-change-mails.ts';
 import { replicatedWrite } from '../../store/repl-clock.repo.ts';
 import * as usersRepo from '../../store/users.repo.ts';
 import { generateCode, hashCode, sameHex } from './auth.service.ts';
 import * as changeRepo from './email-change.repo.ts';
 import * as throttle from './login-throttle.service.ts';
 import { verifyPassword } from './password.ts';
+import { assertAccountChangeSecondFactor } from './two-factor.service.ts';
 import { presentUser, type UserJson } from './user.presenter.ts';
 
 /** A code is valid for 15 minutes (as a verification code). */
@@ -50,13 +51,16 @@ function changeCodeHash(deps: Pick<Deps, 'config'>, userId: string, newEmail: st
 }
 
 /**
- * POST /api/me/email `{ email, password }` (validated: trimmed, lower-cased address).
+ * POST /api/me/email `{ email, password, two_factor_code? }` (validated: trimmed, lower-cased address).
  * Order: the address is the owner's own → 422 `errors.email`; the owner's e-mail locked by the
  * login throttle → 429 LoginLockedError (Retry-After); wrong password → 422 `errors.password`
- * (counted by the throttle); the address belongs to another account, verified or not → 409
- * `email_taken`; more than 6 codes this hour → 429 `rate_limited`. Otherwise a new code replaces
- * any earlier one (15 minutes, 5 guesses) and goes to the new address; a failing mail server is
- * logged, never answered.
+ * (counted by the throttle); two-factor sign-in on and `two_factor_code` missing → 422
+ * `two_factor_required`, wrong → 422 `invalid_two_factor_code` (`errors.two_factor_code`; counted
+ * by the second-factor throttle, 429 with Retry-After while it holds); the address belongs to
+ * another account, verified or not → 409 `email_taken`; more than 6 codes this hour → 429
+ * `rate_limited`. Otherwise a new code replaces any earlier one (15 minutes, 5 guesses) and goes to
+ * the new address, and the current (old) address is told that a change was asked for (without the
+ * new address); a failing mail server is logged, never answered.
  * @returns `{ success: true, message: 'We sent a 6-digit code to <email>.', email }`.
  */
 export async function requestEmailChange(deps: Deps, userId: string, input: ChangeEmailInput) {
@@ -66,7 +70,9 @@ export async function requestEmailChange(deps: Deps, userId: string, input: Chan
   if (!(await throttle.throttledCheck(deps, { kind: 'password', email: user.email }, () => verifyPassword(user.password_hash, input.password)))) {
     throw new HttpError(422, 'validation_failed', INCORRECT_PASSWORD, { password: INCORRECT_PASSWORD });
   }
-  // Only after the password: a stolen token alone does not tell which addresses have accounts.
+  // A stolen session and a phished password are not enough to move the account (issue 26 review).
+  await assertAccountChangeSecondFactor(deps, user, input.two_factor_code);
+  // Only after the password (and second factor): a stolen token alone does not tell which addresses have accounts.
   if (await usersRepo.findUserByEmail(deps.db, input.email)) throw emailTaken();
   const now = deps.now();
   const code = generateCode();
@@ -81,6 +87,12 @@ export async function requestEmailChange(deps: Deps, userId: string, input: Chan
   } catch (err) {
     // Name only: a mail error's message could echo the message, which carries the code.
     deps.logger.error({ errName: (err as Error)?.name, userId: user.id }, 'could not send the e-mail-change code');
+  }
+  // The owner hears of it at the address they still control, before any code is used.
+  try {
+    await deps.mailer.send(emailChangeRequestedNoticeEmail({ to: user.email, name: user.name, at: now }));
+  } catch (err) {
+    deps.logger.error({ errName: (err as Error)?.name, userId: user.id }, 'could not send the e-mail-change-requested notice');
   }
   return { success: true as const, message: EMAIL_CHANGE_MESSAGES.sent(input.email), email: input.email };
 }

@@ -3,9 +3,10 @@
  * (15 minutes, 5 guesses, 6 codes an hour), the change on the right code, a notice to the old
  * address (docs/account-security.md "E-mail change").
  */
+import { generateSync } from 'otplib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser } from '../../../test/factories.ts';
+import { buildUser, type BuiltUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { findThrottle } from './login-throttle.repo.ts';
 import { throttleKey } from './login-throttle.service.ts';
@@ -26,6 +27,20 @@ const confirm = (auth: { Authorization: string }, code: string) => request(t.app
 const login = (email: string, password: string) => request(t.app).post('/api/auth/login').send({ email, password });
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
+const STEP_MS = 30_000;
+const REQUESTED_SUBJECT = 'Someone asked to change the e-mail address of your Avail account';
+/** The TOTP code of `secret` at the fake clock's time (RFC 6238), as an authenticator app shows it. */
+const totp = (secret: string, ms = t.clock.now()) => generateSync({ secret, epoch: Math.floor(ms / 1000) });
+
+/** A fresh owner who turned two-factor sign-in on (the clock moved a step on, so the next code is new). */
+async function ownerWithTwoFactor(): Promise<BuiltUser & { secret: string; recovery: string[] }> {
+  const owner = await buildUser(t);
+  const setup = await request(t.app).post('/api/me/two-factor/setup').set(owner.auth).send({ password: owner.password }).expect(200);
+  const enabled = await request(t.app).post('/api/me/two-factor/enable').set(owner.auth).send({ code: totp(setup.body.secret) }).expect(200);
+  t.clock.advance(STEP_MS);
+  return { ...owner, secret: setup.body.secret, recovery: enabled.body.recovery_codes };
+}
+
 /** The code of the latest e-mail-change mail to `email`. */
 function codeFor(email: string): string {
   const mail = [...t.outbox].reverse().find((m) => m.to === email && m.subject === 'Confirm your new Avail e-mail address');
@@ -38,11 +53,22 @@ describe('e-mail change', () => {
     t.clock.reset();
     const { user, password, auth } = await buildUser(t, { name: 'Grace Hopper' });
     const next = fresh();
+    const sent = t.outbox.length;
     const res = await ask(auth, `  ${next.toUpperCase()} `, password);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: `We sent a 6-digit code to ${next}.`, email: next });
-    const codeMail = t.outbox.at(-1)!;
-    expect(codeMail.to).toBe(next);
+    const asked = t.outbox.slice(sent);
+    expect(asked.map((m) => m.to).sort()).toEqual([next, user.email].sort());
+    const codeMail = asked.find((m) => m.to === next)!;
+    // The owner hears of the request at the address they still have; the new address is not in it.
+    const requested = asked.find((m) => m.to === user.email)!;
+    expect(requested.subject).toBe(REQUESTED_SUBJECT);
+    expect(requested.text).toContain('Hi Grace Hopper,');
+    for (const part of [requested.text, requested.html ?? '', requested.subject]) {
+      expect(part).not.toContain(next);
+      expect(part).not.toMatch(/\b\d{6}\b/); // not the code
+      expect(part).not.toMatch(/\b\d{1,3}(\.\d{1,3}){3}\b|::1\b|::ffff/i); // no IP
+    }
     expect(codeMail.text).toContain('Hi Grace Hopper,');
     expect(codeMail.text).toContain('15 minutes');
     const code = codeFor(next);
@@ -193,6 +219,52 @@ describe('e-mail change', () => {
       .send({ email: next, code: resetCode, password: 'taken over!', password_confirmation: 'taken over!' });
     expect(reset.status).toBe(400);
     expect((await login(next, password)).status).toBe(200);
+  });
+
+  describe('with two-factor sign-in on (a stolen session and a phished password are not enough)', () => {
+    const REQUIRED = 'Enter the 6-digit code from your authenticator app.';
+    const WRONG_CODE = 'The code is incorrect.';
+    const askWith = (owner: BuiltUser, email: string, extra: Record<string, string>) =>
+      request(t.app).post('/api/me/email').set(owner.auth).send({ email, password: owner.password, ...extra });
+
+    it('without a code 422 two_factor_required, a wrong one 422 invalid_two_factor_code, no mail sent; the right one sends the code', async () => {
+      t.clock.set(Date.parse('2031-06-02T10:00:00Z'));
+      const owner = await ownerWithTwoFactor();
+      const next = fresh();
+      const before = t.outbox.length;
+      const missing = await askWith(owner, next, {});
+      expect(missing.status).toBe(422);
+      expect(missing.body).toEqual({ error: REQUIRED, code: 'two_factor_required', errors: { two_factor_code: REQUIRED } });
+      const right = totp(owner.secret);
+      const wrongCode = ['000000', '111111', '222222', '333333'].find((c) => ![-STEP_MS, 0, STEP_MS].some((d) => totp(owner.secret, t.clock.now() + d) === c))!;
+      const wrong = await askWith(owner, next, { two_factor_code: wrongCode });
+      expect(wrong.status).toBe(422);
+      expect(wrong.body).toEqual({ error: WRONG_CODE, code: 'invalid_two_factor_code', errors: { two_factor_code: WRONG_CODE } });
+      // The password is still checked first.
+      expect((await request(t.app).post('/api/me/email').set(owner.auth).send({ email: next, password: 'wrong one', two_factor_code: right })).body.errors).toEqual({ password: 'The password is incorrect.' });
+      // Nor does a refused request tell whether an address has an account.
+      const taken = await buildUser(t);
+      expect((await askWith(owner, taken.user.email, {})).body.code).toBe('two_factor_required');
+      expect(t.outbox.length).toBe(before);
+
+      const ok = await askWith(owner, next, { two_factor_code: right });
+      expect(ok.status).toBe(200);
+      expect(t.outbox.slice(before).map((m) => m.subject).sort()).toEqual(['Confirm your new Avail e-mail address', REQUESTED_SUBJECT].sort());
+      await confirm(owner.auth, codeFor(next)).expect(200);
+      t.clock.reset();
+    });
+
+    it('a recovery code works too; wrong codes are counted by the second-factor throttle (429 with Retry-After)', async () => {
+      t.clock.set(Date.parse('2031-06-03T10:00:00Z'));
+      const owner = await ownerWithTwoFactor();
+      for (let i = 1; i <= 5; i++) expect((await askWith(owner, fresh(), { two_factor_code: 'zzzzz-zzzzz' })).status, `attempt ${i}`).toBe(422);
+      const locked = await askWith(owner, fresh(), { two_factor_code: owner.recovery[0] });
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+      t.clock.advance(31_000);
+      expect((await askWith(owner, fresh(), { two_factor_code: owner.recovery[0] })).status).toBe(200);
+      t.clock.reset();
+    });
   });
 
   it('401 without a token', async () => {

@@ -12,6 +12,7 @@ import * as throttle from './login-throttle.service.ts';
 import * as passwordRepo from './password-change.repo.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import * as sessionsRepo from './sessions.repo.ts';
+import { assertAccountChangeSecondFactor } from './two-factor.service.ts';
 
 export const PASSWORD_CHANGED_MESSAGE = 'Your password has been changed. Other devices were signed out.';
 
@@ -25,7 +26,10 @@ export function incorrectCurrentPassword() {
  * 1. While the owner's e-mail is locked by the login throttle: 429 LoginLockedError (Retry-After).
  * 2. A wrong current password: 422 `errors.current_password = 'The password is incorrect.'`,
  *    counted by the login throttle like a wrong sign-in (5 free, then locks).
- * 3. Otherwise the new argon2id hash is stored only while the old one is still in place (a
+ * 3. With two-factor sign-in on, `two_factor_code` (TOTP or recovery code): missing → 422
+ *    `two_factor_required`, wrong → 422 `invalid_two_factor_code` (both on `errors.two_factor_code`;
+ *    wrong ones counted by the second-factor throttle, 429 with Retry-After while it holds).
+ * 4. Otherwise the new argon2id hash is stored only while the old one is still in place (a
  *    concurrent change wins, this one answers 422 as a wrong password), every other session of
  *    the owner ends in the same transaction (this one stays signed in), the throttle's count is
  *    cleared, and "Your Avail password was changed" is e-mailed (no address, no IP; a failing mail
@@ -38,6 +42,8 @@ export async function changePassword(deps: Deps, userId: string, currentSessionI
   if (!(await throttle.throttledCheck(deps, { kind: 'password', email: user.email }, () => verifyPassword(user.password_hash, input.current_password)))) {
     throw incorrectCurrentPassword();
   }
+  // A stolen session and a phished password are not enough to lock the owner out (issue 26 review).
+  await assertAccountChangeSecondFactor(deps, user, input.two_factor_code);
   const passwordHash = await hashPassword(input.password);
   const ended = await deps.db.transaction().execute(async (trx) => {
     if (!(await passwordRepo.setPasswordIfUnchanged(trx, user.id, user.password_hash, passwordHash))) return null;

@@ -3,9 +3,10 @@
  * ends, this one stays, the owner is e-mailed (no address, no IP); wrong current passwords count
  * for the login throttle (docs/account-security.md "Password change while signed in").
  */
+import { generateSync } from 'otplib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser } from '../../../test/factories.ts';
+import { buildUser, type BuiltUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 
 let t: TestApp;
@@ -22,6 +23,21 @@ const me = (token: string) => request(t.app).get('/api/me').set(bearer(token));
 const login = (email: string, password: string) => request(t.app).post('/api/auth/login').send({ email, password });
 const change = (token: string, body: Record<string, unknown>) => request(t.app).put('/api/me/password').set(bearer(token)).send(body);
 const body = (current: string, next = 'a brand new secret', confirmation = next) => ({ current_password: current, password: next, password_confirmation: confirmation });
+const STEP_MS = 30_000;
+/** The TOTP code of `secret` at the fake clock's time (RFC 6238), as an authenticator app shows it. */
+const totp = (secret: string, ms = t.clock.now()) => generateSync({ secret, epoch: Math.floor(ms / 1000) });
+/** A 6-digit code that is not the TOTP code of `secret` for this step or either neighbour. */
+const wrongTotp = (secret: string) =>
+  ['000000', '111111', '222222', '333333'].find((c) => ![-STEP_MS, 0, STEP_MS].some((d) => totp(secret, t.clock.now() + d) === c))!;
+
+/** A fresh owner who turned two-factor sign-in on (the clock moved a step on, so the next code is new). */
+async function ownerWithTwoFactor(): Promise<BuiltUser & { secret: string; recovery: string[] }> {
+  const owner = await buildUser(t);
+  const setup = await request(t.app).post('/api/me/two-factor/setup').set(owner.auth).send({ password: owner.password }).expect(200);
+  const enabled = await request(t.app).post('/api/me/two-factor/enable').set(owner.auth).send({ code: totp(setup.body.secret) }).expect(200);
+  t.clock.advance(STEP_MS);
+  return { ...owner, secret: setup.body.secret, recovery: enabled.body.recovery_codes };
+}
 
 describe('PUT /api/me/password', () => {
   it('changes the password: the new one signs in, the old one not; other sessions end, this one stays; the owner is e-mailed', async () => {
@@ -104,6 +120,58 @@ describe('PUT /api/me/password', () => {
     t.clock.advance(31_000);
     await change(token, body(password)).expect(200);
     t.clock.reset();
+  });
+
+  describe('with two-factor sign-in on (a stolen session and a phished password are not enough)', () => {
+    const REQUIRED = 'Enter the 6-digit code from your authenticator app.';
+    const WRONG_CODE = 'The code is incorrect.';
+
+    it('without a code 422 two_factor_required, a wrong one 422 invalid_two_factor_code; neither changes anything; the right one does', async () => {
+      t.clock.set(Date.parse('2031-05-02T10:00:00Z'));
+      const owner = await ownerWithTwoFactor();
+      const hashBefore = (await t.db.selectFrom('users').select('password_hash').where('id', '=', owner.user.id).executeTakeFirstOrThrow()).password_hash;
+      const before = t.outbox.length;
+
+      const missing = await change(owner.token, body(owner.password));
+      expect(missing.status).toBe(422);
+      expect(missing.body).toEqual({ error: REQUIRED, code: 'two_factor_required', errors: { two_factor_code: REQUIRED } });
+      const empty = await change(owner.token, { ...body(owner.password), two_factor_code: '  ' });
+      expect(empty.body.code).toBe('two_factor_required');
+      const wrong = await change(owner.token, { ...body(owner.password), two_factor_code: wrongTotp(owner.secret) });
+      expect(wrong.status).toBe(422);
+      expect(wrong.body).toEqual({ error: WRONG_CODE, code: 'invalid_two_factor_code', errors: { two_factor_code: WRONG_CODE } });
+      // The password is still checked first: a wrong one with the right code is a wrong password.
+      const wrongPassword = await change(owner.token, { ...body('not my password'), two_factor_code: totp(owner.secret) });
+      expect(wrongPassword.body).toEqual(INCORRECT);
+      const hashNow = (await t.db.selectFrom('users').select('password_hash').where('id', '=', owner.user.id).executeTakeFirstOrThrow()).password_hash;
+      expect(hashNow).toBe(hashBefore);
+      expect(t.outbox.slice(before).filter((m) => m.subject === 'Your Avail password was changed')).toEqual([]);
+
+      const ok = await change(owner.token, { ...body(owner.password), two_factor_code: totp(owner.secret) });
+      expect(ok.status).toBe(200);
+      expect(ok.body.success).toBe(true);
+      t.clock.advance(STEP_MS);
+      const signIn = await request(t.app).post('/api/auth/login').send({ email: owner.user.email, password: 'a brand new secret', two_factor_code: totp(owner.secret) });
+      expect(signIn.status).toBe(200);
+      t.clock.reset();
+    });
+
+    it('a recovery code works too; wrong codes are counted by the second-factor throttle (429 with Retry-After)', async () => {
+      t.clock.set(Date.parse('2031-05-03T10:00:00Z'));
+      const owner = await ownerWithTwoFactor();
+      for (let i = 1; i <= 5; i++) {
+        const res = await change(owner.token, { ...body(owner.password), two_factor_code: 'zzzzz-zzzzz' });
+        expect(res.status, `attempt ${i}`).toBe(422);
+        expect(res.body.code).toBe('invalid_two_factor_code');
+      }
+      const locked = await change(owner.token, { ...body(owner.password), two_factor_code: owner.recovery[0] });
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+      t.clock.advance(31_000);
+      const ok = await change(owner.token, { ...body(owner.password), two_factor_code: owner.recovery[0].toUpperCase() });
+      expect(ok.status).toBe(200);
+      t.clock.reset();
+    });
   });
 
   it('401 without a token', async () => {

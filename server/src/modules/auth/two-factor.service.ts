@@ -234,12 +234,16 @@ export async function assertLoginSecondFactor(deps: Deps, user: UserRow, code: u
 }
 
 /**
- * The second-factor step of deleting an account (account.service.ts), after the right password:
- * nothing when two-factor is off; 422 `two_factor_required` (`errors.two_factor_code` = 'Enter the
- * 6-digit code from your authenticator app.') without a code; 422 `invalid_two_factor_code`
- * (`errors.two_factor_code` = 'The code is incorrect.') for a wrong one, counted by the login throttle.
+ * The second-factor step of a change to the account made while signed in, after the right
+ * password: deleting it (account.service.ts), changing the password (password-change.service.ts)
+ * or the e-mail address (email-change.service.ts). Nothing when two-factor is off; 422
+ * `two_factor_required` (`errors.two_factor_code` = 'Enter the 6-digit code from your
+ * authenticator app.') without a code (nothing counted); 422 `invalid_two_factor_code`
+ * (`errors.two_factor_code` = 'The code is incorrect.') for a wrong one, counted by the account's
+ * second-factor throttle (429 LoginLockedError, with Retry-After from the route, while locked).
+ * `code`: a 6-digit TOTP code (RFC 6238) or an unused recovery code.
  */
-export async function assertDeletionSecondFactor(deps: Deps, user: UserRow, code: unknown): Promise<void> {
+export async function assertAccountChangeSecondFactor(deps: Deps, user: UserRow, code: unknown): Promise<void> {
   if (user.two_factor_enabled_at == null) return;
   if (typeof code !== 'string' || code.trim() === '') {
     throw new HttpError(422, 'two_factor_required', TWO_FACTOR_MESSAGES.required, { two_factor_code: TWO_FACTOR_MESSAGES.required });
