@@ -20,6 +20,7 @@ import * as m0014 from './migrations/0014_proposal_decisions.ts';
 import * as m0015 from './migrations/0015_sessions.ts';
 import * as m0016 from './migrations/0016_two_factor.ts';
 import * as m0017 from './migrations/0017_sealed_text.ts';
+import * as m0018 from './migrations/0018_event_uid_key.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '0015_sessions': m0015,
   '0016_two_factor': m0016,
   '0017_sealed_text': m0017,
+  '0018_event_uid_key': m0018,
 };
 
 const provider: MigrationProvider = {

@@ -196,6 +196,8 @@ export interface CalendarEventsTable {
   source_calendar: string | null;
   /** Replication stamp (epoch ms); only bumped when the event's content changes. */
   updated_at: Generated<number>;
+  /** HMAC (server key) of the UID (0018_event_uid_key): what a confirmed meeting finds its calendar copy by (the uid is sealed); null = not keyed yet. Not replicated. */
+  uid_key: Generated<string | null>;
 }
 
 /** Busy time without titles: the only table visitors' code reads. */

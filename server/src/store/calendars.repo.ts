@@ -224,6 +224,16 @@ export async function applySourceChanges(
   }
 }
 
+/**
+ * The keyed hash a derived event is found by in SQL (0018_event_uid_key): HMAC-SHA256 with `key`
+ * (the server key) of `uid\n<UID>`, 64 hex chars. The UID itself is stored sealed with a random IV,
+ * so equal UIDs differ on disk; this hash does not. Used by store/proposals.repo.ts
+ * confirmedMeetingTimes to find a confirmed meeting's calendar copy.
+ */
+export function eventUidKey(uid: string, key: Uint8Array): string {
+  return secretFingerprint(`uid\n${uid}`, key);
+}
+
 export interface DerivedRows {
   events: Array<{
     uid: string;
@@ -261,7 +271,8 @@ export function eventId(connectionId: string, uid: string, startMs: number, dupl
  * budgets (sync/derive.ts: ≤ 20,000 events and busy intervals per connection) bound the whole write.
  * Event titles, UIDs and source calendars are stored sealed with `key` (lib/crypto.ts sealContent; a UID often
  * carries an e-mail address or host name — issue 26). Events are matched in memory (their id is
- * derived from connection, UID and start), so nothing selects by UID.
+ * derived from connection, UID and start); SQL that needs an event by UID selects by its keyed hash
+ * `uid_key` (eventUidKey), written with every inserted or updated row.
  */
 export async function replaceDerived(db: Q, conn: { id: string; user_id: string }, derived: DerivedRows, stamp: Stamper, key: Uint8Array): Promise<void> {
   await db.deleteFrom('busy_intervals').where('connection_id', '=', conn.id).execute();
@@ -285,7 +296,7 @@ export async function replaceDerived(db: Q, conn: { id: string; user_id: string 
 }
 
 /** The columns of a derived event a re-derivation compares and writes (the row without its owner, connection and stamp). */
-type EventFields = Omit<CalendarEventRow, 'user_id' | 'connection_id' | 'updated_at'>;
+type EventFields = Omit<CalendarEventRow, 'user_id' | 'connection_id' | 'updated_at' | 'uid_key'>;
 
 function sameEvent(a: EventFields, b: EventFields): boolean {
   return (
@@ -356,7 +367,14 @@ async function syncEvents(db: Q, conn: { id: string; user_id: string }, events: 
     const { id, ...fields } = updates[n]!;
     await db
       .updateTable('calendar_events')
-      .set({ ...fields, title: sealContent(fields.title, key), uid: sealContent(fields.uid, key), source_calendar: sealNullable(fields.source_calendar, key), updated_at: updatedAt })
+      .set({
+        ...fields,
+        title: sealContent(fields.title, key),
+        uid: sealContent(fields.uid, key),
+        uid_key: eventUidKey(fields.uid, key),
+        source_calendar: sealNullable(fields.source_calendar, key),
+        updated_at: updatedAt,
+      })
       .where('id', '=', id)
       .execute();
   }
@@ -372,6 +390,7 @@ async function syncEvents(db: Q, conn: { id: string; user_id: string }, events: 
             ...e,
             title: sealContent(e.title, key),
             uid: sealContent(e.uid, key),
+            uid_key: eventUidKey(e.uid, key),
             source_calendar: sealNullable(e.source_calendar, key),
             user_id: conn.user_id,
             connection_id: conn.id,
@@ -517,4 +536,33 @@ export async function sealPlainSourcePaths(db: Q, key: Uint8Array): Promise<numb
     if (changed === 0) break;
   }
   return sealed;
+}
+
+/**
+ * Start-up pass (0018_event_uid_key): derived events of earlier versions (`uid_key` null) get the
+ * keyed hash of their UID (eventUidKey; the UID opened with `key`, a legacy plain one as is) and
+ * their UID sealed, 500 at a time, compare-and-set on the null key (a row a sync rewrote meanwhile
+ * is left as the sync wrote it). Not a replicated change: no stamp. Idempotent.
+ * @returns the number of events keyed.
+ */
+export async function keyPlainEventUids(db: Q, key: Uint8Array): Promise<number> {
+  let keyed = 0;
+  for (;;) {
+    const rows = await db.selectFrom('calendar_events').select(['id', 'uid']).where('uid_key', 'is', null).limit(500).execute();
+    if (rows.length === 0) break;
+    let changed = 0;
+    for (const r of rows) {
+      const uid = openContent(r.uid, key);
+      const res = await db
+        .updateTable('calendar_events')
+        .set({ uid: sealContent(uid, key), uid_key: eventUidKey(uid, key) })
+        .where('id', '=', r.id)
+        .where('uid_key', 'is', null)
+        .executeTakeFirst();
+      changed += Number(res.numUpdatedRows);
+    }
+    keyed += changed;
+    if (changed === 0) break;
+  }
+  return keyed;
 }

@@ -9,10 +9,11 @@
  * every write here seals them, every read here returns them opened (a legacy plain value as is; the
  * start-up pass seals those: store/sealed-text.repo.ts). Nothing looks proposals up by these texts.
  */
-import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db } from '../db/kysely.ts';
 import type { Database, ProposalRow } from '../db/schema.ts';
 import { openContent, openNullable, sealContent, sealNullable } from '../lib/crypto.ts';
+import { eventUidKey } from './calendars.repo.ts';
 
 type Q = Kysely<Database> | Transaction<Database>;
 
@@ -117,6 +118,9 @@ export function findOwnerContact(db: Q, userId: string) {
   return db.selectFrom('users').select(['email', 'name', 'timezone', 'username', 'proposal_target']).where('id', '=', userId).executeTakeFirst();
 }
 
+/** Keyed hashes looked up per query (an IN list well under every driver's parameter limit). */
+const UID_KEY_BATCH = 500;
+
 /**
  * Busy time of the owner's confirmed meetings overlapping [start, end) (UTC ms), sorted by start —
  * only until the calendar itself answers for the meeting. A meeting is left out once
@@ -127,43 +131,62 @@ export function findOwnerContact(db: Q, userId: string) {
  * A copy that derives as free (a calendar switched off, a busy rule) leaves the meeting busy.
  * Meetings written to no calendar (no writable one; the .ics went to the owner) count while
  * confirmed. Times only: nothing else of a proposal is read.
+ *
+ * Events' UIDs are stored sealed with a random IV, so a copy is found by its keyed hash
+ * (`calendar_events.uid_key`, 0018_event_uid_key): the meeting's UID is hashed here with `key`
+ * (the server key, calendars.repo.ts eventUidKey) and looked up with the owner's id.
  */
-export async function confirmedMeetingTimes(db: Db, userId: string, start: number, end: number): Promise<Array<{ start: number; end: number }>> {
-  const copy = (eb: ExpressionBuilder<any, any>, busyOnly: boolean) => {
-    let q = eb
-      .selectFrom('calendar_events as e')
-      .select(sql<number>`1`.as('one'))
-      .whereRef('e.user_id', '=', 'p.user_id')
-      .where(sql<boolean>`e.uid = coalesce(p.remote_uid, p.uid)`);
-    if (busyOnly) q = q.where('e.is_busy', '=', 1);
-    return eb.exists(q);
-  };
-  const rows = await db
+export async function confirmedMeetingTimes(db: Db, userId: string, start: number, end: number, key: Uint8Array): Promise<Array<{ start: number; end: number }>> {
+  const meetings = await db
     .selectFrom('proposals as p')
-    .select(['p.start_ms', 'p.end_ms'])
+    .select((eb) => [
+      'p.start_ms',
+      'p.end_ms',
+      'p.uid',
+      'p.remote_uid',
+      'p.target_connection_id',
+      // The calendar it was written to finished a sync that began after the confirmation.
+      eb
+        .exists(
+          eb
+            .selectFrom('calendar_connections as c')
+            .select(sql<number>`1`.as('one'))
+            .whereRef('c.id', '=', 'p.target_connection_id')
+            .where(sql<boolean>`c.sync_started_at > p.decided_at and c.last_synced_at >= c.sync_started_at`),
+        )
+        .as('answered'),
+    ])
     .where('p.user_id', '=', userId)
     .where('p.status', '=', 'confirmed')
     .where('p.end_ms', '>', start)
     .where('p.start_ms', '<', end)
-    .where((eb) => eb.not(copy(eb, true)))
-    .where((eb) =>
-      eb.or([
-        eb('p.target_connection_id', 'is', null),
-        copy(eb, false),
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('calendar_connections as c')
-              .select(sql<number>`1`.as('one'))
-              .whereRef('c.id', '=', 'p.target_connection_id')
-              .where(sql<boolean>`c.sync_started_at > p.decided_at and c.last_synced_at >= c.sync_started_at`),
-          ),
-        ),
-      ]),
-    )
     .orderBy('p.start_ms', 'asc')
     .execute();
-  return rows.map((r) => ({ start: Number(r.start_ms), end: Number(r.end_ms) }));
+  if (meetings.length === 0) return [];
+  const uidKey = (m: { uid: string | null; remote_uid: string | null }) => {
+    const uid = m.remote_uid ?? m.uid;
+    return uid == null ? null : eventUidKey(uid, key);
+  };
+  const keys = [...new Set(meetings.map(uidKey).filter((k): k is string => k !== null))];
+  // uid_key → whether one of its copies is busy.
+  const copies = new Map<string, boolean>();
+  for (let i = 0; i < keys.length; i += UID_KEY_BATCH) {
+    const rows = await db
+      .selectFrom('calendar_events')
+      .select(['uid_key', 'is_busy'])
+      .where('user_id', '=', userId)
+      .where('uid_key', 'in', keys.slice(i, i + UID_KEY_BATCH))
+      .execute();
+    for (const r of rows) copies.set(r.uid_key!, copies.get(r.uid_key!) === true || Number(r.is_busy) === 1);
+  }
+  return meetings
+    .filter((m) => {
+      const k = uidKey(m);
+      const copy = k === null ? undefined : copies.get(k);
+      if (copy === true) return false; // a busy copy answers for it
+      return m.target_connection_id === null || copy === false || !Number(m.answered);
+    })
+    .map((m) => ({ start: Number(m.start_ms), end: Number(m.end_ms) }));
 }
 
 /** True when another confirmed meeting of the owner overlaps [start, end) (UTC ms): checked inside the confirmation's transaction. */

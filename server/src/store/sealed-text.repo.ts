@@ -1,6 +1,7 @@
 /**
  * Personal text sealed at rest (issue 26): the columns below (and calendar_sources' paths, keyed by
- * HMAC: calendars.repo.ts sealPlainSourcePaths) are written sealed (lib/crypto.ts
+ * HMAC: calendars.repo.ts sealPlainSourcePaths; calendar_events' UIDs are also keyed by HMAC:
+ * calendars.repo.ts keyPlainEventUids) are written sealed (lib/crypto.ts
  * sealContent with AVAIL_SECRET_KEY) by their modules and opened for the owner only. Rows written in
  * clear by an earlier version are sealed by the start-up pass `sealPlainPersonalText` (like
  * calendars.repo.ts sealPlainContent for titles and raw ICS).
@@ -8,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/kysely.ts';
 import { isSealed, sealContent } from '../lib/crypto.ts';
-import { sealPlainSourcePaths } from './calendars.repo.ts';
+import { keyPlainEventUids, sealPlainSourcePaths } from './calendars.repo.ts';
 
 /** Table → its text columns kept sealed at rest (every table keyed by `id`). */
 export const SEALED_TEXT_COLUMNS = {
@@ -54,5 +55,7 @@ export async function sealPlainPersonalText(db: Db, key: Uint8Array): Promise<nu
   }
   // Raw calendar objects' paths: sealed and keyed (they are looked up by keyed hash).
   sealed += await sealPlainSourcePaths(db, key);
+  // Derived events' UIDs: keyed (a confirmed meeting finds its calendar copy by the keyed hash).
+  sealed += await keyPlainEventUids(db, key);
   return sealed;
 }

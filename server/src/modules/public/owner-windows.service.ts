@@ -45,7 +45,7 @@ export async function ownerFreeWindows(deps: Deps, owner: WindowOwner, start: nu
     listExceptionsBetween(deps.db, owner.id, fromDate, toDate),
     busyOverlapping(deps.db, owner.id, busyFrom, end, maxSpan),
     busyBlockTimes(deps.db, owner.id, busyFrom, end),
-    confirmedMeetingTimes(deps.db, owner.id, busyFrom, end),
+    confirmedMeetingTimes(deps.db, owner.id, busyFrom, end, deps.config.AVAIL_SECRET_KEY),
   ]);
   // A write committed meanwhile may have brought a longer interval than maxSpan: read unbounded.
   const calendarBusy = cache.gen(owner.id) === gen ? boundedBusy : await busyOverlapping(deps.db, owner.id, busyFrom, end);
