@@ -94,7 +94,7 @@ export function sharedLimitStoreFor(deps: Pick<Deps, 'config' | 'db'>): SharedLi
     return null;
   }
   const fromUrl = /search_path=([A-Za-z0-9_]+)/.exec(new URL(DATABASE_URL).searchParams.get('options') ?? '')?.[1];
-  return { connectionString: DATABASE_URL, namespace: fromUrl ?? pgConnectionInfo(deps.db)?.schema ?? 'public' };
+  return { connectionString: DATABASE_URL, namespace: fromUrl ?? pgConnectionInfo(deps.db)?.schema ?? 'public', keySecret: deps.config.AVAIL_SECRET_KEY };
 }
 
 export function createApp(appDeps: AppDeps, options: AppOptions = {}) {

@@ -8,6 +8,7 @@
  * PostgreSQL store listed by express-rate-limit, https://express-rate-limit.mintlify.app/reference/stores),
  * so a limit counts requests to every instance together (`withSharedStores`).
  */
+import { createHmac } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import { PostgresStore } from '@acpr/rate-limit-postgresql';
@@ -22,11 +23,19 @@ export interface LimitOptions {
   message?: string;
   /** Makes the store of each limiter built from these options (shared counts); absent = in memory. */
   store?: () => Store;
+  /**
+   * Server key: the e-mail part of a key is then HMAC-SHA256(key, address), never the address
+   * (set with a shared store: the counts live in the database's `rate_limit` schema, which account
+   * deletion does not rewrite — issue 26, no byte of a deleted owner's address may stay there).
+   */
+  keySecret?: Buffer;
 }
 
-function emailOf(req: Request): string {
+function emailOf(req: Request, secret?: Buffer): string {
   const e = (req.body as { email?: unknown } | undefined)?.email;
-  return typeof e === 'string' ? e.trim().toLowerCase() : '';
+  const address = typeof e === 'string' ? e.trim().toLowerCase() : '';
+  if (!address || !secret) return address;
+  return createHmac('sha256', secret).update(`rate-limit:${address}`).digest('hex').slice(0, 32);
 }
 
 /**
@@ -46,8 +55,8 @@ export function limiter(options: LimitOptions) {
     keyGenerator: (req) => {
       const ip = ipKeyGenerator(req.ip ?? '');
       if (key === 'ip') return ip;
-      if (key === 'email') return `e:${emailOf(req) || `ip:${ip}`}`;
-      return `${ip}|${emailOf(req)}`;
+      if (key === 'email') return `e:${emailOf(req, options.keySecret) || `ip:${ip}`}`;
+      return `${ip}|${emailOf(req, options.keySecret)}`;
     },
     handler: (_req: Request, _res: Response, next: NextFunction) => {
       next(tooManyRequests(options.message));
@@ -60,6 +69,8 @@ export interface SharedLimitStore {
   connectionString: string;
   /** Distinguishes deployments sharing one PostgreSQL server (the application schema). */
   namespace: string;
+  /** The server key (AVAIL_SECRET_KEY): addresses in keys are stored as its HMAC (LimitOptions.keySecret). */
+  keySecret: Buffer;
 }
 
 /**
@@ -75,7 +86,7 @@ export function withSharedStores(limits: RateLimits, shared: SharedLimitStore): 
   const config = { connectionString: url.toString(), max: 2, application_name: 'avail-rate-limits' };
   const out = {} as RateLimits;
   for (const [name, opts] of Object.entries(limits) as Array<[keyof RateLimits, LimitOptions]>) {
-    out[name] = { ...opts, store: () => new PostgresStore(config, `${shared.namespace}:${name}`) };
+    out[name] = { ...opts, keySecret: shared.keySecret, store: () => new PostgresStore(config, `${shared.namespace}:${name}`) };
   }
   return out;
 }

@@ -145,6 +145,19 @@ describe('two instances on one PostgreSQL database', () => {
     const mem = [await hit(memA), await hit(memB), await hit(memA), await hit(memB)];
     expect(mem[3]).not.toBe(429);
   });
+
+  it('the shared store keeps no e-mail address: login limits count under a keyed hash (issue 26: account deletion leaves no address behind)', async () => {
+    const app = createApp({ ...t.deps, config: { ...t.deps.config, RATE_LIMIT_STORE: 'postgres' } });
+    await waitForSharedLimits(process.env.TEST_POSTGRES_URL!, 30_000);
+    const local = `rl-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    const address = `${local}@owner-mail.test`;
+    await request(app).post('/api/auth/login').send({ email: address, password: 'wrong password 1' }).expect(401);
+    await request(app).post('/api/auth/forgot-password').send({ email: address }).expect(200);
+    const dump = JSON.stringify((await sql<{ r: unknown }>`select row_to_json(x) as r from rate_limit.records_aggregated x`.execute(t.db)).rows);
+    expect(dump).toContain('|'); // the login limiter's ip|e-mail key is there…
+    expect(dump).not.toContain(address); // …without the address
+    expect(dump).not.toContain(local);
+  });
 });
 
 describe('push-channel upkeep on two instances at once', () => {

@@ -216,7 +216,12 @@ export async function startPgBossRunner(deps: JobDeps, jobs: readonly Job[], opt
     expireInSeconds: 15 * 60,
   });
   await boss.work(ERASE_VACUUM_QUEUE, { pollingIntervalSeconds: 1 }, async () => {
-    await vacuumErasedTables(deps);
+    try {
+      await vacuumErasedTables(deps);
+    } catch (err) {
+      deps.logger.error({ job: ERASE_VACUUM_QUEUE, errName: (err as Error)?.name, errMessage: (err as Error)?.message }, 'erase vacuum failed; pg-boss retries it');
+      throw err;
+    }
   });
   setEraseVacuumDispatcher(deps.db, async (delaySeconds) => {
     await boss.send(ERASE_VACUUM_QUEUE, {}, { singletonKey: ERASE_VACUUM_QUEUE, startAfter: delaySeconds });

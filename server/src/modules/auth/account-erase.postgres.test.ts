@@ -8,6 +8,7 @@
  * tables or their indexes (read raw with the `pageinspect` extension: the test connects as the
  * superuser). PostgreSQL only (`*.postgres.test.ts`).
  */
+import { sql } from 'kysely';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensurePageInspect, erasedRelations, markersOnDisk } from '../../../test/db-bytes.ts';
@@ -15,7 +16,7 @@ import { buildUser } from '../../../test/factories.ts';
 import { openAllWeek } from '../../../test/oauth-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { startJobs, type JobRunner } from '../../jobs/scheduler.ts';
-import { ERASED_TABLES } from './erase-vacuum.service.ts';
+import { ERASE_VACUUM_LOCK_TIMEOUT_MS, ERASED_TABLES, vacuumErasedTables } from './erase-vacuum.service.ts';
 
 let t: TestApp;
 let jobs: JobRunner;
@@ -89,5 +90,31 @@ describe('deleting an account on PostgreSQL', () => {
     while (Date.now() < deadline && vacuumRuns() === before) await new Promise((r) => setTimeout(r, 200));
     await new Promise((r) => setTimeout(r, 3_000)); // a second run would have started by now
     expect(vacuumRuns() - before).toBe(1);
+  });
+
+  it('never holds up the app behind a busy table: the wait for a lock is bounded, the other tables are rewritten, the busy one is retried', async () => {
+    // Another connection holds a transaction that read auth_tokens (as a long request would).
+    const holder = await t.db.connection().execute(async (conn) => {
+      await sql`BEGIN`.execute(conn);
+      await sql`SELECT count(*) FROM ${sql.table('auth_tokens')}`.execute(conn);
+      const started = Date.now();
+      const run = vacuumErasedTables(t.deps).then(
+        () => null,
+        (err: Error) => err,
+      );
+      // Meanwhile a request reads auth_tokens: it waits at most for the lock timeout, not for the holder.
+      await new Promise((r) => setTimeout(r, 200));
+      const readStarted = Date.now();
+      await t.db.selectFrom('auth_tokens').select('id').limit(1).execute();
+      const readMs = Date.now() - readStarted;
+      const err = await run;
+      await sql`ROLLBACK`.execute(conn);
+      return { err, readMs, ms: Date.now() - started };
+    });
+    expect(holder.err?.message).toMatch(/not rewritten: .*auth_tokens/);
+    expect(holder.err?.message).not.toMatch(/users/);
+    expect(holder.readMs).toBeLessThan(ERASE_VACUUM_LOCK_TIMEOUT_MS + 1_000);
+    // Free again: the retry rewrites every table.
+    await expect(vacuumErasedTables(t.deps)).resolves.toMatchObject({ tables: ERASED_TABLES.length });
   });
 });

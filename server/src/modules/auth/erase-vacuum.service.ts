@@ -16,7 +16,9 @@
  *
  * Each table is vacuumed on its own (`VACUUM (FULL, ANALYZE) <table>`: VACUUM cannot run inside a
  * transaction, and each takes an ACCESS EXCLUSIVE lock on its table only, for as long as copying
- * that table takes — the tables are small). ANALYZE refreshes the planner's sampled values
+ * that table takes — proportional to the table's size: measured in review, 5.8 s for 400,000
+ * events — during which the table can be neither read nor written). Waiting for that lock is
+ * bounded (ERASE_VACUUM_LOCK_TIMEOUT_MS): a table whose lock is not free is left for the retry. ANALYZE refreshes the planner's sampled values
  * (pg_statistic), which could otherwise still name a deleted owner.
  * What still holds copies afterwards: the WAL segments until PostgreSQL recycles them, backups and
  * replicas (README, "What is stored").
@@ -75,18 +77,39 @@ export async function scheduleEraseVacuum(deps: Pick<Deps, 'db' | 'config' | 'lo
   localTimers.set(deps.db, timer);
 }
 
+/** How long (ms) a table's VACUUM FULL may wait for its ACCESS EXCLUSIVE lock before giving up (the job retries later). */
+export const ERASE_VACUUM_LOCK_TIMEOUT_MS = 2_000;
+
 /**
  * Rewrites every ERASED_TABLES table with `VACUUM (FULL, ANALYZE)`, one table at a time, outside
- * any transaction (module comment). PostgreSQL only (a no-op on SQLite). Resolves to the tables
- * vacuumed and the time taken (ms). @throws the first PostgreSQL error (the job is retried).
+ * any transaction (module comment), on one connection with `lock_timeout` ERASE_VACUUM_LOCK_TIMEOUT_MS:
+ * a VACUUM waiting for its lock would queue every later query on that table behind it (even
+ * `auth_tokens`, read by every request) for as long as some open transaction holds the table, so
+ * it gives up instead and the other tables go on. PostgreSQL only (a no-op on SQLite). Resolves to
+ * the tables vacuumed and the time taken (ms).
+ * @throws Error naming the tables that could not be rewritten (the job is retried with back-off).
  */
 export async function vacuumErasedTables(deps: Pick<Deps, 'db' | 'config' | 'logger'>): Promise<{ tables: number; ms: number }> {
   if (!deps.config.DATABASE_URL) return { tables: 0, ms: 0 };
   const started = Date.now();
-  for (const table of ERASED_TABLES) {
-    await sql`VACUUM (FULL, ANALYZE) ${sql.table(table)}`.execute(deps.db);
-  }
-  const result = { tables: ERASED_TABLES.length, ms: Date.now() - started };
-  deps.logger.info({ job: ERASE_VACUUM_QUEUE, ...result }, 'tables of deleted accounts rewritten');
+  const failed: string[] = [];
+  await deps.db.connection().execute(async (conn) => {
+    await sql`SET lock_timeout = ${sql.lit(`${ERASE_VACUUM_LOCK_TIMEOUT_MS}ms`)}`.execute(conn);
+    try {
+      for (const table of ERASED_TABLES) {
+        try {
+          await sql`VACUUM (FULL, ANALYZE) ${sql.table(table)}`.execute(conn);
+        } catch (err) {
+          failed.push(table);
+          deps.logger.warn({ job: ERASE_VACUUM_QUEUE, table, errName: (err as Error)?.name, errMessage: (err as Error)?.message }, 'erase vacuum: table not rewritten (retried later)');
+        }
+      }
+    } finally {
+      await sql`RESET lock_timeout`.execute(conn);
+    }
+  });
+  const result = { tables: ERASED_TABLES.length - failed.length, ms: Date.now() - started };
+  deps.logger.info({ job: ERASE_VACUUM_QUEUE, ...result, failed: failed.length }, 'tables of deleted accounts rewritten');
+  if (failed.length > 0) throw new Error(`erase vacuum: ${failed.length} table(s) not rewritten: ${failed.join(', ')}`);
   return result;
 }
