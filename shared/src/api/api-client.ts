@@ -516,15 +516,19 @@ export const api = {
   /**
    * PUT /me/password: changes the password while signed in; every other session ends. 200 `{ success, message }`;
    * 422 `validation_failed` with `errors.current_password` / `errors.password` / `errors.password_confirmation`;
-   * 429 while the login throttle holds the account (`Retry-After`).
+   * with two-factor sign-in on, `two_factor_code` (TOTP or recovery code) is needed too: 422
+   * `two_factor_required` / `invalid_two_factor_code` with `errors.two_factor_code`;
+   * 429 while the login throttle or the second-factor throttle holds the account (`Retry-After`).
    */
-  changePassword: (body: { current_password: string; password: string; password_confirmation: string }) =>
+  changePassword: (body: { current_password: string; password: string; password_confirmation: string; two_factor_code?: string }) =>
     put<AccountChangeResult>('/me/password', body),
   /**
-   * POST /me/email: sends a 6-digit code (15 min, 5 guesses) to the new address. 200 `{ success, message, email }`;
-   * 409 `email_taken` (`errors.email`); 422 `errors.password` / `errors.email`; 429 more than 6 codes an hour.
+   * POST /me/email: sends a 6-digit code (15 min, 5 guesses) to the new address; the current one is told. 200
+   * `{ success, message, email }`; 409 `email_taken` (`errors.email`); 422 `errors.password` / `errors.email`, or
+   * with two-factor sign-in on `errors.two_factor_code` (`two_factor_required` / `invalid_two_factor_code`: a TOTP
+   * or recovery code is needed); 429 more than 6 codes an hour or while throttled.
    */
-  requestEmailChange: (body: { email: string; password: string }) => post<AccountChangeResult & { email: string }>('/me/email', body),
+  requestEmailChange: (body: { email: string; password: string; two_factor_code?: string }) => post<AccountChangeResult & { email: string }>('/me/email', body),
   /** POST /me/email/verify: the code moves the account to the new address. 200 `{ success, message, user }`; 422 `invalid_code`; 429. */
   verifyEmailChange: (code: string) => post<AccountChangeResult & { user: User }>('/me/email/verify', { code }),
   profile: () => get<{ profile: Profile }>('/me/profile'),

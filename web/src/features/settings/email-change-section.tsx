@@ -2,7 +2,10 @@
  * Settings → Privacy & Security → E-mail address (issue 26; docs/account-security.md "E-mail change"),
  * in two steps:
  *  1. the new address and the password (POST /me/email): a 6-digit code goes to the new address
- *     (409 `errors.email` taken, 422 `errors.password` / `errors.email`, 429 too many codes);
+ *     (409 `errors.email` taken, 422 `errors.password` / `errors.email`, 429 too many codes); with
+ *     two-factor sign-in on (the session's user says so, or the server answered 422 with
+ *     `errors.two_factor_code`) an "Authentication code" field asks for the authenticator's or a
+ *     recovery code too;
  *  2. the code (POST /me/email/verify): the account moves to the new address, the session's user is
  *     read again (refreshUser) so every screen shows it, and the old address gets a notice
  *     (422 `invalid_code`, 429 after 5 wrong guesses: ask for a new code).
@@ -16,15 +19,21 @@ import { useSession } from '../../data/session.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { CodeInput } from '../../components/ui/code-input.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';
+import { cleanAnyCode } from '../../lib/two-factor.ts';
+import { AUTH_CODE_REQUIRED, AuthCodeField } from './auth-code-field.tsx';
 
 type Step = { kind: 'request' } | { kind: 'code'; email: string; message: string };
-type RequestField = 'email' | 'password';
+type RequestField = 'email' | 'password' | 'two_factor_code';
+const REQUEST_IDS: Record<RequestField, string> = { email: 'email-change-new', password: 'email-change-password', two_factor_code: 'email-change-two-factor-code' };
 
 export function EmailChangeSection() {
   const { user, refreshUser } = useSession();
   const [step, setStep] = useState<Step>({ kind: 'request' });
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [authCode, setAuthCode] = useState('');
+  const [serverAsksCode, setServerAsksCode] = useState(false);
+  const askCode = serverAsksCode || Boolean(user?.two_factor_enabled);
   const [code, setCode] = useState('');
   const [errors, setErrors] = useState<Partial<Record<RequestField | 'code', string>>>({});
   const [formError, setFormError] = useState('');
@@ -46,22 +55,28 @@ export function EmailChangeSection() {
     else if (!EMAIL_PATTERN.test(address)) found.email = 'Email is invalid';
     else if (address.toLowerCase() === user?.email.toLowerCase()) found.email = 'This is already your e-mail address';
     if (!password) found.password = 'Enter your password';
+    if (askCode && !authCode.trim()) found.two_factor_code = AUTH_CODE_REQUIRED;
     setErrors(found);
-    if (found.email || found.password) {
-      document.getElementById(found.email ? 'email-change-new' : 'email-change-password')?.focus();
+    const firstFound = (Object.keys(REQUEST_IDS) as RequestField[]).find((f) => found[f]);
+    if (firstFound) {
+      document.getElementById(REQUEST_IDS[firstFound])?.focus();
       return;
     }
     setBusy(true);
     try {
-      const res = await api.requestEmailChange({ email: address, password });
+      const res = await api.requestEmailChange(askCode ? { email: address, password, two_factor_code: cleanAnyCode(authCode) } : { email: address, password });
       setPassword('');
+      setAuthCode('');
       setCode('');
       setStep({ kind: 'code', email: res.email || address, message: res.message });
     } catch (err) {
-      const fields = fieldErrorsOf(err, ['email', 'password']);
-      if (fields.email || fields.password) {
+      const fields = fieldErrorsOf(err, ['email', 'password', 'two_factor_code']);
+      if (fields.two_factor_code) setServerAsksCode(true);
+      const firstField = (Object.keys(REQUEST_IDS) as RequestField[]).find((f) => fields[f]);
+      if (firstField) {
         setErrors(fields);
-        document.getElementById(fields.email ? 'email-change-new' : 'email-change-password')?.focus();
+        // The code field may appear only now (the server asked for it): focus after it rendered.
+        setTimeout(() => document.getElementById(REQUEST_IDS[firstField])?.focus(), 0);
       } else {
         setFormError(serverMessage(err) ?? GENERIC_ERROR_MESSAGE);
       }
@@ -150,6 +165,17 @@ export function EmailChangeSection() {
             />
             <FieldError id="email-change-password-error">{errors.password}</FieldError>
           </div>
+          {askCode && (
+            <AuthCodeField
+              id={REQUEST_IDS.two_factor_code}
+              value={authCode}
+              error={errors.two_factor_code}
+              onChange={(v) => {
+                setAuthCode(v);
+                setErrors((x) => ({ ...x, two_factor_code: undefined }));
+              }}
+            />
+          )}
           <div>
             <button type="submit" className="btn btn-secondary" disabled={busy}>
               {busy ? 'Sending...' : 'Send code'}

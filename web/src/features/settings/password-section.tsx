@@ -5,24 +5,35 @@
  * characters', 'Passwords do not match'); the server's field errors (`errors.current_password`,
  * `errors.password`, `errors.password_confirmation`) show under their fields, any other failure (429
  * while throttled) above the form. On success the server's message says other devices were signed
- * out (the device list is read again); this device stays signed in.
+ * out (the device list is read again); this device stays signed in. With two-factor sign-in on
+ * (the session's user says so, or the server answered 422 with `errors.two_factor_code`) an
+ * "Authentication code" field asks for the authenticator's or a recovery code too.
  */
 import { useState, type FormEvent } from 'react';
 import { api, ApiError, serverMessage } from '@avail/shared/api/api-client.ts';
 import { GENERIC_ERROR_MESSAGE, MIN_PASSWORD_LENGTH } from '@avail/shared/constants.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';
+import { useSession } from '../../data/session.tsx';
+import { cleanAnyCode } from '../../lib/two-factor.ts';
+import { AUTH_CODE_REQUIRED, AuthCodeField } from './auth-code-field.tsx';
 import { SESSIONS_CHANGED_EVENT } from './sessions-section.tsx';
 
-type Field = 'current_password' | 'password' | 'password_confirmation';
+type Field = 'current_password' | 'password' | 'password_confirmation' | 'two_factor_code';
+type PasswordField = Exclude<Field, 'two_factor_code'>;
 const FIELD_IDS: Record<Field, string> = {
   current_password: 'password-current',
   password: 'password-new',
   password_confirmation: 'password-confirm',
+  two_factor_code: 'password-two-factor-code',
 };
+const EMPTY: Record<Field, string> = { current_password: '', password: '', password_confirmation: '', two_factor_code: '' };
 
 export function PasswordSection() {
-  const [values, setValues] = useState<Record<Field, string>>({ current_password: '', password: '', password_confirmation: '' });
+  const { user } = useSession();
+  const [serverAsksCode, setServerAsksCode] = useState(false);
+  const askCode = serverAsksCode || Boolean(user?.two_factor_enabled);
+  const [values, setValues] = useState<Record<Field, string>>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState('');
   const [success, setSuccess] = useState('');
@@ -33,6 +44,7 @@ export function PasswordSection() {
     if (!values.current_password) out.current_password = 'Enter your current password';
     if (values.password.length < MIN_PASSWORD_LENGTH) out.password = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
     if (values.password_confirmation !== values.password) out.password_confirmation = 'Passwords do not match';
+    if (askCode && !values.two_factor_code.trim()) out.two_factor_code = AUTH_CODE_REQUIRED;
     return out;
   }
 
@@ -48,16 +60,19 @@ export function PasswordSection() {
     }
     setSaving(true);
     try {
-      const res = await api.changePassword(values);
-      setValues({ current_password: '', password: '', password_confirmation: '' });
+      const { two_factor_code: typedCode, ...passwords } = values;
+      const res = await api.changePassword(askCode ? { ...passwords, two_factor_code: cleanAnyCode(typedCode) } : passwords);
+      setValues(EMPTY);
       setSuccess(res.message || 'Your password has been changed.');
       window.dispatchEvent(new Event(SESSIONS_CHANGED_EVENT)); // the other devices are gone from the list
     } catch (err) {
       const fields = err instanceof ApiError ? err.fieldErrors : undefined;
       const mine = fields ? (Object.keys(FIELD_IDS) as Field[]).filter((f) => fields[f]) : [];
+      if (fields?.two_factor_code) setServerAsksCode(true);
       if (mine.length > 0) {
         setErrors(Object.fromEntries(mine.map((f) => [f, fields![f]])));
-        document.getElementById(FIELD_IDS[mine[0]])?.focus();
+        // The code field may appear only now (the server asked for it): focus after it rendered.
+        setTimeout(() => document.getElementById(FIELD_IDS[mine[0]])?.focus(), 0);
       } else {
         setFormError(serverMessage(err) ?? GENERIC_ERROR_MESSAGE);
       }
@@ -66,7 +81,7 @@ export function PasswordSection() {
     }
   }
 
-  function field(name: Field, label: string, autoComplete: string) {
+  function field(name: PasswordField, label: string, autoComplete: string) {
     const id = FIELD_IDS[name];
     const error = errors[name];
     return (
@@ -106,6 +121,18 @@ export function PasswordSection() {
         {field('current_password', 'Current password', 'current-password')}
         {field('password', 'New password', 'new-password')}
         {field('password_confirmation', 'Confirm new password', 'new-password')}
+        {askCode && (
+          <AuthCodeField
+            id={FIELD_IDS.two_factor_code}
+            value={values.two_factor_code}
+            error={errors.two_factor_code}
+            onChange={(v) => {
+              setValues((x) => ({ ...x, two_factor_code: v }));
+              setErrors((x) => ({ ...x, two_factor_code: undefined }));
+              setSuccess('');
+            }}
+          />
+        )}
         <div>
           <button type="submit" className="btn btn-primary" disabled={saving}>
             {saving ? 'Changing...' : 'Change password'}

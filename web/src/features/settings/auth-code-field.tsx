@@ -1,0 +1,41 @@
+/**
+ * The "Authentication code" field of a change to the account made while signed in with two-factor
+ * sign-in on (issue 26; docs/account-security.md): changing the password or the e-mail address.
+ * It takes the 6-digit code of the authenticator app or a recovery code (`xxxxx-xxxxx`), so the
+ * keyboard is not limited to digits (a phone's numeric keypad has no letters); send it through
+ * `cleanAnyCode` (lib/two-factor.ts). The error (the client's or the server's
+ * `errors.two_factor_code`) shows under the field, tied to it with aria-describedby.
+ */
+import { FieldError } from '../../components/ui/field-error.tsx';
+
+/** What the client says when the field is left empty (the server's own wording). */
+export const AUTH_CODE_REQUIRED = 'Enter the 6-digit code from your authenticator app.';
+
+export function AuthCodeField({ id, value, error, onChange }: { id: string; value: string; error?: string; onChange: (value: string) => void }) {
+  const describedBy = error ? `${id}-error` : `${id}-hint`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>Authentication code</label>
+      <input
+        id={id}
+        type="text"
+        name="two_factor_code"
+        autoComplete="one-time-code"
+        autoCapitalize="none"
+        spellCheck={false}
+        maxLength={24}
+        value={value}
+        aria-invalid={Boolean(error)}
+        aria-describedby={describedBy}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {error ? (
+        <FieldError id={`${id}-error`}>{error}</FieldError>
+      ) : (
+        <p id={`${id}-hint`} className="muted small">
+          The 6-digit code from your authenticator app, or one of your recovery codes.
+        </p>
+      )}
+    </div>
+  );
+}
