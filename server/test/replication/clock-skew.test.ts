@@ -12,6 +12,7 @@ import { replaceRulesLocal } from '@avail/shared/rx/local-writes.ts';
 import { buildUser, type BuiltUser } from '../factories.ts';
 import type { TestApp } from '../test-app.ts';
 import { listenTestApp, openDevice, waitFor, type Device, type ListeningApp } from './rx-device.ts';
+import { openContent } from '../../src/lib/crypto.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -76,7 +77,8 @@ async function serverRule(owner: BuiltUser) {
 
 async function losersOf(owner: BuiltUser) {
   const r = await sql<{ loser_json: string }>`select loser_json from replication_conflicts where user_id = ${owner.user.id}`.execute(t.db);
-  return r.rows.map((c) => JSON.parse(c.loser_json) as { start_time_local: string; device_id: string });
+  // Stored sealed (issue 26): opened with the server key.
+  return r.rows.map((c) => JSON.parse(openContent(c.loser_json, t.config.AVAIL_SECRET_KEY)) as { start_time_local: string; device_id: string });
 }
 
 async function inSync(...ds: Device[]) {

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../factories.ts';
 import type { TestApp } from '../test-app.ts';
 import { listenTestApp, openDevice, waitFor, type Device, type ListeningApp } from './rx-device.ts';
+import { openContent } from '../../src/lib/crypto.ts';
 
 let t: TestApp;
 let app: ListeningApp;
@@ -46,7 +47,9 @@ async function localRules(d: Device) {
 async function conflictsOf(userId: string) {
   const r = await sql<{ doc_id: string; reason: string; loser_json: string; winner_json: string }>`
     select doc_id, reason, loser_json, winner_json from replication_conflicts where user_id = ${userId} order by created_at`.execute(t.db);
-  return r.rows.map((c) => ({ ...c, loser: JSON.parse(c.loser_json), winner: JSON.parse(c.winner_json) }));
+  // Stored sealed (issue 26): opened with the server key.
+  const open = (v: string) => JSON.parse(openContent(v, t.config.AVAIL_SECRET_KEY));
+  return r.rows.map((c) => ({ ...c, loser: open(c.loser_json), winner: open(c.winner_json) }));
 }
 
 describe('initial pull', () => {

@@ -10,7 +10,7 @@ import { start as startGraphFake, type MicrosoftGraphFake } from '../../../test/
 import { buildUser, type BuiltUser } from '../../../test/factories.ts';
 import { connectThroughConsent, listen, openAllWeek, publicWindows, sleep, utcDatePlus, waitFor } from '../../../test/oauth-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { decryptSecret } from '../../lib/crypto.ts';
+import { decryptSecret, openContent } from '../../lib/crypto.ts';
 import { sha256Hex } from '../../store/oauth.repo.ts';
 import { isSyncScheduled } from '../sync/sync-queue.ts';
 
@@ -53,7 +53,10 @@ describe('Microsoft Outlook Calendar (Graph) against the fake', () => {
     expect(callback.text).toContain('Microsoft Outlook Calendar connected. You can close this window.');
     const c = (await t.db.selectFrom('calendar_connections').selectAll().where('user_id', '=', owner.user.id).execute())[0]!;
     connectionId = c.id;
-    expect(c).toMatchObject({ provider: 'microsoft', name: 'Outlook Calendar', status: 'active', account: 'owner@contoso.example' });
+    expect(c).toMatchObject({ provider: 'microsoft', status: 'active' });
+    // Name and account are stored sealed (issue 26).
+    expect(openContent(c.name, t.config.AVAIL_SECRET_KEY)).toBe('Outlook Calendar');
+    expect(openContent(c.account!, t.config.AVAIL_SECRET_KEY)).toBe('owner@contoso.example');
     const tokens = JSON.parse(decryptSecret(c.secret_enc!, t.config.AVAIL_SECRET_KEY));
     const raw = JSON.stringify(await t.db.selectFrom('calendar_connections').selectAll().execute());
     expect(raw).not.toContain(tokens.access_token);

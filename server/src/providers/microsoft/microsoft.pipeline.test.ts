@@ -11,6 +11,7 @@ import { start, type MicrosoftGraphFake } from '../../../test/fakes/microsoft-gr
 import { buildUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { microsoftProvider } from './microsoft.provider.ts';
+import { isSealed, openContent } from '../../lib/crypto.ts';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -67,7 +68,9 @@ describe('Microsoft Outlook Calendar through the OAuth pipeline', () => {
     const conn = await t.db.selectFrom('calendar_connections').selectAll().where('user_id', '=', owner.user.id).executeTakeFirstOrThrow();
     expect(conn.provider).toBe('microsoft');
     expect(conn.status).toBe('active');
-    expect(conn.account).toBe('owner@contoso.example');
+    // The account is stored sealed (issue 26).
+    expect(isSealed(conn.account!)).toBe(true);
+    expect(openContent(conn.account!, t.config.AVAIL_SECRET_KEY)).toBe('owner@contoso.example');
     expect(conn.calendars_count).toBe(1);
     const busy = async () =>
       (await t.db.selectFrom('busy_intervals').select(['start_ms', 'end_ms']).where('user_id', '=', owner.user.id).orderBy('start_ms').execute()).map(
