@@ -10,7 +10,8 @@
  * it off needs the password and a code, after which sign-in and deletion ask only for the password.
  * In the desktop renderer (the web build with the recording bridge): the code step works there and
  * the token reaches the bridge only after the right code. Too many wrong codes: the throttle's
- * message. The login's code step and the section's states are checked with axe and looked at
+ * message. Changing the password with it on asks for the code too: refused without it or with a
+ * wrong one (said under the field), accepted with the right one. The login's code step and the section's states are checked with axe and looked at
  * (screenshots in test-results/screenshots/two-factor-*.png) at 375 and 1280 px, light and dark.
  */
 import { readFileSync } from 'node:fs';
@@ -270,4 +271,51 @@ test('too many wrong codes: the sign-in is throttled and says so', async ({ page
   }
   await expect(error).toHaveText('Too many login attempts. Please try again later.');
   await expect(page).toHaveURL(/\/login$/);
+});
+
+test('password change with two-step verification on: refused without the code (said under the field), accepted with it', async ({ page }) => {
+  test.setTimeout(150_000);
+  const acct = uniqueAccount('tfpw');
+  const used = new Set<number>();
+  await registerVerified(page, acct);
+  const token = (await page.evaluate(() => localStorage.getItem('auth_token')))!;
+  const secret = await enableByApi(page.request, token, used);
+  const headers = { Authorization: `Bearer ${token}` };
+  const NEW_PASSWORD = 'a brand new secret';
+
+  // The server refuses a stolen session plus the password alone.
+  const bare = await page.request.put('/api/me/password', { headers, data: { current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD } });
+  expect(bare.status()).toBe(422);
+  expect(await bare.json()).toMatchObject({ code: 'two_factor_required', errors: { two_factor_code: 'Enter the 6-digit code from your authenticator app.' } });
+
+  await page.goto('/app/settings');
+  const form = page.getByRole('group', { name: 'Change password' });
+  await form.getByLabel('Current password').fill(PASSWORD);
+  await form.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+  await form.getByLabel('Confirm new password').fill(NEW_PASSWORD);
+  const codeField = form.getByLabel('Authentication code');
+  await expect(codeField).toHaveAttribute('autocomplete', 'one-time-code');
+  const submit = form.getByRole('button', { name: 'Change password' });
+  // Without the code: the message under the field, tied to it.
+  await submit.click();
+  const codeError = form.locator('#password-two-factor-code-error');
+  await expect(codeError).toHaveText('Enter the 6-digit code from your authenticator app.');
+  await expect(codeField).toHaveAttribute('aria-describedby', 'password-two-factor-code-error');
+  await expect(codeField).toBeFocused();
+  // A wrong code: the server's answer under the field; the password is unchanged.
+  await codeField.fill(wrongCode(secret));
+  await submit.click();
+  await expect(codeError).toHaveText('The code is incorrect.');
+  await expect(form.getByRole('status')).toHaveText('');
+  // The right code (of a step not used before): changed.
+  await codeField.fill(await freshTotp(secret, used));
+  await submit.click();
+  await expect(form.getByRole('status')).toHaveText('Your password has been changed. Other devices were signed out.');
+  await expect(codeError).toHaveCount(0);
+  // The new password is the one that passes the first sign-in step now.
+  const withNew = await page.request.post('/api/auth/login', { data: { email: acct.email, password: NEW_PASSWORD } });
+  expect(withNew.status()).toBe(401);
+  expect((await withNew.json()).code).toBe('two_factor_required');
+  const withOld = await page.request.post('/api/auth/login', { data: { email: acct.email, password: PASSWORD } });
+  expect((await withOld.json()).code).not.toBe('two_factor_required');
 });
