@@ -219,7 +219,7 @@ test('e-mail change: a wrong password and a taken address refused on their field
   await expect(section).toContainText(`You sign in with ${newEmail}`);
 
   // The old address is told, without the new one in the mail.
-  const notice = await waitForMail(acct.email, /.*/, { since });
+  const notice = await waitForMail(acct.email, /e-mail address was changed/, { since });
   expect(notice.text).not.toContain(newEmail);
 
   // The new address signs in; the old one no longer does.
@@ -322,6 +322,23 @@ test('an edit made offline before the session expired is not lost: it reaches th
   await expect(b.page.getByText('9:00 AM - 12:00 PM')).toBeVisible();
   await a.ctx.close();
   await b.ctx.close();
+});
+
+test('another tab of the same browser follows a sign-out at once (no call needed)', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const acct = uniqueAccount('tabs');
+  const a = await device(browser, MAC_CHROME);
+  await onboardedOwner(a.page, acct);
+  const second = await a.ctx.newPage();
+  await second.goto('/app/settings');
+  await expect(privacy(second).getByTestId('session-row').first()).toBeVisible();
+  await a.page.getByRole('button', { name: 'Log out' }).click();
+  await expect(a.page).toHaveURL(/\/login$/);
+  // The second tab leaves the owner's screen by itself and says why.
+  await expect(second).toHaveURL(/\/login$/, { timeout: 10_000 });
+  await expect(second.getByRole('alert').filter({ hasText: SIGNED_OUT })).toBeVisible();
+  await expect(second.getByRole('region', { name: 'Privacy & Security' })).toHaveCount(0);
+  await a.ctx.close();
 });
 
 test('desktop app: a session ended from the browser signs the app out and removes its token through the bridge', async ({ browser }) => {

@@ -3,6 +3,7 @@
  * login / register / verify / logout actions with the spec's result shape.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { AUTH_TOKEN_STORAGE_KEY } from '@avail/shared/constants.ts';
 import { api, ApiError, clearToken, getToken, serverMessage, setToken, setUnauthorizedListener, type User } from '@avail/shared/api/api-client.ts';
 import { preloadOnce, resetStores } from './data-store.ts';
 
@@ -311,6 +312,22 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     },
     [dropSession],
   );
+
+  // Another tab of this browser signed out, or met a 401 and cleared the shared token (issue 26
+  // review: the other tabs kept showing the owner's data while every call failed). This tab follows:
+  // signed out here too, its device database only closed (the tab that ended the session decided
+  // whether to delete it: logout and revocation do, an expiry keeps the unpushed edits).
+  useEffect(() => {
+    const onStorage = (e: StorageEvent) => {
+      if ((e.key !== AUTH_TOKEN_STORAGE_KEY && e.key !== null) || e.newValue !== null || getToken()) return;
+      if (statusRef.current !== 'authenticated' || signingOutRef.current) return;
+      statusRef.current = 'unauthenticated';
+      setSignedOutNotice(SIGNED_OUT_NOTICE);
+      signOutLocally(true, true);
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [signOutLocally]);
 
   const logout = useCallback(async () => {
     signingOutRef.current = true;
