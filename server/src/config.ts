@@ -57,7 +57,8 @@ const envSchema = z.object({
   SYNC_WORKERS: z.coerce.number().int().min(1).max(64).default(4),
   SYNC_LEASE_MS: z.coerce.number().int().min(1_000).max(60 * 60_000).default(5 * 60_000),
   RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'postgres']).default('auto'),
-  SESSION_IDLE_DAYS: z.coerce.number().positive().default(30),
+  // At least 0.01 day (14.4 min): last_used_at is written at most once a minute, so a shorter idle limit would end sessions in use.
+  SESSION_IDLE_DAYS: z.coerce.number().min(0.01).default(30),
   SESSION_MAX_DAYS: z.coerce.number().positive().default(365),
   ERASE_VACUUM_DELAY_S: z.coerce.number().int().min(0).max(24 * 60 * 60).default(60),
   GOOGLE_CLIENT_ID: optionalText,

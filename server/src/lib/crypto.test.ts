@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decryptSecret, encryptSecret, parseSecretKey, SecretDecryptError, secretFingerprint } from './crypto.ts';
+import { decryptSecret, encryptSecret, isSealed, openContent, parseSecretKey, sealContent, SecretDecryptError, secretFingerprint } from './crypto.ts';
 
 describe('secret encryption (AES-256-GCM)', () => {
   const key = randomBytes(32);
@@ -46,5 +46,18 @@ describe('secret fingerprint (HMAC-SHA256)', () => {
     expect(secretFingerprint('https://calendar.example/private-abc124/basic.ics', key)).not.toBe(a);
     expect(secretFingerprint('https://calendar.example/private-abc123/basic.ics', randomBytes(32))).not.toBe(a);
     expect(() => secretFingerprint('x', randomBytes(16))).toThrow();
+  });
+});
+
+describe('sealed content', () => {
+  it('tells a sealed value from plain text that merely starts with "enc:" (an old note typed so stays readable and gets sealed)', () => {
+    const key = randomBytes(32);
+    const sealed = sealContent('Dentist', key);
+    expect(isSealed(sealed)).toBe(true);
+    expect(openContent(sealed, key)).toBe('Dentist');
+    for (const plain of ['enc: call Bob', 'enc:v1.not really', 'enc:', 'Enc:v1.a.b.c d']) {
+      expect(isSealed(plain)).toBe(false);
+      expect(openContent(plain, key)).toBe(plain);
+    }
   });
 });

@@ -82,14 +82,20 @@ export function sealContent(plaintext: string, key: Uint8Array): string {
   return SEALED_PREFIX + encryptSecret(plaintext, key);
 }
 
+/** The whole shape of a sealContent value: `enc:v1.<iv>.<tag>.<ciphertext>` (base64url parts). */
+const SEALED_SHAPE = /^enc:v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
 /** The plain text of a sealContent value; a legacy plain value is returned as is. Throws SecretDecryptError on a wrong key. */
 export function openContent(stored: string, key: Uint8Array): string {
-  return stored.startsWith(SEALED_PREFIX) ? decryptSecret(stored.slice(SEALED_PREFIX.length), key) : stored;
+  return isSealed(stored) ? decryptSecret(stored.slice(SEALED_PREFIX.length), key) : stored;
 }
 
-/** True when `stored` was written by sealContent. */
+/**
+ * True when `stored` has the whole shape of a sealContent value — not merely its prefix: a note an
+ * owner typed as "enc: …" before sealing existed is plain text, sealed by the start-up pass.
+ */
 export function isSealed(stored: string): boolean {
-  return stored.startsWith(SEALED_PREFIX);
+  return SEALED_SHAPE.test(stored);
 }
 
 /** sealContent for a nullable column: null stays null (issue 26: block notes, proposal texts). */

@@ -446,7 +446,7 @@ export async function findEventOfUser(db: Q, userId: string, id: string, key: Ui
 export async function sealPlainContent(db: Kysely<Database>, key: Uint8Array): Promise<number> {
   let sealed = 0;
   for (;;) {
-    const rows = await db.selectFrom('calendar_sources').select(['id', 'ics_text']).where('ics_text', 'not like', 'enc:%').limit(500).execute();
+    const rows = await db.selectFrom('calendar_sources').select(['id', 'ics_text']).where('ics_text', 'not like', 'enc:v1.%').limit(500).execute();
     if (rows.length === 0) break;
     await db.transaction().execute(async (trx) => {
       for (const r of rows) {
@@ -456,7 +456,7 @@ export async function sealPlainContent(db: Kysely<Database>, key: Uint8Array): P
     });
   }
   for (;;) {
-    const rows = await db.selectFrom('calendar_events').select(['id', 'title']).where('title', 'not like', 'enc:%').limit(500).execute();
+    const rows = await db.selectFrom('calendar_events').select(['id', 'title']).where('title', 'not like', 'enc:v1.%').limit(500).execute();
     if (rows.length === 0) break;
     await db.transaction().execute(async (trx) => {
       for (const r of rows) {

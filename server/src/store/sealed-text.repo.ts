@@ -38,7 +38,7 @@ export async function sealPlainPersonalText(db: Db, key: Uint8Array): Promise<nu
         .selectFrom(table)
         .select(['id', ...columns])
         .where('id', '>', after)
-        .where((eb) => eb.or(columns.map((c) => eb.and([eb(c, 'is not', null), eb(c, 'not like', 'enc:%')]))))
+        .where((eb) => eb.or(columns.map((c) => eb.and([eb(c, 'is not', null), eb(c, 'not like', 'enc:v1.%')]))))
         .orderBy('id')
         .limit(500)
         .execute();
