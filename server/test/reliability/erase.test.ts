@@ -12,8 +12,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJobs, type JobRunner } from '../../src/jobs/scheduler.ts';
 import { ensurePageInspect, markersOnDisk } from '../db-bytes.ts';
-import { buildUser } from '../factories.ts';
-import { openAllWeek } from '../oauth-kit.ts';
+import { ownerWithMarkers } from '../owner-markers.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { reportReliability, SCALE } from './reliability-report.ts';
 
@@ -43,35 +42,7 @@ describe('reliability: deleted owners leave no byte on disk', () => {
     const built: Array<{ auth: Record<string, string>; password: string; markers: Record<string, string>; deleted: boolean }> = [];
     for (let i = 0; i < owners; i++) {
       const tag = `${i}x${Math.random().toString(36).slice(2, 9)}`;
-      const mk = {
-        email: `erase-${tag}@owner-mail.test`,
-        username: `er${tag}`,
-        name: `Olga Owner ${tag}`,
-        note: `dentist-${tag}`,
-        connection: `Workcal ${tag}`,
-        uid: `uid-${tag}@calendar-host.test`,
-        label: `For Grandma ${tag}`,
-        visitorName: `Vera Visit ${tag}`,
-        visitorEmail: `vera-${tag}@visitor-mail.test`,
-        visitorNote: `roof repair ${tag}`,
-      };
-      const owner = await buildUser(t, { email: mk.email, username: mk.username, name: mk.name, timezone: 'UTC' });
-      await openAllWeek(t, owner.user.id);
-      const now = Date.now();
-      await request(t.app).post('/api/me/blocks').set(owner.auth).send({ start_ms: now + 3_600_000, end_ms: now + 7_200_000, note: mk.note }).expect(201);
-      await request(t.app).post('/api/me/share-links').set(owner.auth).send({ label: mk.label }).expect(201);
-      // As an earlier version wrote them: in clear (the scan must find them before the deletion too).
-      const connId = crypto.randomUUID();
-      await t.db.insertInto('calendar_connections').values({ id: connId, user_id: owner.user.id, provider: 'ics', name: mk.connection, status: 'active', account: null, connected_at: now, updated_at: now }).execute();
-      await t.db
-        .insertInto('calendar_events')
-        .values({ id: crypto.randomUUID(), user_id: owner.user.id, connection_id: connId, uid: mk.uid, title: 'x', start_ms: now, end_ms: now + 1_800_000, all_day: 0, is_busy: 1, depends_on_owner_zone: 0, updated_at: now })
-        .execute();
-      const day = new Date(now + 3 * 86_400_000).toISOString().slice(0, 10);
-      await request(t.app)
-        .post(`/api/public/${mk.username}/proposals`)
-        .send({ start: `${day}T10:00:00Z`, end: `${day}T10:30:00Z`, name: mk.visitorName, email: mk.visitorEmail, note: mk.visitorNote, visitor_timezone: 'UTC' })
-        .expect(201);
+      const { owner, markers: mk } = await ownerWithMarkers(t, tag, { label: true });
       requests += 3;
       built.push({ auth: owner.auth, password: owner.password, markers: mk, deleted: i % 2 === 0 });
     }

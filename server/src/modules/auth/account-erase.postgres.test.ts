@@ -13,7 +13,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensurePageInspect, erasedRelations, markersOnDisk } from '../../../test/db-bytes.ts';
 import { buildUser } from '../../../test/factories.ts';
-import { openAllWeek } from '../../../test/oauth-kit.ts';
+import { ownerWithMarkers } from '../../../test/owner-markers.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { startJobs, type JobRunner } from '../../jobs/scheduler.ts';
 import { ERASE_VACUUM_LOCK_TIMEOUT_MS, ERASED_TABLES, vacuumErasedTables } from './erase-vacuum.service.ts';
@@ -34,33 +34,7 @@ afterAll(async () => {
 
 describe('deleting an account on PostgreSQL', () => {
   it('leaves the owner in the pages right after the DELETE, and no byte of them after the erase vacuum', async () => {
-    const tag = Math.random().toString(36).slice(2, 10);
-    const m = {
-      email: `erase-${tag}@owner-mail.test`,
-      username: `er${tag}`,
-      name: `Ottilie Erasmus ${tag}`,
-      note: `dentist-${tag}-appointment`,
-      connection: `Workcal ${tag}`,
-      uid: `uid-${tag}@calendar-host.test`,
-      visitorName: `Vera Visit ${tag}`,
-      visitorEmail: `vera-${tag}@visitor-mail.test`,
-      visitorNote: `roof repair ${tag}`,
-    };
-    const owner = await buildUser(t, { email: m.email, username: m.username, name: m.name, timezone: 'UTC' });
-    await openAllWeek(t, owner.user.id);
-    const now = Date.now();
-    await request(t.app).post('/api/me/blocks').set(owner.auth).send({ start_ms: now + 3_600_000, end_ms: now + 7_200_000, note: m.note }).expect(201);
-    const connId = crypto.randomUUID();
-    await t.db.insertInto('calendar_connections').values({ id: connId, user_id: owner.user.id, provider: 'ics', name: m.connection, status: 'active', account: null, connected_at: now, updated_at: now }).execute();
-    await t.db
-      .insertInto('calendar_events')
-      .values({ id: crypto.randomUUID(), user_id: owner.user.id, connection_id: connId, uid: m.uid, title: 'sealed elsewhere', start_ms: now, end_ms: now + 1_800_000, all_day: 0, is_busy: 1, depends_on_owner_zone: 0, updated_at: now })
-      .execute();
-    const day = new Date(now + 3 * 86_400_000).toISOString().slice(0, 10);
-    await request(t.app)
-      .post(`/api/public/${m.username}/proposals`)
-      .send({ start: `${day}T10:00:00Z`, end: `${day}T10:30:00Z`, name: m.visitorName, email: m.visitorEmail, note: m.visitorNote, visitor_timezone: 'UTC' })
-      .expect(201);
+    const { owner, markers: m } = await ownerWithMarkers(t, Math.random().toString(36).slice(2, 10));
     // The scan sees the clear markers of rows written in clear (a sealed field is looked for in its clear form: none may be found later).
     const relations = await erasedRelations(t);
     expect(relations.length).toBeGreaterThan(ERASED_TABLES.length); // the indexes (users' e-mail and username) are read too

@@ -9,8 +9,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser } from '../../../test/factories.ts';
-import { openAllWeek } from '../../../test/oauth-kit.ts';
+import { ownerWithMarkers } from '../../../test/owner-markers.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 
 let t: TestApp;
@@ -30,33 +29,7 @@ function markersOnDisk(markers: string[]): string[] {
 
 describe('deleting an account on SQLite', () => {
   it('leaves no byte of the owner or their visitors in the database file or its log', async () => {
-    const tag = Math.random().toString(36).slice(2, 10);
-    const m = {
-      email: `erase-${tag}@owner-mail.test`,
-      username: `er${tag}`,
-      name: `Ottilie Erasmus ${tag}`,
-      note: `dentist-${tag}-appointment`,
-      connection: `Workcal ${tag}`,
-      uid: `uid-${tag}@calendar-host.test`,
-      visitorName: `Vera Visit ${tag}`,
-      visitorEmail: `vera-${tag}@visitor-mail.test`,
-      visitorNote: `roof repair ${tag}`,
-    };
-    const owner = await buildUser(t, { email: m.email, username: m.username, name: m.name, timezone: 'UTC' });
-    await openAllWeek(t, owner.user.id);
-    const now = Date.now();
-    await request(t.app).post('/api/me/blocks').set(owner.auth).send({ start_ms: now + 3_600_000, end_ms: now + 7_200_000, note: m.note }).expect(201);
-    const connId = crypto.randomUUID();
-    await t.db.insertInto('calendar_connections').values({ id: connId, user_id: owner.user.id, provider: 'ics', name: m.connection, status: 'active', account: null, connected_at: now, updated_at: now }).execute();
-    await t.db
-      .insertInto('calendar_events')
-      .values({ id: crypto.randomUUID(), user_id: owner.user.id, connection_id: connId, uid: m.uid, title: 'sealed elsewhere', start_ms: now, end_ms: now + 1_800_000, all_day: 0, is_busy: 1, depends_on_owner_zone: 0, updated_at: now })
-      .execute();
-    const day = new Date(now + 3 * 86_400_000).toISOString().slice(0, 10);
-    await request(t.app)
-      .post(`/api/public/${m.username}/proposals`)
-      .send({ start: `${day}T10:00:00Z`, end: `${day}T10:30:00Z`, name: m.visitorName, email: m.visitorEmail, note: m.visitorNote, visitor_timezone: 'UTC' })
-      .expect(201);
+    const { owner, markers: m } = await ownerWithMarkers(t, Math.random().toString(36).slice(2, 10));
     // Before the deletion the texts kept in clear are on disk (the test can see what it looks for);
     // the ones sealed at rest are not, even before (issue 26: personal-text-at-rest.test.ts).
     await import('kysely').then(({ sql }) => sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(t.db));
