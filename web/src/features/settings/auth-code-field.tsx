@@ -11,11 +11,16 @@ import { FieldError } from '../../components/ui/field-error.tsx';
 /** What the client says when the field is left empty (the server's own wording). */
 export const AUTH_CODE_REQUIRED = 'Enter the 6-digit code from your authenticator app.';
 
-export function AuthCodeField({ id, value, error, onChange }: { id: string; value: string; error?: string; onChange: (value: string) => void }) {
-  const describedBy = error ? `${id}-error` : `${id}-hint`;
+/**
+ * `label` defaults to "Authentication code" with a hint under the field; with a `label` that
+ * already says what the field takes (turning two-factor off, deleting the account), no hint.
+ */
+export function AuthCodeField({ id, value, error, onChange, label }: { id: string; value: string; error?: string; onChange: (value: string) => void; label?: string }) {
+  const hint = label === undefined;
+  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
     <div className="field">
-      <label htmlFor={id}>Authentication code</label>
+      <label htmlFor={id}>{label ?? 'Authentication code'}</label>
       <input
         id={id}
         type="text"
@@ -29,7 +34,7 @@ export function AuthCodeField({ id, value, error, onChange }: { id: string; valu
         aria-describedby={describedBy}
         onChange={(e) => onChange(e.target.value)}
       />
-      {error ? (
+      {error || !hint ? (
         <FieldError id={`${id}-error`}>{error}</FieldError>
       ) : (
         <p id={`${id}-hint`} className="muted small">

@@ -13,6 +13,7 @@ import { useSession } from '../../data/session.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';
 import { cleanAnyCode } from '../../lib/two-factor.ts';
+import { AuthCodeField } from './auth-code-field.tsx';
 
 /** Shown on the home page after the deletion. */
 export const ACCOUNT_DELETED_NOTICE = 'Your account has been deleted. Everything it held is gone from Avail.';
@@ -91,25 +92,16 @@ export function DeleteAccountSection() {
             <FieldError id="delete-password-error">{error}</FieldError>
           </div>
           {askCode && (
-            <div className="field">
-              <label htmlFor="delete-two-factor-code">Code from your authenticator app, or a recovery code</label>
-              <input
-                id="delete-two-factor-code"
-                type="text"
-                autoComplete="one-time-code"
-                autoCapitalize="none"
-                spellCheck={false}
-                maxLength={24}
-                value={code}
-                onChange={(e) => {
-                  setCode(e.target.value);
-                  setCodeError('');
-                }}
-                aria-invalid={Boolean(codeError)}
-                aria-describedby={codeError ? 'delete-two-factor-code-error' : undefined}
-              />
-              <FieldError id="delete-two-factor-code-error">{codeError}</FieldError>
-            </div>
+            <AuthCodeField
+              id="delete-two-factor-code"
+              label="Code from your authenticator app, or a recovery code"
+              value={code}
+              error={codeError}
+              onChange={(v) => {
+                setCode(v);
+                setCodeError('');
+              }}
+            />
           )}
           <div className="field">
             <label htmlFor="delete-confirm">

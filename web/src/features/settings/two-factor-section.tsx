@@ -15,6 +15,7 @@ import { useSession } from '../../data/session.tsx';
 import { Alert, useAutoDismiss } from '../../components/ui/alert.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';
 import { useCopy } from '../../components/use-copy.ts';
+import { AuthCodeField } from './auth-code-field.tsx';
 import { cleanAnyCode, cleanTotpInput, groupSecret, RECOVERY_CODES_FILE_NAME, recoveryCodesText, svgDataUrl, TOTP_CODE_LENGTH } from '../../lib/two-factor.ts';
 
 type Step = { kind: 'idle' } | { kind: 'password' } | { kind: 'setup'; setup: TwoFactorSetup } | { kind: 'codes'; codes: string[]; ended: number } | { kind: 'disable' };
@@ -334,25 +335,16 @@ function DisableForm({ onCancel, onDisabled }: { onCancel: () => void; onDisable
         />
         <FieldError id="two-factor-off-password-error">{errors.password}</FieldError>
       </div>
-      <div className="field">
-        <label htmlFor="two-factor-off-code">Code from your authenticator app, or a recovery code</label>
-        <input
-          id="two-factor-off-code"
-          type="text"
-          autoComplete="one-time-code"
-          autoCapitalize="none"
-          spellCheck={false}
-          maxLength={24}
-          value={code}
-          onChange={(e) => {
-            setCode(e.target.value);
-            setErrors((x) => ({ ...x, code: undefined }));
-          }}
-          aria-invalid={Boolean(errors.code)}
-          aria-describedby={errors.code ? 'two-factor-off-code-error' : undefined}
-        />
-        <FieldError id="two-factor-off-code-error">{errors.code}</FieldError>
-      </div>
+      <AuthCodeField
+        id="two-factor-off-code"
+        label="Code from your authenticator app, or a recovery code"
+        value={code}
+        error={errors.code}
+        onChange={(v) => {
+          setCode(v);
+          setErrors((x) => ({ ...x, code: undefined }));
+        }}
+      />
       <div className="button-row">
         <button type="submit" className="btn btn-danger btn-sm" disabled={busy}>
           {busy ? 'Turning off…' : 'Turn off two-step verification'}
