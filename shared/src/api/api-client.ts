@@ -514,14 +514,15 @@ export const api = {
   /** DELETE /me/sessions: every session but the current one ends; 200 `{ ended }` (how many). */
   endOtherSessions: () => del<{ ended: number }>('/me/sessions'),
   /**
-   * PUT /me/password: changes the password while signed in; every other session ends. 200 `{ success, message }`;
+   * PUT /me/password: changes the password while signed in; every other session ends and this one goes
+   * on under a new token. 200 `{ success, message, token }` (store `token`: the one sent stopped working);
    * 422 `validation_failed` with `errors.current_password` / `errors.password` / `errors.password_confirmation`;
    * with two-factor sign-in on, `two_factor_code` (TOTP or recovery code) is needed too: 422
    * `two_factor_required` / `invalid_two_factor_code` with `errors.two_factor_code`;
    * 429 while the login throttle or the second-factor throttle holds the account (`Retry-After`).
    */
   changePassword: (body: { current_password: string; password: string; password_confirmation: string; two_factor_code?: string }) =>
-    put<AccountChangeResult>('/me/password', body),
+    put<AccountChangeResult & { token?: string }>('/me/password', body),
   /**
    * POST /me/email: sends a 6-digit code (15 min, 5 guesses) to the new address; the current one is told. 200
    * `{ success, message, email }`; 409 `email_taken` (`errors.email`); 422 `errors.password` / `errors.email`, or

@@ -66,7 +66,8 @@ export function accountSecurityRouter(deps: Deps, limits: RateLimits) {
 
   /**
    * PUT /api/me/password — `{ current_password, password, password_confirmation, two_factor_code? }` →
-   * 200 `{ success: true, message: 'Your password has been changed. Other devices were signed out.' }`;
+   * 200 `{ success: true, message: 'Your password has been changed. Other devices were signed out.', token }`:
+   * this session goes on under `token` (the one sent stops working), every other session ends;
    * every other session ends and the owner is e-mailed. 422 `validation_failed`:
    * `errors.current_password = 'The password is incorrect.'` (missing or wrong; a wrong one counts
    * for the login throttle), 'Password must be at least 8 characters', 'Passwords do not match'.

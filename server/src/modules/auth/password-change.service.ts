@@ -4,6 +4,7 @@
  * told by e-mail.
  */
 import { INCORRECT_PASSWORD, type ChangePasswordInput } from '@avail/shared/schemas/auth.schema.ts';
+import { generateToken, hashToken } from '../../http/authenticate.ts';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError, unauthenticated } from '../../http/errors.ts';
 import { passwordChangedEmail } from '../../mail/account-change-mails.ts';
@@ -31,10 +32,12 @@ export function incorrectCurrentPassword() {
  *    wrong ones counted by the second-factor throttle, 429 with Retry-After while it holds).
  * 4. Otherwise the new argon2id hash is stored only while the old one is still in place (a
  *    concurrent change wins, this one answers 422 as a wrong password), every other session of
- *    the owner ends in the same transaction (this one stays signed in), the throttle's count is
- *    cleared, and "Your Avail password was changed" is e-mailed (no address, no IP; a failing mail
- *    server is logged, never answered).
- * @returns `{ success: true, message: PASSWORD_CHANGED_MESSAGE }`.
+ *    the owner ends in the same transaction, and this one stays signed in under a NEW token (the
+ *    old one stops working: a copy of it taken from this device — the usual way a token is stolen —
+ *    is not the owner's "current" session any more), the throttle's count is cleared, and "Your
+ *    Avail password was changed" is e-mailed (no address, no IP; a failing mail server is logged,
+ *    never answered).
+ * @returns `{ success: true, message: PASSWORD_CHANGED_MESSAGE, token }` — the client stores `token`.
  */
 export async function changePassword(deps: Deps, userId: string, currentSessionId: string, input: ChangePasswordInput) {
   const user = await usersRepo.findUserById(deps.db, userId);
@@ -45,8 +48,10 @@ export async function changePassword(deps: Deps, userId: string, currentSessionI
   // A stolen session and a phished password are not enough to lock the owner out (issue 26 review).
   await assertAccountChangeSecondFactor(deps, user, input.two_factor_code);
   const passwordHash = await hashPassword(input.password);
+  const token = generateToken();
   const ended = await deps.db.transaction().execute(async (trx) => {
     if (!(await passwordRepo.setPasswordIfUnchanged(trx, user.id, user.password_hash, passwordHash))) return null;
+    if (!(await passwordRepo.rotateSessionToken(trx, user.id, currentSessionId, hashToken(token), deps.now()))) return null;
     return sessionsRepo.deleteOtherSessions(trx, user.id, currentSessionId);
   });
   if (ended == null) throw incorrectCurrentPassword();
@@ -55,5 +60,5 @@ export async function changePassword(deps: Deps, userId: string, currentSessionI
     deps.logger.error({ errName: (err as Error)?.name, userId: user.id }, 'could not send the password-changed e-mail'),
   );
   deps.logger.info({ userId: user.id, endedSessions: ended }, 'password changed; other sessions signed out');
-  return { success: true as const, message: PASSWORD_CHANGED_MESSAGE };
+  return { success: true as const, message: PASSWORD_CHANGED_MESSAGE, token };
 }

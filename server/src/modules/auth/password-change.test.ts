@@ -50,10 +50,12 @@ describe('PUT /api/me/password', () => {
 
     const res = await change(laptop, body(password));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'Your password has been changed. Other devices were signed out.' });
-
-    await me(laptop).expect(200);
-    for (const other of [token, phone]) {
+    expect(res.body).toEqual({ success: true, message: 'Your password has been changed. Other devices were signed out.', token: expect.any(String) });
+    // This device goes on under a new token; the one it sent (perhaps copied from it) stops working.
+    const renewed = res.body.token as string;
+    expect(renewed).not.toBe(laptop);
+    await me(renewed).expect(200);
+    for (const other of [laptop, token, phone]) {
       const gone = await me(other);
       expect(gone.status).toBe(401);
       expect(gone.body.code).toBe('unauthenticated');
@@ -61,8 +63,9 @@ describe('PUT /api/me/password', () => {
     await me(stranger.token).expect(200);
     expect((await login(user.email, password)).status).toBe(401);
     expect((await login(user.email, 'a brand new secret')).status).toBe(200);
-    const list = (await request(t.app).get('/api/me/sessions').set(bearer(laptop)).expect(200)).body.sessions;
-    expect(list).toHaveLength(2); // this one, and the sign-in just made
+    const list = (await request(t.app).get('/api/me/sessions').set(bearer(renewed)).expect(200)).body.sessions;
+    expect(list).toHaveLength(2); // this one (the same session, its label kept), and the sign-in just made
+    expect(list[0]).toMatchObject({ current: true });
 
     const mails = t.outbox.slice(before);
     expect(mails).toHaveLength(1);

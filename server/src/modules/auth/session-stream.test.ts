@@ -97,9 +97,10 @@ describe('the replication stream of an ended session', () => {
     const phone = (await request(t.app).post('/api/auth/login').send({ email: user.email, password }).expect(200)).body.token as string;
     const phoneStream = await openStream(phone);
     const laptopStream = await openStream(laptop);
-    await request(t.app).put('/api/me/password').set(bearer(laptop)).send({ current_password: password, password: 'a new secret 1', password_confirmation: 'a new secret 1' }).expect(200);
+    const changed = await request(t.app).put('/api/me/password').set(bearer(laptop)).send({ current_password: password, password: 'a new secret 1', password_confirmation: 'a new secret 1' }).expect(200);
     const seen = phoneStream.data.length;
-    await addRule(laptop, 3);
+    // The laptop goes on under its renewed token (same session: its open stream is not ended).
+    await addRule(changed.body.token as string, 3);
     await until(() => phoneStream.ended);
     expect(phoneStream.data.length).toBe(seen);
     await until(() => laptopStream.data.some((d) => d.includes('availability_rules')));

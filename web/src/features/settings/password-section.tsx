@@ -10,7 +10,7 @@
  * "Authentication code" field asks for the authenticator's or a recovery code too.
  */
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, serverMessage } from '@avail/shared/api/api-client.ts';
+import { api, ApiError, serverMessage, setToken } from '@avail/shared/api/api-client.ts';
 import { GENERIC_ERROR_MESSAGE, MIN_PASSWORD_LENGTH } from '@avail/shared/constants.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';
@@ -62,6 +62,8 @@ export function PasswordSection() {
     try {
       const { two_factor_code: typedCode, ...passwords } = values;
       const res = await api.changePassword(askCode ? { ...passwords, two_factor_code: cleanAnyCode(typedCode) } : passwords);
+      // This device goes on under a new token (the one it sent stopped working; the desktop app stores it through its bridge).
+      if (res.token) setToken(res.token);
       setValues(EMPTY);
       setSuccess(res.message || 'Your password has been changed.');
       window.dispatchEvent(new Event(SESSIONS_CHANGED_EVENT)); // the other devices are gone from the list
