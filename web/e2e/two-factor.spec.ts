@@ -98,6 +98,7 @@ test('two-step verification: turned on in Settings, asked at sign-in (code and r
   await confirm.fill('not the password');
   await section.getByRole('button', { name: 'Continue' }).click();
   await expect(section.getByText('The password is incorrect.')).toBeVisible();
+  await lookAt(page, 'settings-confirm-password', section);
   await confirm.fill(PASSWORD);
   await section.getByRole('button', { name: 'Continue' }).click();
   // The QR code is an image that loads under the CSP; the key is on the page.
@@ -307,6 +308,8 @@ test('password change with two-step verification on: refused without the code (s
   await submit.click();
   await expect(codeError).toHaveText('The code is incorrect.');
   await expect(form.getByRole('status')).toHaveText('');
+  await form.scrollIntoViewIfNeeded();
+  await lookAt(page, 'password-code-wrong');
   // The right code (of a step not used before): changed.
   await codeField.fill(await freshTotp(secret, used));
   await submit.click();
