@@ -276,7 +276,10 @@ test('at 375 px the proposals fit the screen, light and dark', async () => {
     await expect(card.getByTestId('proposal-item').first()).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    const box = (await item(page, 'Second Sam').getByRole('button', { name: /^Confirm/ }).boundingBox())!;
+    // The list may still be redrawing after the first item shows: wait for this button itself.
+    const confirm = item(page, 'Second Sam').getByRole('button', { name: /^Confirm/ });
+    await expect(confirm).toBeVisible();
+    const box = (await confirm.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(375);
     await page.screenshot({ path: `${SHOTS}/proposal-decisions-375-${colorScheme}.png`, fullPage: true });
     expect(await new AxeBuilder({ page }).include('.proposals-card').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze().then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id))).toEqual([]);
