@@ -53,6 +53,27 @@ describe('server setting store', () => {
     expect((await s.get()).confirmed).toBe(false);
   });
 
+  it('the menu-bar option (macOS tray text): off by default, kept across restarts, alongside the server', async () => {
+    const s = make();
+    await s.get();
+    expect(s.showNextFreeInMenuBar()).toBe(false);
+    await s.setShowNextFreeInMenuBar(true);
+    expect(s.showNextFreeInMenuBar()).toBe(true);
+    // Unconfirmed server: only the option is written (the build default stays the default).
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ showNextFreeInMenuBar: true });
+    const restarted = make();
+    expect(await restarted.get()).toEqual({ origin: 'https://avail.example.com', editable: true, confirmed: false });
+    expect(restarted.showNextFreeInMenuBar()).toBe(true);
+    // Confirming a server keeps the option; turning the option off keeps the server.
+    await restarted.setServerOrigin('https://avail.example.org');
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ serverOrigin: 'https://avail.example.org', confirmed: true, showNextFreeInMenuBar: true });
+    await restarted.setShowNextFreeInMenuBar(false);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ serverOrigin: 'https://avail.example.org', confirmed: true });
+    const again = make();
+    expect((await again.get()).origin).toBe('https://avail.example.org');
+    expect(again.showNextFreeInMenuBar()).toBe(false);
+  });
+
   it('a corrupt or foreign config falls back to the default, unconfirmed', async () => {
     await writeFile(file, '{ not json');
     expect(await make().get()).toEqual({ origin: 'https://avail.example.com', editable: true, confirmed: false });

@@ -3,6 +3,10 @@
  * in a JSON file in the app's data folder (`<userData>/desktop-config.json`). Until the owner has
  * confirmed a server once (first run) the origin is the build-time default (`AVAIL_SERVER_URL`
  * when the app was built, else `DEFAULT_DESKTOP_SERVER_ORIGIN`) and `confirmed` is false.
+ *
+ * The same file keeps the macOS tray option "Show next free time in the menu bar"
+ * (`"showNextFreeInMenuBar": true`, default off; docs/desktop-release.md). Each write keeps the
+ * other fields; an unconfirmed origin is not written (the build default stays the default).
  */
 import { normaliseServerOrigin, type ServerSetting } from '@avail/shared/desktop/desktop-bridge.ts';
 import { isMissing } from './private-file.ts';
@@ -31,25 +35,44 @@ export interface ServerSettingStore {
   setServerOrigin(url: string): Promise<string>;
 }
 
+/** The tray's menu-bar option, kept in the same file (the tray controller's `menuBarText`). */
+export interface MenuBarOptionStore {
+  /** Whether the tray shows the next free time beside its icon (macOS); false until `get` has read the file, or by default. */
+  showNextFreeInMenuBar(): boolean;
+  /** Stores the menu-bar option (the change applies at once, even if the write fails: then it is logged and lost at restart). */
+  setShowNextFreeInMenuBar(on: boolean): Promise<void>;
+}
+
 /** Creates the store; the file is read lazily by the first `get`. */
-export function createServerSettingStore(deps: ServerSettingStoreDeps): ServerSettingStore {
+export function createServerSettingStore(deps: ServerSettingStoreDeps): ServerSettingStore & MenuBarOptionStore {
   const log = deps.log ?? (() => undefined);
   const fallback = safeOrigin(deps.defaultOrigin) ?? 'http://localhost:3000';
-  let cached: { origin: string; confirmed: boolean } | null = null;
+  type Config = { origin: string; confirmed: boolean; menuBar: boolean };
+  let cached: Config | null = null;
 
-  async function read(): Promise<{ origin: string; confirmed: boolean }> {
+  async function read(): Promise<Config> {
     if (cached) return cached;
-    let value = { origin: fallback, confirmed: false };
+    let value: Config = { origin: fallback, confirmed: false, menuBar: false };
     try {
-      const raw = JSON.parse(String(await deps.readFile(deps.file))) as { serverOrigin?: unknown; confirmed?: unknown } | null;
+      const raw = JSON.parse(String(await deps.readFile(deps.file))) as { serverOrigin?: unknown; confirmed?: unknown; showNextFreeInMenuBar?: unknown } | null;
+      const menuBar = raw?.showNextFreeInMenuBar === true;
       const origin = typeof raw?.serverOrigin === 'string' ? safeOrigin(raw.serverOrigin) : null;
-      if (origin) value = { origin, confirmed: raw?.confirmed === true };
-      else log(`server setting: ${deps.file} has no valid serverOrigin; using the default`);
+      if (origin) value = { origin, confirmed: raw?.confirmed === true, menuBar };
+      else {
+        value = { ...value, menuBar };
+        // Only the menu-bar option stored (no server confirmed yet): not an error.
+        if (raw?.serverOrigin !== undefined || raw?.confirmed === true) log(`server setting: ${deps.file} has no valid serverOrigin; using the default`);
+      }
     } catch (e) {
       if (!isMissing(e)) log(`server setting: ${deps.file} could not be read; using the default`);
     }
     cached = value;
     return value;
+  }
+
+  /** The file's content for `c`: the origin only once confirmed, the option only when on. */
+  function serialise(c: Config): string {
+    return `${JSON.stringify({ ...(c.confirmed ? { serverOrigin: c.origin, confirmed: true } : {}), ...(c.menuBar ? { showNextFreeInMenuBar: true } : {}) }, null, 2)}\n`;
   }
 
   return {
@@ -60,9 +83,20 @@ export function createServerSettingStore(deps: ServerSettingStoreDeps): ServerSe
     currentOrigin: () => cached?.origin ?? fallback,
     async setServerOrigin(url) {
       const origin = normaliseServerOrigin(String(url ?? ''));
-      await deps.writeFile(deps.file, `${JSON.stringify({ serverOrigin: origin, confirmed: true }, null, 2)}\n`);
-      cached = { origin, confirmed: true };
+      const next: Config = { ...(await read()), origin, confirmed: true };
+      await deps.writeFile(deps.file, serialise(next));
+      cached = next;
       return origin;
+    },
+    showNextFreeInMenuBar: () => cached?.menuBar ?? false,
+    async setShowNextFreeInMenuBar(on) {
+      const next: Config = { ...(await read()), menuBar: on };
+      cached = next;
+      try {
+        await deps.writeFile(deps.file, serialise(next));
+      } catch {
+        log(`server setting: ${deps.file} could not be written; the menu-bar option is not kept`);
+      }
     },
   };
 }

@@ -1,13 +1,24 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MenuItemConstructorOptions } from 'electron';
 import type { DesktopCommand, TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
-import { createTrayController } from './tray-controller.ts';
+import { createTrayController, type TrayUpdates } from './tray-controller.ts';
+import type { UpdateState } from './update-controller.ts';
 
 type Template = MenuItemConstructorOptions[];
 
-function setup(startIso: string, extra: { initialState?: TrayState | null; waitingCount?: () => number } = {}) {
+function setup(
+  startIso: string,
+  extra: { initialState?: TrayState | null; waitingCount?: () => number; platform?: NodeJS.Platform; menuBarText?: { get(): boolean; set(on: boolean): void }; updates?: TrayUpdates } = {},
+) {
   vi.setSystemTime(new Date(startIso));
-  const tray = { menu: null as Template | null, tooltip: '', setContextMenu: vi.fn((m: Template | null) => void (tray.menu = m)), setToolTip: vi.fn((t: string) => void (tray.tooltip = t)) };
+  const tray = {
+    menu: null as Template | null,
+    tooltip: '',
+    title: '',
+    setContextMenu: vi.fn((m: Template | null) => void (tray.menu = m)),
+    setToolTip: vi.fn((t: string) => void (tray.tooltip = t)),
+    setTitle: vi.fn((t: string) => void (tray.title = t)),
+  };
   const sent: DesktopCommand[] = [];
   const copied: string[] = [];
   let openAtLogin = false;
@@ -208,5 +219,60 @@ describe('the tray on its own (issue 25)', () => {
     waiting = 1; // what the queue holds once the click below is kept
     click('Busy for the next 30 min');
     expect(item('Online · 1 tray action waiting')).toBeTruthy();
+  });
+});
+
+describe('the macOS menu-bar text and the update items (issue 27)', () => {
+  function preference(initial = false) {
+    let on = initial;
+    return { get: () => on, set: vi.fn((v: boolean) => void (on = v)) };
+  }
+
+  it('macOS: off by default (no text); the checkbox turns it on, and the text follows the minute', () => {
+    const pref = preference();
+    const { controller, tray, click, item } = setup('2026-06-15T13:29:40Z', { platform: 'darwin', menuBarText: pref }); // 15:29:40 local
+    controller.setState(state());
+    expect(tray.title).toBe('');
+    expect(item('Show next free time in the menu bar').checked).toBe(false);
+    click('Show next free time in the menu bar', { checked: true });
+    expect(pref.set).toHaveBeenCalledWith(true);
+    expect(tray.title).toBe('Free until 15:30');
+    expect(item('Show next free time in the menu bar').checked).toBe(true);
+    vi.advanceTimersByTime(20_000); // 15:30
+    expect(tray.title).toBe('Next free 16:00');
+    click('Show next free time in the menu bar', { checked: false });
+    expect(tray.title).toBe('');
+  });
+
+  it('macOS: the option kept as on shows the text from the start', () => {
+    const { tray } = setup('2026-06-15T13:10:00Z', { platform: 'darwin', menuBarText: preference(true), initialState: state() });
+    expect(tray.title).toBe('Free until 15:30');
+  });
+
+  for (const platform of ['linux', 'win32'] as const) {
+    it(`${platform}: never a title, no checkbox`, () => {
+      const { controller, tray } = setup('2026-06-15T13:10:00Z', { platform, menuBarText: preference(true) });
+      controller.setState(state());
+      vi.advanceTimersByTime(5 * 60_000);
+      expect(tray.setTitle).not.toHaveBeenCalled();
+      expect(tray.menu?.some((i) => i.label === 'Show next free time in the menu bar')).toBe(false);
+    });
+  }
+
+  it('update items follow the updater; clicks reach it; no item when updates are off', () => {
+    let update: UpdateState | null = { kind: 'idle' };
+    const updates = { state: () => update, checkNow: vi.fn(), restartToUpdate: vi.fn() };
+    const { controller, click, item, tray } = setup('2026-06-15T13:10:00Z', { updates });
+    controller.setState(state());
+    click('Check for updates…');
+    expect(updates.checkNow).toHaveBeenCalledOnce();
+    update = { kind: 'ready', version: '1.2.3' };
+    controller.refresh();
+    click('Restart to update (v1.2.3)');
+    expect(updates.restartToUpdate).toHaveBeenCalledOnce();
+    update = null;
+    controller.refresh();
+    expect(tray.menu?.some((i) => i.id === 'update')).toBe(false);
+    expect(item('Quit')).toBeTruthy();
   });
 });

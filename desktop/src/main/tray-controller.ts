@@ -11,12 +11,29 @@ import type { MenuItemConstructorOptions } from 'electron';
 import { proposalRoute, signedOutTrayState, type DesktopCommand, type TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
 import { MINUTE_MS } from '@avail/shared/domain/zone-time.ts';
 import { trayMenuTemplate, type LoginItemState } from './tray-menu.ts';
-import { freeTimesTextCurrent, trayStatusText } from './tray-label.ts';
+import { freeTimesTextCurrent, trayStatusText, trayTitleText } from './tray-label.ts';
+import type { UpdateState } from './update-controller.ts';
 
 /** The part of Electron's `Tray` the controller uses. */
 export interface TrayLike<M> {
   setContextMenu(menu: M | null): void;
   setToolTip(text: string): void;
+  /** macOS only: the text beside the icon in the menu bar. */
+  setTitle?(title: string, options?: { fontType?: 'monospaced' | 'monospacedDigit' }): void;
+}
+
+/** The "Show next free time in the menu bar" preference (server-setting-store.ts keeps it in desktop-config.json). */
+export interface MenuBarTextPreference {
+  get(): boolean;
+  set(on: boolean): void;
+}
+
+/** The updater as the menu needs it (update-controller.ts). */
+export interface TrayUpdates {
+  /** null: updates are off here (no menu item). */
+  state(): UpdateState | null;
+  checkNow(): void;
+  restartToUpdate(): void;
 }
 
 /** The start-at-login switch (see `login-item.ts`). */
@@ -59,6 +76,12 @@ export interface TrayControllerDeps<M> {
   /** Current instant, UTC epoch ms. Default `Date.now`. */
   now?: () => number;
   timers?: ControllerTimers;
+  /** `process.platform`: the menu-bar text and its checkbox exist only on `darwin`. Default `process.platform`. */
+  platform?: NodeJS.Platform;
+  /** The menu-bar text option (macOS); absent: never offered. */
+  menuBarText?: MenuBarTextPreference;
+  /** Update items (issue 27); absent: none. */
+  updates?: TrayUpdates;
 }
 
 export interface TrayController {
@@ -95,6 +118,10 @@ export function mergeTrayState(shown: TrayState, incoming: TrayState): TrayState
 }
 
 /**
+ * On macOS (`platform`), with `menuBarText` on, the tray's title (`tray.setTitle`) is the short
+ * {@link trayTitleText} ("Free until 15:30"), redrawn with the menu; off, it is `''`. Elsewhere
+ * `setTitle` is never called. `updates` adds the update item (tray-menu.ts).
+ *
  * Creates the controller, draws the initial menu — `initialState` (the last known state, shown
  * as "Syncing…"), else the signed-out state (`signedOutTrayState`: "Not signed in", Open Avail,
  * Quit) until the renderer reports — and starts the minute timer, aligned to the next minute
@@ -141,12 +168,29 @@ export function createTrayController<M>(deps: TrayControllerDeps<M>): TrayContro
       refresh();
     },
     quit: () => deps.quit(),
+    checkForUpdates: () => deps.updates?.checkNow(),
+    restartToUpdate: () => deps.updates?.restartToUpdate(),
+    setShowInMenuBar: (on: boolean) => {
+      deps.menuBarText?.set(on);
+      refresh();
+    },
   };
+  const menuBarText = (deps.platform ?? process.platform) === 'darwin' ? deps.menuBarText : undefined;
+  let shownTitle: string | null = null;
 
   function refresh(): void {
     const t = now();
     deps.tray.setToolTip(trayStatusText(last, t));
-    deps.tray.setContextMenu(deps.buildMenu(trayMenuTemplate(last, t, deps.loginItem.get(), handlers, deps.waitingCount?.() ?? 0)));
+    const options = { update: deps.updates?.state() ?? null, showInMenuBar: menuBarText ? menuBarText.get() : null };
+    deps.tray.setContextMenu(deps.buildMenu(trayMenuTemplate(last, t, deps.loginItem.get(), handlers, deps.waitingCount?.() ?? 0, options)));
+    if (menuBarText) {
+      // Only on a change: macOS re-lays out the menu bar for each title.
+      const title = menuBarText.get() ? trayTitleText(last, t) : '';
+      if (title !== shownTitle) {
+        shownTitle = title;
+        deps.tray.setTitle?.(title, { fontType: 'monospacedDigit' });
+      }
+    }
   }
 
   function schedule(): void {

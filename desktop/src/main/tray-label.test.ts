@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
-import { NO_FREE_TIME_TEXT, SIGNED_OUT_TEXT, SYNCING_TEXT, computedAtText, freeTimesTextCurrent, mergeRuns, proposalTimeText, trayStatusText } from './tray-label.ts';
+import { NO_FREE_TIME_TEXT, SIGNED_OUT_TEXT, SYNCING_TEXT, computedAtText, freeTimesTextCurrent, mergeRuns, proposalTimeText, trayStatusText, trayTitleText } from './tray-label.ts';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -198,5 +198,26 @@ describe('the last known state before the device has pulled (issue 25)', () => {
     expect(freeTimesTextCurrent(known, at('2026-06-15T10:00:00Z'))).toBe(false);
     expect(freeTimesTextCurrent({ ...known, syncing: undefined }, at('2026-06-17T10:00:00Z'))).toBe(true);
     expect(freeTimesTextCurrent({ ...known, freeTimesText: null }, at('2026-06-15T09:30:00Z'))).toBe(false);
+  });
+});
+
+describe('trayTitleText (the macOS menu-bar text)', () => {
+  // Mon 15 June 2026, Brussels is UTC+2.
+  const windows: Array<[string, string]> = [
+    ['2026-06-15T09:00:00Z', '2026-06-15T13:30:00Z'], // 11:00–15:30
+    ['2026-06-16T07:00:00Z', '2026-06-16T09:00:00Z'], // Tue 09:00–11:00
+  ];
+  it('free now, next free today, next free another day, no free time', () => {
+    const s = state('Europe/Brussels', windows);
+    expect(trayTitleText(s, at('2026-06-15T10:00:00Z'))).toBe('Free until 15:30');
+    expect(trayTitleText(s, at('2026-06-15T08:00:00Z'))).toBe('Next free 11:00');
+    expect(trayTitleText(s, at('2026-06-15T14:00:00Z'))).toBe('Next free Tue 09:00');
+    expect(trayTitleText(s, at('2026-06-16T07:30:00Z'))).toBe('Free until 11:00');
+    expect(trayTitleText(s, at('2026-06-16T10:00:00Z'))).toBe('No free time');
+  });
+  it('no text when signed out, unverified, or syncing with nothing known ahead', () => {
+    expect(trayTitleText(state('Europe/Brussels', windows, { signedIn: false }), at('2026-06-15T10:00:00Z'))).toBe('');
+    expect(trayTitleText(state('Europe/Brussels', [], { signedIn: false, unverified: true }), at('2026-06-15T10:00:00Z'))).toBe('');
+    expect(trayTitleText(state('Europe/Brussels', [], { syncing: true }), at('2026-06-15T10:00:00Z'))).toBe('');
   });
 });

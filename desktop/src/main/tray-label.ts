@@ -48,15 +48,43 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
  */
 export function trayStatusText(state: TrayState, now: number): string {
   if (!state.signedIn) return state.unverified ? UNVERIFIED_TEXT : SIGNED_OUT_TEXT;
+  const next = nextFree(state, now);
+  if (!next) return state.syncing ? SYNCING_TEXT : NO_FREE_TIME_TEXT;
+  if (next.now) return `Free now until ${next.end}`;
+  return `Busy — next free ${next.startDay === 'today' ? 'today' : next.startDay} ${next.startClock}–${next.end}`;
+}
+
+/** The text beside the macOS menu-bar icon when there is no free window left (signed in, not syncing). */
+export const NO_FREE_TIME_TITLE = 'No free time';
+
+/**
+ * The short text beside the tray icon in the macOS menu bar (`tray.setTitle`, the "Show next free
+ * time in the menu bar" option), from the same rules as {@link trayStatusText}: `Free until 15:30`
+ * (`Free until Tue 09:00`), `Next free 14:00` today, `Next free Tue 09:00` on another day,
+ * `No free time`; `''` (no text) when signed out, unverified, or syncing without a known window ahead.
+ */
+export function trayTitleText(state: TrayState, now: number): string {
+  if (!state.signedIn) return '';
+  const next = nextFree(state, now);
+  if (!next) return state.syncing ? '' : NO_FREE_TIME_TITLE;
+  if (next.now) return `Free until ${next.end}`;
+  return next.startDay === 'today' ? `Next free ${next.startClock}` : `Next free ${next.startDay} ${next.startClock}`;
+}
+
+/**
+ * The first free run ahead of `now` in the owner's zone, as the tray writes it: inside it → its end
+ * (`15:30`, `Tue 09:00`, `24:00`); else its start day (`today`, `Tue`, `Tue 10 Mar`), start clock and
+ * end relative to the start day. null when no window lies ahead.
+ */
+function nextFree(state: TrayState, now: number): { now: true; end: string } | { now: false; startDay: string; startClock: string; end: string } | null {
   const zone = zoneOrUtc(state.timezone);
   const runs = mergeRuns(state.windows.filter((w) => w.end > now && w.end > w.start));
-  if (runs.length === 0) return state.syncing ? SYNCING_TEXT : NO_FREE_TIME_TEXT;
+  if (runs.length === 0) return null;
   const today = wallDay(instantToWall(zone, now));
   const first = runs[0];
-  if (first.start <= now) return `Free now until ${formatEnd(zone, first.end, today, today)}`;
+  if (first.start <= now) return { now: true, end: formatEnd(zone, first.end, today, today) };
   const startDay = wallDay(instantToWall(zone, first.start));
-  const startText = startDay === today ? `today ${clock(zone, first.start)}` : `${dayLabel(startDay, today)} ${clock(zone, first.start)}`;
-  return `Busy — next free ${startText}–${formatEnd(zone, first.end, startDay, today)}`;
+  return { now: false, startDay: startDay === today ? 'today' : dayLabel(startDay, today), startClock: clock(zone, first.start), end: formatEnd(zone, first.end, startDay, today) };
 }
 
 /**

@@ -170,3 +170,47 @@ describe('pending proposals in the tray (issue 24)', () => {
     expect(proposalLabel({ ...vera, name: 'N'.repeat(60) }, 'Europe/Brussels', NOW)).toBe(`${'N'.repeat(39)}… — Tue 10:00–10:45`);
   });
 });
+
+describe('updates and the menu-bar text in the menu (issue 27)', () => {
+  const fullHandlers = () => ({ ...handlers(), checkForUpdates: vi.fn<() => void>(), restartToUpdate: vi.fn<() => void>(), setShowInMenuBar: vi.fn<(on: boolean) => void>() });
+
+  it('updates off (null): no update item; the menu is as before', () => {
+    const items = trayMenuTemplate(state(), NOW, SUPPORTED, handlers(), 0, { update: null, showInMenuBar: null });
+    expect(labels(items)).toEqual(labels(trayMenuTemplate(state(), NOW, SUPPORTED, handlers())));
+    expect(labels(items).some((l) => /update/i.test(l ?? ''))).toBe(false);
+  });
+
+  it('idle: "Check for updates…" before Quit, signed in and signed out', () => {
+    const h = fullHandlers();
+    const items = trayMenuTemplate(state(), NOW, SUPPORTED, h, 0, { update: { kind: 'idle' } });
+    expect(labels(items).slice(-3)).toEqual(['---', 'Check for updates…', 'Quit']);
+    click(byLabel(items, 'Check for updates…'));
+    expect(h.checkForUpdates).toHaveBeenCalledOnce();
+    expect(labels(trayMenuTemplate(signedOutTrayState(NOW), NOW, SUPPORTED, h, 0, { update: { kind: 'error' } }))).toEqual(['Not signed in', 'Open Avail', '---', 'Check for updates…', 'Quit']);
+  });
+
+  it('checking and downloading: disabled lines; ready: "Restart to update (v1.2.3)"', () => {
+    const h = fullHandlers();
+    expect(byLabel(trayMenuTemplate(state(), NOW, SUPPORTED, h, 0, { update: { kind: 'checking' } }), 'Checking for updates…').enabled).toBe(false);
+    expect(byLabel(trayMenuTemplate(state(), NOW, SUPPORTED, h, 0, { update: { kind: 'downloading', version: '1.2.3' } }), 'Downloading update (v1.2.3)…').enabled).toBe(false);
+    const ready = byLabel(trayMenuTemplate(state(), NOW, SUPPORTED, h, 0, { update: { kind: 'ready', version: '1.2.3' } }), 'Restart to update (v1.2.3)');
+    expect(ready.enabled).not.toBe(false);
+    click(ready);
+    expect(h.restartToUpdate).toHaveBeenCalledOnce();
+    expect(h.checkForUpdates).not.toHaveBeenCalled();
+  });
+
+  it('"Show next free time in the menu bar": a checkbox after Start at login only where offered', () => {
+    const h = fullHandlers();
+    expect(labels(trayMenuTemplate(state(), NOW, SUPPORTED, h))).not.toContain('Show next free time in the menu bar');
+    const items = trayMenuTemplate(state(), NOW, SUPPORTED, h, 0, { showInMenuBar: false });
+    const names = labels(items);
+    expect(names.indexOf('Show next free time in the menu bar')).toBe(names.indexOf('Start at login') + 1);
+    const item = byLabel(items, 'Show next free time in the menu bar');
+    expect(item.type).toBe('checkbox');
+    expect(item.checked).toBe(false);
+    click(item, { checked: true });
+    expect(h.setShowInMenuBar).toHaveBeenCalledWith(true);
+    expect(byLabel(trayMenuTemplate(state(), NOW, SUPPORTED, h, 0, { showInMenuBar: true }), 'Show next free time in the menu bar').checked).toBe(true);
+  });
+});

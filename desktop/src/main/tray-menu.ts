@@ -7,6 +7,7 @@ import type { MenuItemConstructorOptions } from 'electron';
 import type { BusyDuration, TrayProposal, TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
 import { MINUTE_MS } from '@avail/shared/domain/zone-time.ts';
 import { computedAtText, freeTimesTextCurrent, proposalTimeText, trayStatusText } from './tray-label.ts';
+import type { UpdateState } from './update-controller.ts';
 
 /** What the menu's items do; the controller wires them to the window, clipboard and renderer. */
 export interface TrayMenuHandlers {
@@ -21,6 +22,49 @@ export interface TrayMenuHandlers {
   openProposal(id: string): void;
   setOpenAtLogin(openAtLogin: boolean): void;
   quit(): void;
+  /** "Check for updates…" (update-controller.ts). */
+  checkForUpdates?(): void;
+  /** "Restart to update (v1.2.3)". */
+  restartToUpdate?(): void;
+  /** The macOS checkbox "Show next free time in the menu bar"; called with the new checked state. */
+  setShowInMenuBar?(on: boolean): void;
+}
+
+/** What the menu shows beyond the tray state (docs/desktop-release.md, "Publishing and updates"). */
+export interface TrayMenuOptions {
+  /** The updater's state; null or absent: updates are off here, no item at all. */
+  update?: UpdateState | null;
+  /** The menu-bar text option's checked state; null or absent: not offered (not macOS). */
+  showInMenuBar?: boolean | null;
+}
+
+/** Labels of the update item. */
+export const UPDATE_LABEL = {
+  check: 'Check for updates…',
+  checking: 'Checking for updates…',
+  downloading: (version: string) => `Downloading update${version ? ` (v${version})` : ''}…`,
+  restart: (version: string) => `Restart to update${version ? ` (v${version})` : ''}`,
+} as const;
+
+/** The label of the macOS menu-bar text checkbox. */
+export const SHOW_IN_MENU_BAR_LABEL = 'Show next free time in the menu bar';
+
+/**
+ * The update item for `update` (none when null): "Check for updates…" (idle, or after an error);
+ * "Checking for updates…" and "Downloading update (v1.2.3)…" disabled; "Restart to update (v1.2.3)".
+ */
+function updateItems(update: UpdateState | null | undefined, handlers: TrayMenuHandlers): MenuItemConstructorOptions[] {
+  if (!update) return [];
+  switch (update.kind) {
+    case 'checking':
+      return [{ id: 'update', label: UPDATE_LABEL.checking, enabled: false }];
+    case 'downloading':
+      return [{ id: 'update', label: UPDATE_LABEL.downloading(update.version), enabled: false }];
+    case 'ready':
+      return [{ id: 'update', label: UPDATE_LABEL.restart(update.version), click: () => handlers.restartToUpdate?.() }];
+    default:
+      return [{ id: 'update', label: UPDATE_LABEL.check, click: () => handlers.checkForUpdates?.() }];
+  }
 }
 
 /** The "Start at login" item's state (see `login-item.ts`). */
@@ -109,17 +153,40 @@ function proposalItems(state: TrayState, now: number, handlers: TrayMenuHandlers
  * "Proposed times (n)" (a submenu: each proposal → Confirm / Decline / Open in Avail) · ─ · Copy my link (disabled
  * without a link) · Copy my next free times (disabled without text) · ─ · Busy for the next
  * 30 min / 1 h / 2 h / the rest of today · ─ · Sync now · connection line (disabled) · Start at
- * login (checkbox, disabled where unsupported) · ─ · Quit.
- * Signed out: status line · Open Avail · ─ · Quit.
+ * login (checkbox, disabled where unsupported) · [macOS: Show next free time in the menu bar
+ * (checkbox)] · ─ · [the update item] · Quit.
+ * Signed out: status line · Open Avail · ─ · [the update item] · Quit.
+ * `options` (issue 27): the update item where updates are on ({@link updateItems}), the menu-bar
+ * text checkbox where offered (macOS); without them the menu is as before.
  * Before the device's pull (`state.syncing`, issue 25) the same signed-in menu over the last known
  * state: the connection line says how old it is; "Copy my next free times" only while its text is
  * still true ({@link freeTimesTextCurrent}). `waiting`: tray commands kept for the device database.
  */
-export function trayMenuTemplate(state: TrayState, now: number, login: LoginItemState, handlers: TrayMenuHandlers, waiting = 0): MenuItemConstructorOptions[] {
+export function trayMenuTemplate(
+  state: TrayState,
+  now: number,
+  login: LoginItemState,
+  handlers: TrayMenuHandlers,
+  waiting = 0,
+  options: TrayMenuOptions = {},
+): MenuItemConstructorOptions[] {
   const status: MenuItemConstructorOptions = { id: 'status', label: trayStatusText(state, now), enabled: false };
   const open: MenuItemConstructorOptions = { id: 'open', label: 'Open Avail', click: () => handlers.openWindow() };
   const quit: MenuItemConstructorOptions = { id: 'quit', label: 'Quit', click: () => handlers.quit() };
-  if (!state.signedIn) return [status, open, { type: 'separator' }, quit];
+  const update = updateItems(options.update, handlers);
+  if (!state.signedIn) return [status, open, { type: 'separator' }, ...update, quit];
+  const menuBar: MenuItemConstructorOptions[] =
+    options.showInMenuBar === null || options.showInMenuBar === undefined
+      ? []
+      : [
+          {
+            id: 'show-in-menu-bar',
+            label: SHOW_IN_MENU_BAR_LABEL,
+            type: 'checkbox',
+            checked: options.showInMenuBar,
+            click: (item) => handlers.setShowInMenuBar?.(Boolean(item.checked)),
+          },
+        ];
   return [
     status,
     open,
@@ -142,7 +209,9 @@ export function trayMenuTemplate(state: TrayState, now: number, login: LoginItem
       enabled: login.loginItemSupported,
       click: (item) => handlers.setOpenAtLogin(Boolean(item.checked)),
     },
+    ...menuBar,
     { type: 'separator' },
+    ...update,
     quit,
   ];
 }

@@ -1,0 +1,245 @@
+import { EventEmitter } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  CHECK_INTERVAL_MS,
+  FIRST_CHECK_DELAY_MS,
+  createUpdateController,
+  safeUpdateReason,
+  updatesEnabled,
+  type UpdateEnvironment,
+  type UpdaterLike,
+} from './update-controller.ts';
+
+/** electron-updater's autoUpdater, mocked: `checkForUpdates` returns a promise the test settles. */
+function fakeUpdater() {
+  const emitter = new EventEmitter();
+  const pending: Array<{ resolve: (v: unknown) => void; reject: (e: unknown) => void }> = [];
+  const calls: string[] = [];
+  const updater = {
+    autoDownload: false,
+    autoInstallOnAppQuit: false,
+    logger: null as UpdaterLike['logger'],
+    checkForUpdates: vi.fn(
+      () =>
+        new Promise<unknown>((resolve, reject) => {
+          pending.push({ resolve, reject });
+        }),
+    ),
+    quitAndInstall: vi.fn(() => void calls.push('quitAndInstall')),
+    on: (event: string, listener: (...args: unknown[]) => void) => emitter.on(event, listener),
+    emit: (event: string, ...args: unknown[]) => emitter.emit(event, ...args),
+  };
+  return { updater, pending, calls };
+}
+
+const PACKAGED_APPIMAGE: UpdateEnvironment = { isPackaged: true, platform: 'linux', env: { APPIMAGE: '/home/ana/Avail.AppImage' }, hasUpdateConfig: () => true };
+
+function setup(environment: UpdateEnvironment = PACKAGED_APPIMAGE) {
+  const f = fakeUpdater();
+  const notes: Array<{ title: string; body: string }> = [];
+  const logs: string[] = [];
+  const deps = {
+    environment,
+    updater: vi.fn(() => f.updater),
+    notify: (n: { title: string; body: string }) => void notes.push(n),
+    beforeQuitAndInstall: vi.fn(() => void f.calls.push('beforeQuit')),
+    onChange: vi.fn(),
+    log: (m: string) => void logs.push(m),
+  };
+  const controller = createUpdateController(deps);
+  return { controller, ...f, notes, logs, deps };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('updatesEnabled', () => {
+  const base = { platform: 'darwin' as const, env: {}, hasUpdateConfig: () => true };
+  it('only a packaged copy with app-update.yml, not from a channel that updates it', () => {
+    expect(updatesEnabled({ ...base, isPackaged: true })).toEqual({ enabled: true });
+    expect(updatesEnabled({ ...base, isPackaged: true, platform: 'win32' })).toEqual({ enabled: true });
+    expect(updatesEnabled(PACKAGED_APPIMAGE)).toEqual({ enabled: true });
+    expect(updatesEnabled({ ...base, isPackaged: false })).toMatchObject({ enabled: false, reason: expect.stringContaining('not packaged') });
+    expect(updatesEnabled({ ...base, isPackaged: true, hasUpdateConfig: () => false })).toMatchObject({ enabled: false, reason: expect.stringContaining('app-update.yml') });
+    expect(updatesEnabled({ ...base, isPackaged: true, platform: 'linux' })).toMatchObject({ enabled: false, reason: expect.stringContaining('AppImage') });
+    expect(updatesEnabled({ ...base, isPackaged: true, mas: true })).toMatchObject({ enabled: false, reason: expect.stringContaining('Mac App Store') });
+    expect(updatesEnabled({ ...base, isPackaged: true, platform: 'win32', windowsStore: true })).toMatchObject({ enabled: false, reason: expect.stringContaining('Microsoft Store') });
+  });
+});
+
+describe('createUpdateController: disabled', () => {
+  const cases: Array<[string, UpdateEnvironment]> = [
+    ['unpackaged', { ...PACKAGED_APPIMAGE, isPackaged: false }],
+    ['no app-update.yml', { ...PACKAGED_APPIMAGE, hasUpdateConfig: () => false }],
+    ['Linux deb (no APPIMAGE)', { ...PACKAGED_APPIMAGE, env: {} }],
+    ['Mac App Store', { isPackaged: true, platform: 'darwin', env: {}, mas: true, hasUpdateConfig: () => true }],
+    ['Microsoft Store', { isPackaged: true, platform: 'win32', env: {}, windowsStore: true, hasUpdateConfig: () => true }],
+  ];
+  for (const [name, environment] of cases) {
+    it(`${name}: no updater, no timer, no menu item, one log line`, () => {
+      const { controller, deps, updater, logs } = setup(environment);
+      expect(controller.enabled).toBe(false);
+      expect(controller.state()).toBeNull();
+      expect(vi.getTimerCount()).toBe(0);
+      controller.checkNow();
+      vi.advanceTimersByTime(CHECK_INTERVAL_MS * 2);
+      expect(deps.updater).not.toHaveBeenCalled();
+      expect(updater.checkForUpdates).not.toHaveBeenCalled();
+      expect(logs).toEqual([expect.stringMatching(/^updates: off \(.+\)$/)]);
+    });
+  }
+});
+
+describe('createUpdateController: enabled', () => {
+  it('configures the updater: download automatically, install on quit; logs without addresses', () => {
+    const { updater, logs } = setup();
+    expect(updater.autoDownload).toBe(true);
+    expect(updater.autoInstallOnAppQuit).toBe(true);
+    updater.logger?.info('Downloading update from https://github.com/o/r/releases/download/v1.2.3/Avail.AppImage?token=abc');
+    expect(logs.at(-1)).toBe('updater info: Downloading update from (address)');
+  });
+
+  it('first check 10 s after start, then every 6 h', async () => {
+    const { updater, pending } = setup();
+    vi.advanceTimersByTime(FIRST_CHECK_DELAY_MS - 1);
+    expect(updater.checkForUpdates).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(updater.checkForUpdates).toHaveBeenCalledTimes(1);
+    updater.emit('update-not-available', { version: '0.1.0' });
+    pending[0].resolve({});
+    await vi.advanceTimersByTimeAsync(CHECK_INTERVAL_MS - 1);
+    expect(updater.checkForUpdates).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(updater.checkForUpdates).toHaveBeenCalledTimes(2);
+    updater.emit('update-not-available', { version: '0.1.0' });
+    pending[1].resolve({});
+    await vi.advanceTimersByTimeAsync(CHECK_INTERVAL_MS);
+    expect(updater.checkForUpdates).toHaveBeenCalledTimes(3);
+  });
+
+  it('a manual check while one runs does not start a second, and tells the outcome', async () => {
+    const { controller, updater, pending, notes } = setup();
+    vi.advanceTimersByTime(FIRST_CHECK_DELAY_MS);
+    expect(controller.state()).toEqual({ kind: 'checking' });
+    controller.checkNow();
+    controller.checkNow();
+    expect(updater.checkForUpdates).toHaveBeenCalledTimes(1);
+    updater.emit('update-not-available', { version: '0.1.0' });
+    pending[0].resolve({});
+    await vi.advanceTimersByTimeAsync(0);
+    expect(notes).toEqual([{ title: 'Avail is up to date', body: expect.any(String) }]);
+    expect(controller.state()).toEqual({ kind: 'idle' });
+
+    // The updater tells the outcome before its promise settles: still no second check until then.
+    controller.checkNow();
+    expect(updater.checkForUpdates).toHaveBeenCalledTimes(2);
+    updater.emit('update-not-available', { version: '0.1.0' });
+    controller.checkNow();
+    expect(updater.checkForUpdates).toHaveBeenCalledTimes(2);
+    pending[1].resolve({});
+    await vi.advanceTimersByTimeAsync(0);
+    controller.checkNow();
+    expect(updater.checkForUpdates).toHaveBeenCalledTimes(3);
+  });
+
+  it('manual, up to date: "Avail is up to date"; automatic, up to date: no notification', async () => {
+    const { controller, updater, pending, notes } = setup();
+    controller.checkNow();
+    expect(controller.state()).toEqual({ kind: 'checking' });
+    updater.emit('checking-for-update');
+    updater.emit('update-not-available', { version: '0.1.0' });
+    pending[0].resolve({});
+    await vi.advanceTimersByTimeAsync(0);
+    expect(notes.map((n) => n.title)).toEqual(['Avail is up to date']);
+
+    vi.advanceTimersByTime(FIRST_CHECK_DELAY_MS); // the automatic check
+    expect(updater.checkForUpdates).toHaveBeenCalledTimes(2);
+    updater.emit('update-not-available', { version: '0.1.0' });
+    pending[1].resolve({});
+    await vi.advanceTimersByTimeAsync(0);
+    expect(notes).toHaveLength(1);
+  });
+
+  it('manual: downloading, then ready; "Restart to update" sets the quit flag, then quitAndInstall', async () => {
+    const { controller, updater, pending, notes, calls, deps } = setup();
+    controller.restartToUpdate(); // nothing ready yet
+    expect(calls).toEqual([]);
+    controller.checkNow();
+    updater.emit('update-available', { version: '1.2.3' });
+    expect(controller.state()).toEqual({ kind: 'downloading', version: '1.2.3' });
+    expect(notes.map((n) => n.title)).toEqual(['Avail 1.2.3 is downloading']);
+    pending[0].resolve({}); // the check is over; the download goes on
+    await vi.advanceTimersByTimeAsync(0);
+    controller.checkNow(); // no second check while downloading
+    vi.advanceTimersByTime(FIRST_CHECK_DELAY_MS); // nor an automatic one
+    expect(updater.checkForUpdates).toHaveBeenCalledTimes(1);
+    updater.emit('update-downloaded', { version: '1.2.3' });
+    expect(controller.state()).toEqual({ kind: 'ready', version: '1.2.3' });
+    expect(notes.map((n) => n.title)).toEqual(['Avail 1.2.3 is downloading', 'Avail 1.2.3 is ready — restart to update']);
+    expect(deps.onChange).toHaveBeenCalled();
+    vi.advanceTimersByTime(CHECK_INTERVAL_MS); // no check once an update is ready
+    expect(updater.checkForUpdates).toHaveBeenCalledTimes(1);
+    controller.restartToUpdate();
+    expect(calls).toEqual(['beforeQuit', 'quitAndInstall']);
+  });
+
+  it('automatic: silent while downloading, notifies once the update is ready', () => {
+    const { updater, notes } = setup();
+    vi.advanceTimersByTime(FIRST_CHECK_DELAY_MS);
+    updater.emit('update-available', { version: '1.2.3' });
+    updater.emit('download-progress', { percent: 50 });
+    expect(notes).toEqual([]);
+    updater.emit('update-downloaded', { version: '1.2.3' });
+    expect(notes.map((n) => n.title)).toEqual(['Avail 1.2.3 is ready — restart to update']);
+  });
+
+  it('a failed manual check: "Could not check for updates" with the reason, no address, no token', async () => {
+    const { controller, updater, pending, notes, logs } = setup();
+    controller.checkNow();
+    const error = new Error(
+      'Cannot find latest-linux.yml in the latest release artifacts (https://github.com/o/r/releases/download/v1.2.3/latest-linux.yml?X-Amz-Signature=deadbeef): HttpError: 404\nHeaders: {"authorization":"token ghp_abcdefghijklmnopqrstuvwxyz0123456789"}',
+    );
+    updater.emit('error', error);
+    pending[0].reject(error);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(notes).toEqual([{ title: 'Could not check for updates', body: 'Cannot find latest-linux.yml in the latest release artifacts ((address)): HttpError: 404' }]);
+    expect(controller.state()).toEqual({ kind: 'error' });
+    expect(logs.join('\n')).not.toMatch(/https?:|ghp_|deadbeef/);
+    // The next check can run.
+    controller.checkNow();
+    expect(updater.checkForUpdates).toHaveBeenCalledTimes(2);
+  });
+
+  it('a failed automatic check is only logged', async () => {
+    const { updater, pending, notes, logs } = setup();
+    vi.advanceTimersByTime(FIRST_CHECK_DELAY_MS);
+    pending[0].reject(new Error('net::ERR_INTERNET_DISCONNECTED'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(notes).toEqual([]);
+    expect(logs.at(-1)).toBe('updates: could not check for updates: net::ERR_INTERNET_DISCONNECTED');
+  });
+
+  it('dispose stops the checks', () => {
+    const { controller, updater } = setup();
+    controller.dispose();
+    vi.advanceTimersByTime(CHECK_INTERVAL_MS * 2);
+    expect(updater.checkForUpdates).not.toHaveBeenCalled();
+  });
+});
+
+describe('safeUpdateReason', () => {
+  it('keeps the first line, removes addresses and credentials', () => {
+    expect(safeUpdateReason(new Error('Error: getaddrinfo ENOTFOUND\nat https://x.example/a'))).toBe('Error: getaddrinfo ENOTFOUND');
+    expect(safeUpdateReason(new Error('GET http://localhost:8080/latest.yml?token=s3cr3t failed'))).toBe('GET (address) failed');
+    expect(safeUpdateReason(new Error('Bearer abcdefghijklmnop rejected'))).toBe('(hidden) rejected');
+    expect(safeUpdateReason(new Error('bad token=xyz123'))).toBe('bad (hidden)');
+    expect(safeUpdateReason(new Error('see www.example.com/path'))).toBe('see (address)');
+    expect(safeUpdateReason(undefined)).toBe('unknown error');
+    expect(safeUpdateReason(new Error('word '.repeat(60)))).toHaveLength(160);
+    expect(safeUpdateReason(new Error(`signed ${'A'.repeat(40)} end`))).toBe('signed (hidden) end');
+  });
+});

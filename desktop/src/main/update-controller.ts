@@ -1,0 +1,294 @@
+/**
+ * Updates of the packaged app with electron-updater (docs/desktop-release.md, "Publishing and
+ * updates"; https://www.electron.build/auto-update): whether updates apply at all
+ * ({@link updatesEnabled}), the automatic checks (10 s after start, then every 6 h), the manual
+ * "Check for updates…" of the tray menu, the notifications telling their outcome, and "Restart to
+ * update", which sets the quit flag before `quitAndInstall()` so hide-on-close does not hold it.
+ *
+ * electron-updater's `autoUpdater` is injected (lazily: a disabled controller never touches it),
+ * as are the timers, the file check and the notifications, so every rule is unit-tested with
+ * the updater mocked. Reasons shown or logged never carry an address or a token
+ * ({@link safeUpdateReason}).
+ */
+
+/** First automatic check after start (ms). */
+export const FIRST_CHECK_DELAY_MS = 10_000;
+/** Then every 6 hours (ms). */
+export const CHECK_INTERVAL_MS = 6 * 60 * 60 * 1000;
+
+/** The notification titles and bodies of the contract. */
+export const UPDATE_TEXT = {
+  upToDate: 'Avail is up to date',
+  downloading: (version: string) => `${named(version)} is downloading`,
+  ready: (version: string) => `${named(version)} is ready — restart to update`,
+  checkFailed: 'Could not check for updates',
+  downloadFailed: 'Could not download the update',
+} as const;
+
+/** `Avail 1.2.3`, or `The Avail update` when the feed gave no usable version. */
+function named(version: string): string {
+  return version ? `Avail ${version}` : 'The Avail update';
+}
+
+/**
+ * Where the updater stands, for the tray menu: `idle` (and `error`, after a failed check) offer
+ * "Check for updates…"; `checking` and `downloading` a disabled line; `ready` "Restart to update (v…)".
+ */
+export type UpdateState =
+  | { kind: 'idle' }
+  | { kind: 'checking' }
+  | { kind: 'downloading'; /** '' when the feed gave no usable version. */ version: string }
+  | { kind: 'ready'; version: string }
+  | { kind: 'error' };
+
+/** electron-updater's logger interface (`{ info, warn, error }`, optional `debug`). */
+export interface UpdaterLogger {
+  info(message?: unknown): void;
+  warn(message?: unknown): void;
+  error(message?: unknown): void;
+  debug?(message: string): void;
+}
+
+/** The part of electron-updater's `AppUpdater` (its `autoUpdater`) the controller uses. */
+export interface UpdaterLike {
+  autoDownload: boolean;
+  autoInstallOnAppQuit: boolean;
+  logger: UpdaterLogger | null;
+  /** Resolves null when the updater is inactive; rejects (and emits `error`) on failure. */
+  checkForUpdates(): Promise<unknown>;
+  quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void;
+  on(event: 'checking-for-update' | 'update-available' | 'update-not-available' | 'download-progress' | 'update-downloaded' | 'error', listener: (...args: any[]) => void): unknown;
+}
+
+/** What decides whether updates apply (see {@link updatesEnabled}). */
+export interface UpdateEnvironment {
+  /** `app.isPackaged`. */
+  isPackaged: boolean;
+  /** `process.platform`. */
+  platform: NodeJS.Platform;
+  /** `process.env` (only `APPIMAGE` is read). */
+  env: Record<string, string | undefined>;
+  /** `process.mas`: a Mac App Store build (the store updates it). */
+  mas?: boolean;
+  /** `process.windowsStore`: a Microsoft Store build (the store updates it). */
+  windowsStore?: boolean;
+  /** Whether `<resourcesPath>/app-update.yml` exists (electron-builder writes it only with a `publish` provider). */
+  hasUpdateConfig(): boolean;
+}
+
+/**
+ * Whether this copy of the app updates itself: only packaged, with `app-update.yml` (a build with a
+ * publish provider), on Linux only as an AppImage (`APPIMAGE` set: deb/rpm/snap/flatpak are updated
+ * by the system's package manager), never from the Mac App Store or the Microsoft Store.
+ * `reason` (for one log line) says why not. Pure apart from `hasUpdateConfig`.
+ */
+export function updatesEnabled(e: UpdateEnvironment): { enabled: true } | { enabled: false; reason: string } {
+  if (!e.isPackaged) return { enabled: false, reason: 'not packaged (development run)' };
+  if (e.mas) return { enabled: false, reason: 'Mac App Store build (the store updates it)' };
+  if (e.windowsStore) return { enabled: false, reason: 'Microsoft Store build (the store updates it)' };
+  if (e.platform === 'linux' && !e.env.APPIMAGE) return { enabled: false, reason: 'not an AppImage (the system package manager updates it)' };
+  if (!e.hasUpdateConfig()) return { enabled: false, reason: 'no app-update.yml (built without a publish provider)' };
+  return { enabled: true };
+}
+
+/** Anything that looks like an address (scheme://…, or www.…) up to the next blank, quote or parenthesis, without trailing punctuation. */
+const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()]*[^\s"'<>().,;:!?]|\bwww\.[^\s"'<>()]*[^\s"'<>().,;:!?]/gi;
+/** Credentials: `token=…`, `Authorization: …`, `Bearer …`, GitHub tokens, long opaque strings. */
+const SECRET_PATTERNS: RegExp[] = [
+  /\b(authorization|token|access_token|auth|password|secret|signature|x-amz-[a-z-]+)\s*[:=]\s*\S+/gi,
+  /\b(bearer|basic|token)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  /\bgh[pousr]_[A-Za-z0-9]{10,}/g,
+  /\b[A-Za-z0-9+/_-]{32,}={0,2}/g,
+];
+
+/**
+ * A reason fit for a notification or a log line: the first line of the error's message (electron-
+ * updater appends response headers and bodies below), addresses replaced by `(address)`,
+ * credentials by `(hidden)`, at most 160 characters. Never empty ("unknown error").
+ */
+export function safeUpdateReason(error: unknown): string {
+  const raw = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
+  let text = raw.split(/\r?\n/)[0] ?? '';
+  text = text.replace(URL_PATTERN, '(address)');
+  for (const p of SECRET_PATTERNS) text = text.replace(p, '(hidden)');
+  text = text.replace(/\s+/g, ' ').trim();
+  if (text.length > 160) text = `${text.slice(0, 159)}…`;
+  return text || 'unknown error';
+}
+
+/** Timers, injectable so tests run on a fake clock. */
+export interface UpdateTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(id: unknown): void;
+  setInterval(fn: () => void, ms: number): unknown;
+  clearInterval(id: unknown): void;
+}
+
+export interface UpdateControllerDeps {
+  environment: UpdateEnvironment;
+  /** electron-updater's `autoUpdater`; called only when updates are enabled (its getter builds the platform's updater). */
+  updater(): UpdaterLike;
+  /** Shows a system notification (main.ts: `Notification`). */
+  notify(n: { title: string; body: string }): void;
+  /** Runs right before `quitAndInstall()`: main.ts sets the quit flag so hide-on-close lets the window close. */
+  beforeQuitAndInstall(): void;
+  /** Called after every state change (main.ts: redraw the tray menu). */
+  onChange(): void;
+  log(message: string): void;
+  timers?: UpdateTimers;
+}
+
+export interface UpdateController {
+  /** Whether updates apply to this copy (see {@link updatesEnabled}). */
+  readonly enabled: boolean;
+  /** The state for the tray menu; null when updates are disabled (no menu item at all). */
+  state(): UpdateState | null;
+  /**
+   * "Check for updates…": starts a check unless one is running or an update is downloading or
+   * ready (then it only marks the running check as manual); its outcome is notified.
+   * Does nothing when updates are disabled.
+   */
+  checkNow(): void;
+  /** "Restart to update": `beforeQuitAndInstall()`, then `quitAndInstall()`; only when an update is ready. */
+  restartToUpdate(): void;
+  /** Stops the timers. */
+  dispose(): void;
+}
+
+/**
+ * Creates the controller. Disabled ({@link updatesEnabled}): logs `updates: off (<reason>)` once and
+ * does nothing else (no updater, no timer, `state()` null). Enabled: sets `autoDownload` and
+ * `autoInstallOnAppQuit` to true, gives the updater a logger that writes through `log` with
+ * addresses and tokens removed, listens to its events and schedules the first automatic check
+ * after {@link FIRST_CHECK_DELAY_MS}, then one every {@link CHECK_INTERVAL_MS}.
+ *
+ * Automatic checks are silent except "Avail x.y.z is ready — restart to update"; a manual check
+ * notifies "Avail is up to date", "Avail x.y.z is downloading", or "Could not check for updates"
+ * with {@link safeUpdateReason}. Never two checks at once; none once an update is downloading or ready.
+ */
+export function createUpdateController(deps: UpdateControllerDeps): UpdateController {
+  const decision = updatesEnabled(deps.environment);
+  if (!decision.enabled) {
+    deps.log(`updates: off (${decision.reason})`);
+    return { enabled: false, state: () => null, checkNow: () => undefined, restartToUpdate: () => undefined, dispose: () => undefined };
+  }
+  const timers: UpdateTimers = deps.timers ?? {
+    setTimeout: (fn, ms) => setTimeout(fn, ms),
+    clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
+    setInterval: (fn, ms) => setInterval(fn, ms),
+    clearInterval: (id) => clearInterval(id as ReturnType<typeof setInterval>),
+  };
+  const updater = deps.updater();
+  updater.autoDownload = true;
+  updater.autoInstallOnAppQuit = true;
+  const quiet = (level: string) => (message?: unknown) => deps.log(`updater ${level}: ${safeUpdateReason(message instanceof Error ? message : String(message ?? ''))}`);
+  updater.logger = { info: quiet('info'), warn: quiet('warn'), error: quiet('error') };
+
+  let state: UpdateState = { kind: 'idle' };
+  /** A check (its promise) is running. */
+  let inFlight = false;
+  /** The current cycle was asked for from the menu: its outcome is notified. */
+  let manual = false;
+  let readyNotified: string | null = null;
+  let firstTimer: unknown = null;
+  let interval: unknown = null;
+  let disposed = false;
+
+  function set(next: UpdateState): void {
+    state = next;
+    deps.onChange();
+  }
+
+  function fail(error: unknown): void {
+    const reason = safeUpdateReason(error);
+    const title = state.kind === 'downloading' ? UPDATE_TEXT.downloadFailed : UPDATE_TEXT.checkFailed;
+    deps.log(`updates: ${title.toLowerCase()}: ${reason}`);
+    if (manual) deps.notify({ title, body: reason });
+    manual = false;
+    set({ kind: 'error' });
+  }
+
+  const versionOf = (info: unknown): string => {
+    const v = (info as { version?: unknown } | null)?.version;
+    return typeof v === 'string' && /^[0-9A-Za-z.+-]{1,40}$/.test(v) ? v : '';
+  };
+
+  updater.on('checking-for-update', () => {
+    if (state.kind !== 'checking') set({ kind: 'checking' });
+  });
+  updater.on('update-available', (info: unknown) => {
+    const version = versionOf(info);
+    if (manual) deps.notify({ title: UPDATE_TEXT.downloading(version), body: 'It installs when you restart Avail.' });
+    set({ kind: 'downloading', version });
+  });
+  updater.on('update-not-available', () => {
+    if (manual) deps.notify({ title: UPDATE_TEXT.upToDate, body: 'You have the latest version.' });
+    manual = false;
+    set({ kind: 'idle' });
+  });
+  updater.on('update-downloaded', (info: unknown) => {
+    const version = versionOf(info);
+    manual = false;
+    if (readyNotified !== version) {
+      readyNotified = version;
+      deps.notify({ title: UPDATE_TEXT.ready(version), body: 'Choose "Restart to update" in the Avail tray menu.' });
+    }
+    set({ kind: 'ready', version });
+  });
+  updater.on('error', (error: unknown) => {
+    if (state.kind === 'ready') return; // the downloaded update stays installable
+    fail(error);
+  });
+
+  function check(isManual: boolean): void {
+    if (disposed) return;
+    if (isManual) manual = true;
+    if (inFlight || state.kind === 'checking' || state.kind === 'downloading' || state.kind === 'ready') return;
+    inFlight = true;
+    set({ kind: 'checking' });
+    let result: Promise<unknown>;
+    try {
+      result = Promise.resolve(updater.checkForUpdates());
+    } catch (e) {
+      result = Promise.reject(e);
+    }
+    result.then(
+      (r) => {
+        inFlight = false;
+        // Inactive updater (null) or no event came: back to idle, silently.
+        if (state.kind === 'checking') {
+          if (r === null) deps.log('updates: the updater is inactive');
+          manual = false;
+          set({ kind: 'idle' });
+        }
+      },
+      (e: unknown) => {
+        inFlight = false;
+        if (state.kind === 'checking' || state.kind === 'downloading') fail(e);
+      },
+    );
+  }
+
+  firstTimer = timers.setTimeout(() => {
+    firstTimer = null;
+    check(false);
+    if (!disposed) interval = timers.setInterval(() => check(false), CHECK_INTERVAL_MS);
+  }, FIRST_CHECK_DELAY_MS);
+
+  return {
+    enabled: true,
+    state: () => state,
+    checkNow: () => check(true),
+    restartToUpdate() {
+      if (state.kind !== 'ready') return;
+      deps.beforeQuitAndInstall();
+      updater.quitAndInstall();
+    },
+    dispose() {
+      disposed = true;
+      if (firstTimer !== null) timers.clearTimeout(firstTimer);
+      if (interval !== null) timers.clearInterval(interval);
+      firstTimer = interval = null;
+    },
+  };
+}
