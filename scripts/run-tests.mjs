@@ -7,6 +7,7 @@
  *   1. Vitest: engine unit tests, the 60 conformance cases, API/repository tests (SQLite, and
  *      PostgreSQL too when TEST_POSTGRES_URL is set), provider tests against Radicale and local servers;
  *   2. the web build, then Playwright in Debian's Chromium against the real server.
+ *   3. the real-Electron suite (desktop/e2e; skipped, with the reason, where Electron's binary is missing).
  * Prints one closing line `N passed, N failed, N skipped` summed from the runners' JSON reports
  * (with the reason for skipped tests, e.g. the PostgreSQL run when TEST_POSTGRES_URL is unset)
  * (a runner that crashes before writing its report counts as one failure) and exits non-zero on
@@ -16,6 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { desktopSuiteCounts } from '../desktop/e2e/suite-report.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const results = join(root, 'test-results');
@@ -120,6 +122,29 @@ if (existsSync(e2eConfig)) {
       console.error('playwright crashed before writing its report');
       totals.failed += 1;
     }
+  }
+}
+
+// 3. The real-Electron suite (desktop/e2e): the desktop bundles into desktop/dist (the app as
+//    `electron desktop/` loads them, with step 2's web/dist), then Playwright's `_electron`.
+//    Without Electron's binary every spec skips itself: counted as skipped, with the reason.
+console.log('\n▶ real-Electron tests (desktop/e2e)');
+if (run(process.execPath, [join(root, 'desktop', 'scripts', 'build.mjs')]) !== 0) {
+  console.error('desktop build (desktop/dist) failed');
+  totals.failed += 1;
+} else {
+  const desktopReport = join(results, 'desktop-e2e.json');
+  const status = run(bin('playwright'), ['test', '-c', join(root, 'desktop', 'e2e', 'playwright.config.ts')], { PLAYWRIGHT_JSON_OUTPUT_NAME: desktopReport });
+  const counts = desktopSuiteCounts(readJson(desktopReport));
+  if (counts) {
+    totals.passed += counts.passed;
+    totals.failed += counts.failed;
+    totals.skipped += counts.skipped;
+    skipReasons.push(...counts.skipReasons);
+    if (status !== 0 && counts.failed === 0) totals.failed += 1;
+  } else {
+    console.error('playwright (real-Electron tests) crashed before writing its report');
+    totals.failed += 1;
   }
 }
 

@@ -44,6 +44,7 @@ import { droppedCommandNotice } from './dropped-command-notice.ts';
 import { createTrayCommandQueue, isQueuedCommandType } from './tray-command-queue.ts';
 import { createTrayController, type TrayController } from './tray-controller.ts';
 import { createTrayStateStore, signedInUnknownTrayState } from './tray-state-store.ts';
+import { e2eEnabled, e2eUserDataDir, probeTray, type E2eTrayProbe } from './e2e-hook.ts';
 
 /** Windows needs it for notifications; the same id as electron-builder.yml's appId. */
 const APP_USER_MODEL_ID = 'app.avail.desktop';
@@ -63,7 +64,8 @@ const liveNotifications = new Set<Notification>();
 
 // One data folder, `<appData>/Avail`, in development (`electron .` in desktop/) and packaged alike.
 app.setName('Avail');
-app.setPath('userData', join(app.getPath('appData'), 'Avail'));
+// The real-Electron suite (AVAIL_E2E=1 only) gives each test its own folder (e2e-hook.ts).
+app.setPath('userData', e2eUserDataDir(process.env) ?? join(app.getPath('appData'), 'Avail'));
 
 // Must run before `ready`.
 protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
@@ -256,8 +258,15 @@ async function start(): Promise<void> {
   mainWindow = createWindow(shouldStartHidden({ argv: process.argv, platform: process.platform, app }));
 
   tray = new Tray(trayImage());
+  // AVAIL_E2E=1 only: the suite reads what the tray shows and clicks its menu (e2e-hook.ts).
+  let controlledTray: Tray = tray;
+  if (e2eEnabled(process.env)) {
+    const probed = probeTray(tray);
+    controlledTray = probed.tray;
+    (globalThis as { __availE2E?: E2eTrayProbe }).__availE2E = probed.probe;
+  }
   trayController = createTrayController({
-    tray,
+    tray: controlledTray,
     buildMenu: (template) => Menu.buildFromTemplate(template),
     clipboard,
     send: dispatchCommand,
