@@ -1,15 +1,14 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import {
-  OAUTH_POPUP_OPTIONS,
   RENDERER_RELOAD_DELAY_MS,
   attachCrashRecovery,
+  attachDockToWindow,
   attachHideOnClose,
   attachMainWindowGuards,
   claimSingleInstance,
   decideWindowOpen,
   isAllowedPermission,
-  isAllowedPopupNavigation,
   mainWindowOpenHandler,
   mainWindowOptions,
   revealWindow,
@@ -18,8 +17,6 @@ import {
   type NavigationEvent,
   type QuitFlag,
 } from './app-window.ts';
-
-const SERVER = 'https://avail.example.com';
 
 /** A window / app / webContents stand-in: a real EventEmitter plus spies. */
 class FakeWindow extends EventEmitter {
@@ -50,11 +47,11 @@ class FakeContents extends EventEmitter {
   setWindowOpenHandler(h: NonNullable<FakeContents['openHandler']>) {
     this.openHandler = h;
   }
-  /** Emits will-navigate; returns true when the navigation was allowed. */
-  navigate(url: string): boolean {
+  /** Emits will-navigate (or will-redirect); returns true when the navigation was allowed. */
+  navigate(url: string, event: 'will-navigate' | 'will-redirect' = 'will-navigate'): boolean {
     let prevented = false;
-    const event: NavigationEvent = { url, preventDefault: () => void (prevented = true) };
-    this.emit('will-navigate', event);
+    const details: NavigationEvent = { url, preventDefault: () => void (prevented = true) };
+    this.emit(event, details);
     return !prevented;
   }
 }
@@ -74,9 +71,12 @@ describe('mainWindowOptions', () => {
     });
   });
 
-  it('the OAuth popup has no preload and the same protections', () => {
-    expect(OAUTH_POPUP_OPTIONS.webPreferences).not.toHaveProperty('preload');
-    expect(OAUTH_POPUP_OPTIONS.webPreferences).toMatchObject({ contextIsolation: true, nodeIntegration: false, sandbox: true, webSecurity: true });
+  it('opens where it was left (window-state-store), else at the default size, centred', () => {
+    expect(mainWindowOptions({ preload: 'p', bounds: { x: -1200, y: 40, width: 1000, height: 700 } })).toMatchObject({ x: -1200, y: 40, width: 1000, height: 700 });
+    const sized = mainWindowOptions({ preload: 'p', bounds: { width: 1200, height: 800 } });
+    expect(sized).toMatchObject({ width: 1200, height: 800, center: true });
+    expect(sized).not.toHaveProperty('x');
+    expect(mainWindowOptions({ preload: 'p' })).toMatchObject({ width: 1200, height: 800, center: true });
   });
 });
 
@@ -126,66 +126,90 @@ describe('hide on close', () => {
   });
 });
 
-describe('window-open rules', () => {
-  it('decideWindowOpen: about:blank is the OAuth popup, web links go outside, the rest is denied', () => {
-    expect(decideWindowOpen('about:blank')).toEqual({ action: 'oauth-popup' });
+describe('window-open and navigation rules', () => {
+  it('decideWindowOpen: never a window — web links go outside (through the policy), the rest is denied', () => {
     expect(decideWindowOpen('https://avail.example.com/ana')).toEqual({ action: 'open-external', url: 'https://avail.example.com/ana' });
     expect(decideWindowOpen('http://example.org/')).toEqual({ action: 'open-external', url: 'http://example.org/' });
-    for (const url of ['file:///etc/passwd', 'app://avail/app/dashboard', 'javascript:alert(1)', 'about:srcdoc', 'data:text/html,x', 'mailto:a@b.c', '']) {
-      expect(decideWindowOpen(url)).toEqual({ action: 'deny' });
+    for (const url of ['about:blank', '', 'file:///etc/passwd', 'app://avail/app/dashboard', 'javascript:alert(1)', 'about:srcdoc', 'data:text/html,x', 'mailto:a@b.c']) {
+      expect(decideWindowOpen(url), url).toEqual({ action: 'deny' });
     }
   });
 
-  it('the handler allows the popup with its options, opens web links externally and denies them as windows', () => {
-    const shell = { openExternal: vi.fn(async () => undefined) };
-    const handler = mainWindowOpenHandler({ shell });
-    expect(handler({ url: 'about:blank' })).toEqual({ action: 'allow', overrideBrowserWindowOptions: OAUTH_POPUP_OPTIONS });
+  it('the handler denies every window.open, about:blank included, and hands web links to the policy', () => {
+    const openExternal = vi.fn(async (_url: string) => 'opened');
+    const handler = mainWindowOpenHandler({ openExternal });
+    expect(handler({ url: 'about:blank' })).toEqual({ action: 'deny' });
+    expect(handler({ url: '' })).toEqual({ action: 'deny' });
+    expect(openExternal).not.toHaveBeenCalled();
     expect(handler({ url: 'https://example.org/help' })).toEqual({ action: 'deny' });
-    expect(shell.openExternal).toHaveBeenCalledWith('https://example.org/help');
+    expect(openExternal).toHaveBeenCalledExactlyOnceWith('https://example.org/help');
     expect(handler({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
-    expect(shell.openExternal).toHaveBeenCalledTimes(1);
+    expect(openExternal).toHaveBeenCalledTimes(1);
   });
 
-  it('the popup may go to the server and the providers’ consent hosts only', () => {
-    expect(isAllowedPopupNavigation('https://accounts.google.com/o/oauth2/v2/auth?x=1', SERVER)).toBe(true);
-    expect(isAllowedPopupNavigation('https://login.microsoftonline.com/common/oauth2/v2.0/authorize', SERVER)).toBe(true);
-    expect(isAllowedPopupNavigation('https://login.live.com/oauth20_authorize.srf', SERVER)).toBe(true);
-    expect(isAllowedPopupNavigation('https://avail.example.com/api/oauth/google/callback?code=1', SERVER)).toBe(true);
-    expect(isAllowedPopupNavigation('http://localhost:3000/api/oauth/google/callback', 'http://localhost:3000')).toBe(true);
-
-    expect(isAllowedPopupNavigation('http://accounts.google.com/', SERVER)).toBe(false); // not https
-    expect(isAllowedPopupNavigation('https://accounts.google.com.evil.example/', SERVER)).toBe(false);
-    expect(isAllowedPopupNavigation('https://evil.example/accounts.google.com', SERVER)).toBe(false);
-    expect(isAllowedPopupNavigation('https://avail.example.com:8443/', SERVER)).toBe(false); // other origin
-    expect(isAllowedPopupNavigation('https://user@accounts.google.com/', SERVER)).toBe(false);
-    expect(isAllowedPopupNavigation('app://avail/app/dashboard', SERVER)).toBe(false);
-    expect(isAllowedPopupNavigation('file:///etc/passwd', SERVER)).toBe(false);
-  });
-
-  it('guards: the main window stays on app://avail; its popups get the popup rules', () => {
-    const shell = { openExternal: vi.fn() };
+  it.each(['will-navigate', 'will-redirect'] as const)('%s: the main window stays on app://avail; web links go to the policy', (event) => {
+    const openExternal = vi.fn();
     const main = new FakeContents();
-    attachMainWindowGuards(main, { shell, serverOrigin: () => SERVER });
+    attachMainWindowGuards(main, { openExternal });
 
-    expect(main.navigate('app://avail/app/settings')).toBe(true);
-    expect(main.navigate('https://example.org/')).toBe(false);
-    expect(shell.openExternal).toHaveBeenLastCalledWith('https://example.org/');
-    expect(main.navigate('file:///etc/passwd')).toBe(false);
-    expect(main.navigate('app://evil/')).toBe(false);
-    expect(shell.openExternal).toHaveBeenCalledTimes(1);
+    expect(main.navigate('app://avail/app/settings', event)).toBe(true);
+    expect(main.navigate('https://accounts.google.com/o/oauth2/v2/auth?state=s', event)).toBe(false);
+    expect(openExternal).toHaveBeenLastCalledWith('https://accounts.google.com/o/oauth2/v2/auth?state=s');
+    expect(main.navigate('http://evil.example/', event)).toBe(false);
+    expect(openExternal).toHaveBeenLastCalledWith('http://evil.example/');
+    expect(main.navigate('file:///etc/passwd', event)).toBe(false);
+    expect(main.navigate('app://evil/', event)).toBe(false);
+    expect(main.navigate('about:blank', event)).toBe(false);
+    expect(openExternal).toHaveBeenCalledTimes(2);
+    expect(main.openHandler?.({ url: 'about:blank' })).toEqual({ action: 'deny' });
+  });
 
-    expect(main.openHandler?.({ url: 'about:blank' }).action).toBe('allow');
-    const popup = new FakeContents();
-    main.emit('did-create-window', { webContents: popup });
-    expect(popup.navigate('https://accounts.google.com/o/oauth2/v2/auth')).toBe(true);
-    expect(popup.navigate('https://avail.example.com/api/oauth/google/callback')).toBe(true);
-    expect(popup.navigate('https://phish.example/login')).toBe(false);
-    expect(shell.openExternal).toHaveBeenLastCalledWith('https://phish.example/login');
-    expect(popup.navigate('app://avail/app/dashboard')).toBe(false);
-    // The popup's own window.open: never a window; web links go outside.
-    expect(popup.openHandler?.({ url: 'https://support.google.com/' })).toEqual({ action: 'deny' });
-    expect(shell.openExternal).toHaveBeenLastCalledWith('https://support.google.com/');
-    expect(popup.openHandler?.({ url: 'about:blank' })).toEqual({ action: 'deny' });
+  it('a failing opener is logged, never thrown into the navigation', async () => {
+    const log = vi.fn();
+    const main = new FakeContents();
+    attachMainWindowGuards(main, { openExternal: () => Promise.reject(new Error('x')), log });
+    expect(main.navigate('https://example.org/?q=secret')).toBe(false);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(log).toHaveBeenCalledWith('could not open a link in the default browser');
+  });
+});
+
+describe('macOS Dock', () => {
+  function dockApp() {
+    return { dock: { show: vi.fn(async () => undefined), hide: vi.fn() } };
+  }
+
+  it('hides the Dock icon while the window is hidden to the tray and shows it with the window', () => {
+    const app = dockApp();
+    const win = new FakeWindow();
+    attachDockToWindow(win, app, 'darwin', { startsHidden: false });
+    expect(app.dock.hide).not.toHaveBeenCalled();
+    win.emit('hide');
+    expect(app.dock.hide).toHaveBeenCalledOnce();
+    win.emit('show');
+    expect(app.dock.show).toHaveBeenCalledOnce();
+  });
+
+  it('started hidden at login: no Dock icon until the window shows', () => {
+    const app = dockApp();
+    const win = new FakeWindow();
+    attachDockToWindow(win, app, 'darwin', { startsHidden: true });
+    expect(app.dock.hide).toHaveBeenCalledOnce();
+    win.emit('show');
+    expect(app.dock.show).toHaveBeenCalledOnce();
+  });
+
+  it('does nothing on Windows and Linux (no Dock)', () => {
+    for (const platform of ['win32', 'linux'] as const) {
+      const app = dockApp();
+      const win = new FakeWindow();
+      attachDockToWindow(win, app, platform, { startsHidden: true });
+      win.emit('hide');
+      win.emit('show');
+      expect(app.dock.hide).not.toHaveBeenCalled();
+      expect(app.dock.show).not.toHaveBeenCalled();
+    }
+    expect(() => attachDockToWindow(new FakeWindow(), {}, 'darwin', { startsHidden: true })).not.toThrow();
   });
 });
 

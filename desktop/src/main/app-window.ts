@@ -11,11 +11,9 @@
  *   (https://www.electronjs.org/docs/latest/api/app#apprequestsingleinstancelockadditionaldata);
  * - navigation and window-open rules, following the security checklist
  *   (https://www.electronjs.org/docs/latest/tutorial/security#13-disable-or-limit-navigation,
- *   #14-disable-or-limit-creation-of-new-windows): the window stays on `app://avail`; the OAuth
- *   connect popup (web/src/features/settings/oauth-popup.ts opens `about:blank`, then points it at
- *   the provider's consent page, which ends on the server's `/api/oauth/{provider}/callback` page
- *   that closes itself) is allowed as a sandboxed child without preload whose navigations stay on
- *   the server and the providers' sign-in hosts; other web links open in the default browser;
+ *   #14-disable-or-limit-creation-of-new-windows): the window stays on `app://avail`
+ *   (`will-navigate` and `will-redirect`), every `window.open` is denied, and web addresses go to
+ *   the default browser through the external-link policy (external-link-policy.ts);
  * - {@link isAllowedPermission}: only notifications and clipboard writes, only for `app://avail`.
  */
 import type { BrowserWindowConstructorOptions, HandlerDetails, WindowOpenHandlerResponse } from 'electron';
@@ -36,11 +34,22 @@ export const LOCKED_DOWN_WEB_PREFERENCES = {
   navigateOnDragDrop: false,
 } as const;
 
-/** Options of the main window (hidden until `ready-to-show`, see main.ts). */
-export function mainWindowOptions(input: { preload: string; icon?: string; title?: string }): BrowserWindowConstructorOptions {
+/**
+ * Options of the main window (hidden until `ready-to-show`, see main.ts). `bounds`: where it opens
+ * (window-state-store.ts `restoredWindowPlacement`): x/y/width/height, or only a size (centred);
+ * default 1200×800 centred.
+ */
+export function mainWindowOptions(input: {
+  preload: string;
+  icon?: string;
+  title?: string;
+  bounds?: { x?: number; y?: number; width: number; height: number };
+}): BrowserWindowConstructorOptions {
+  const b = input.bounds;
   return {
-    width: 1200,
-    height: 800,
+    width: b?.width ?? 1200,
+    height: b?.height ?? 800,
+    ...(b && typeof b.x === 'number' && typeof b.y === 'number' ? { x: b.x, y: b.y } : { center: true }),
     minWidth: 380,
     minHeight: 480,
     show: false,
@@ -56,17 +65,6 @@ export function mainWindowOptions(input: { preload: string; icon?: string; title
   };
 }
 
-/** Hosts of the providers' consent and sign-in pages the OAuth popup may navigate to (https only). */
-export const OAUTH_CONSENT_HOSTS: readonly string[] = ['accounts.google.com', 'login.microsoftonline.com', 'login.live.com'];
-
-/** Options of the OAuth popup: a child window with no preload (no bridge), sandboxed, no Node. */
-export const OAUTH_POPUP_OPTIONS: BrowserWindowConstructorOptions = {
-  width: 500,
-  height: 650,
-  autoHideMenuBar: true,
-  webPreferences: { ...LOCKED_DOWN_WEB_PREFERENCES },
-};
-
 function parse(url: string): URL | null {
   try {
     return new URL(url);
@@ -81,44 +79,33 @@ export function isAppUrl(url: string): boolean {
   return u !== null && u.protocol === `${APP_SCHEME}:` && u.host === APP_HOST && !u.username && !u.password;
 }
 
-/** true for an http: or https: URL (what may go to the default browser). */
+/** true for an http: or https: URL (what may go to the default browser, through the policy). */
 export function isWebUrl(url: string): boolean {
   const u = parse(url);
   return u !== null && (u.protocol === 'http:' || u.protocol === 'https:');
 }
 
 /** What to do with a `window.open` / `target=_blank` of the main window. */
-export type WindowOpenDecision = { action: 'oauth-popup' } | { action: 'open-external'; url: string } | { action: 'deny' };
+export type WindowOpenDecision = { action: 'open-external'; url: string } | { action: 'deny' };
 
 /**
- * The main window's window-open rule: `about:blank` (the OAuth popup, opened blank before its
- * address is known) → a child window; any http(s) URL → the default browser; anything else
- * (`file:`, `app:`, `javascript:` …) → denied.
+ * The main window's window-open rule: never a window. An http(s) target goes to the system
+ * browser through the external-link policy (external-link-policy.ts); anything else (`about:blank`,
+ * `file:`, `app:`, `javascript:` …) is only denied. The desktop renderer connects Google and
+ * Microsoft through the bridge's `openExternal`, so it has no popup of its own.
  */
 export function decideWindowOpen(url: string): WindowOpenDecision {
-  if (url === 'about:blank') return { action: 'oauth-popup' };
   if (isWebUrl(url)) return { action: 'open-external', url };
   return { action: 'deny' };
 }
 
 /**
- * Whether the OAuth popup may navigate to `url`: the Avail server's origin (its callback page),
- * or https on one of {@link OAUTH_CONSENT_HOSTS}.
- * @param serverOrigin the current server origin, e.g. `https://avail.example.com`.
+ * Hands a web address to the system browser. main.ts passes `openExternalWithPolicy` (allow-list,
+ * else a question); it may return a promise, whose rejection is logged, never thrown.
  */
-export function isAllowedPopupNavigation(url: string, serverOrigin: string): boolean {
-  const u = parse(url);
-  if (!u || u.username || u.password) return false;
-  if ((u.protocol === 'http:' || u.protocol === 'https:') && u.origin === serverOrigin) return true;
-  return u.protocol === 'https:' && OAUTH_CONSENT_HOSTS.includes(u.hostname);
-}
+export type ExternalOpener = (url: string) => unknown;
 
-/** The part of `shell` the rules use (https://www.electronjs.org/docs/latest/api/shell#shellopenexternalurl-options). */
-export interface ExternalOpener {
-  openExternal(url: string): Promise<void> | void;
-}
-
-/** A navigation event: `event.url` and `preventDefault()` (Electron's `will-navigate` details). */
+/** A navigation event: `event.url` and `preventDefault()` (Electron's `will-navigate` / `will-redirect` details). */
 export interface NavigationEvent {
   url: string;
   preventDefault(): void;
@@ -126,77 +113,49 @@ export interface NavigationEvent {
 
 /** The part of `WebContents` the guards use. */
 export interface GuardedContents {
-  on(event: 'will-navigate', listener: (event: NavigationEvent) => void): unknown;
+  on(event: 'will-navigate' | 'will-redirect', listener: (event: NavigationEvent) => void): unknown;
   setWindowOpenHandler(handler: (details: Pick<HandlerDetails, 'url'>) => WindowOpenHandlerResponse): void;
 }
 
-/** A created child window (Electron's `did-create-window` argument). */
-export interface CreatedWindow {
-  webContents: GuardedContents;
-}
-
 export interface MainWindowGuardDeps {
-  shell: ExternalOpener;
-  /** The current server origin (may change while the app runs). */
-  serverOrigin(): string;
+  /** Opens a web address outside the app, through the policy (see {@link ExternalOpener}). */
+  openExternal: ExternalOpener;
   log?: (message: string) => void;
 }
 
-function openOutside(shell: ExternalOpener, url: string, log: (m: string) => void): void {
+function openOutside(openExternal: ExternalOpener, url: string, log: (m: string) => void): void {
   try {
-    Promise.resolve(shell.openExternal(url)).catch(() => log('could not open a link in the default browser'));
+    Promise.resolve(openExternal(url)).catch(() => log('could not open a link in the default browser'));
   } catch {
     log('could not open a link in the default browser');
   }
 }
 
-/** The main window's `setWindowOpenHandler` handler (see {@link decideWindowOpen}). */
-export function mainWindowOpenHandler(deps: Pick<MainWindowGuardDeps, 'shell' | 'log'>): (details: Pick<HandlerDetails, 'url'>) => WindowOpenHandlerResponse {
+/** The main window's `setWindowOpenHandler` handler: always `deny` (see {@link decideWindowOpen}). */
+export function mainWindowOpenHandler(deps: MainWindowGuardDeps): (details: Pick<HandlerDetails, 'url'>) => WindowOpenHandlerResponse {
   const log = deps.log ?? (() => undefined);
   return ({ url }) => {
     const decision = decideWindowOpen(url);
-    if (decision.action === 'oauth-popup') return { action: 'allow', overrideBrowserWindowOptions: OAUTH_POPUP_OPTIONS };
-    if (decision.action === 'open-external') openOutside(deps.shell, decision.url, log);
+    if (decision.action === 'open-external') openOutside(deps.openExternal, decision.url, log);
     return { action: 'deny' };
   };
 }
 
 /**
- * Installs the main window's rules on its `webContents`: `will-navigate` stays on `app://avail`
- * (a web link opens in the default browser instead), `setWindowOpenHandler` as
- * {@link mainWindowOpenHandler}, and every popup it creates gets {@link attachPopupGuards}.
+ * Installs the main window's rules on its `webContents`: `will-navigate` and `will-redirect` stay
+ * on `app://avail` (a web address is stopped and handed to the policy instead, any other scheme is
+ * only stopped), and `setWindowOpenHandler` as {@link mainWindowOpenHandler}.
  */
-export function attachMainWindowGuards(contents: GuardedContents & { on(event: 'did-create-window', listener: (win: CreatedWindow) => void): unknown }, deps: MainWindowGuardDeps): void {
+export function attachMainWindowGuards(contents: GuardedContents, deps: MainWindowGuardDeps): void {
   const log = deps.log ?? (() => undefined);
-  contents.on('will-navigate', (event) => {
+  const guard = (event: NavigationEvent) => {
     if (isAppUrl(event.url)) return;
     event.preventDefault();
-    if (isWebUrl(event.url)) openOutside(deps.shell, event.url, log);
-  });
+    if (isWebUrl(event.url)) openOutside(deps.openExternal, event.url, log);
+  };
+  contents.on('will-navigate', guard);
+  contents.on('will-redirect', guard);
   contents.setWindowOpenHandler(mainWindowOpenHandler(deps));
-  contents.on('did-create-window', (win) => attachPopupGuards(win.webContents, deps));
-}
-
-/**
- * Rules of the OAuth popup: navigations only to {@link isAllowedPopupNavigation} (anything else
- * is stopped; a web address opens in the default browser, and the host is logged so a provider's
- * new sign-in host can be added); its own `window.open`s (a "Learn more" link) go to the default
- * browser and never become windows.
- */
-export function attachPopupGuards(contents: GuardedContents, deps: MainWindowGuardDeps): void {
-  const log = deps.log ?? (() => undefined);
-  contents.on('will-navigate', (event) => {
-    if (isAllowedPopupNavigation(event.url, deps.serverOrigin())) return;
-    event.preventDefault();
-    if (isWebUrl(event.url)) {
-      log(`oauth popup: navigation to ${new URL(event.url).host} opened in the default browser instead`);
-      openOutside(deps.shell, event.url, log);
-    }
-  });
-  contents.setWindowOpenHandler(({ url }) => {
-    if (isWebUrl(url)) openOutside(deps.shell, url, log);
-    return { action: 'deny' };
-  });
 }
 
 /** Permissions the renderer may get (https://www.electronjs.org/docs/latest/api/session#sessetpermissionrequesthandlerhandler). */
@@ -204,8 +163,7 @@ export const ALLOWED_PERMISSIONS: readonly string[] = ['notifications', 'clipboa
 
 /**
  * The permission rule for `setPermissionRequestHandler` and `setPermissionCheckHandler`: only
- * {@link ALLOWED_PERMISSIONS}, and only for a page of `app://avail` (never the OAuth popup's
- * pages). One more case: `openExternal` for a `mailto:` link of the app (the support address),
+ * {@link ALLOWED_PERMISSIONS}, and only for a page of `app://avail`. One more case: `openExternal` for a `mailto:` link of the app (the support address),
  * which Chromium hands to the OS mail client.
  * @param requestingUrl the requesting page's URL or origin.
  * @param externalUrl for `openExternal`, the URL to open (Electron's `details.externalURL`).
@@ -304,6 +262,37 @@ export function revealWindow(win: RevealableWindow): void {
   if (win.isMinimized()) win.restore();
   win.show();
   win.focus();
+}
+
+/** The part of `app` the Dock rule uses: `app.dock` exists on macOS only (https://www.electronjs.org/docs/latest/api/dock). */
+export interface DockApp {
+  dock?: { show(): Promise<void> | void; hide(): void } | undefined;
+}
+
+/**
+ * macOS: the Dock icon follows the window (docs/desktop-release.md, "Comfort") — hidden while the
+ * window is hidden to the tray (and from the start when the app starts hidden at login), shown
+ * again whenever the window is shown (tray "Open Avail", a notification, a second launch). The
+ * app stays in the menu bar either way. Other platforms: nothing (no Dock).
+ */
+export function attachDockToWindow(
+  win: { on(event: 'show' | 'hide', listener: () => void): unknown },
+  app: DockApp,
+  platform: NodeJS.Platform,
+  options: { startsHidden: boolean },
+): void {
+  if (platform !== 'darwin' || !app.dock) return;
+  const dock = app.dock;
+  const show = () => {
+    try {
+      void Promise.resolve(dock.show()).catch(() => undefined);
+    } catch {
+      /* no Dock: nothing to show */
+    }
+  };
+  win.on('show', show);
+  win.on('hide', () => dock.hide());
+  if (options.startsHidden) dock.hide();
 }
 
 /** The part of `app` the single-instance rule uses. */

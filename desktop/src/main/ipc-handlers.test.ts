@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { DesktopCommand, DesktopNotification, ServerSetting, TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
 import { normaliseServerOrigin } from '@avail/shared/desktop/desktop-bridge.ts';
 import { IPC_CHANNELS } from '../ipc-channels.ts';
-import { FOREIGN_SENDER_MESSAGE, SERVER_SETTING_WRITE_FAILED, registerIpcHandlers, type IpcSenderEvent } from './ipc-handlers.ts';
+import type { ExternalLinkOutcome } from './external-link-policy.ts';
+import { EXTERNAL_NOT_OPENED_MESSAGE, FOREIGN_SENDER_MESSAGE, SERVER_SETTING_WRITE_FAILED, registerIpcHandlers, type IpcSenderEvent } from './ipc-handlers.ts';
 import { parseQueuedCommand, parseTrayState } from './ipc-payloads.ts';
 import type { TokenStore } from './token-store.ts';
 import type { ServerSettingStore } from './server-setting-store.ts';
@@ -74,7 +75,7 @@ function setup() {
     commandsReady: vi.fn(),
     commandsNotReady: vi.fn(),
     commandDone: vi.fn(),
-    openExternal: vi.fn(async (_url: string) => undefined),
+    openExternal: vi.fn(async (_url: string): Promise<ExternalLinkOutcome> => 'opened'),
     onServerOriginChanged: vi.fn(),
     log: vi.fn(),
   };
@@ -111,6 +112,15 @@ describe('registerIpcHandlers', () => {
     expect(deps.openExternal).toHaveBeenCalledTimes(1);
     await expect(invoke({ senderFrame: { url: 'https://accounts.google.com/' } }, IPC_CHANNELS.openExternal, 'https://x.example/')).rejects.toThrow();
     expect(deps.openExternal).toHaveBeenCalledTimes(1);
+  });
+
+  it('openExternal goes through the policy: a cancelled question or a refused address rejects (the renderer shows its failure)', async () => {
+    const { invoke, deps } = setup();
+    for (const outcome of ['cancelled', 'refused', 'failed'] as const) {
+      deps.openExternal.mockResolvedValueOnce(outcome);
+      await expect(invoke(APP, IPC_CHANNELS.openExternal, 'https://example.org/')).rejects.toThrow(EXTERNAL_NOT_OPENED_MESSAGE[outcome]);
+    }
+    await expect(invoke(APP, IPC_CHANNELS.openExternal, 'https://example.org/')).resolves.toBeUndefined();
   });
 
   it('answers the app: token calls and server setting', async () => {
@@ -164,6 +174,35 @@ describe('registerIpcHandlers', () => {
     expect(deps.onServerOriginChanged).toHaveBeenCalledWith('https://avail.example.com');
   });
 
+  it('setServerOrigin: a changed server clears the stored token before answering, and main never reloads', async () => {
+    const { invoke, deps, tokenStore } = setup();
+    const order: string[] = [];
+    let finishClear: () => void = () => undefined;
+    (tokenStore.clear as ReturnType<typeof vi.fn>).mockImplementation(async () => {
+      order.push('clear started');
+      await new Promise<void>((r) => (finishClear = r));
+      order.push('clear finished');
+    });
+    const reply = Promise.resolve(invoke(APP, IPC_CHANNELS.setServerOrigin, 'https://avail.example.com')).then((r) => {
+      order.push('answered');
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(order).toEqual(['clear started']); // no answer while the token is still stored
+    finishClear();
+    expect(await reply).toEqual({ ok: true, origin: 'https://avail.example.com' });
+    expect(order).toEqual(['clear started', 'clear finished', 'answered']);
+    // Told after the clear; main.ts's wiring of it does not reload (main.test.ts checks that).
+    expect(deps.onServerOriginChanged).toHaveBeenCalledExactlyOnceWith('https://avail.example.com');
+  });
+
+  it('setServerOrigin: confirming the same server keeps the token (first run, nothing to clear)', async () => {
+    const { invoke, tokenStore } = setup();
+    expect(await invoke(APP, IPC_CHANNELS.setServerOrigin, 'http://localhost:3000')).toEqual({ ok: true, origin: 'http://localhost:3000' });
+    expect(tokenStore.clear).not.toHaveBeenCalled();
+    expect(await invoke(APP, IPC_CHANNELS.loadToken)).toBe('stored-token');
+  });
+
   it('setServerOrigin: a storage failure is reported in plain words, never as the fs error', async () => {
     const { invoke, deps } = setup();
     deps.serverSettings.setServerOrigin = async () => {
@@ -171,6 +210,7 @@ describe('registerIpcHandlers', () => {
     };
     expect(await invoke(APP, IPC_CHANNELS.setServerOrigin, 'https://avail.example.com')).toEqual({ ok: false, message: SERVER_SETTING_WRITE_FAILED });
     expect(deps.onServerOriginChanged).not.toHaveBeenCalled();
+    expect(deps.tokenStore.clear).not.toHaveBeenCalled(); // still on the old server: still signed in
     expect(deps.log).toHaveBeenCalledWith('ipc: could not store the server setting (EACCES)');
   });
 

@@ -6,7 +6,7 @@
  *
  * Every message is answered only when its sender frame shows a page of `app://avail`
  * (https://www.electronjs.org/docs/latest/tutorial/security#17-validate-the-sender-of-all-ipc-messages):
- * the OAuth popup, `about:blank` documents and anything that ever navigated elsewhere get nothing.
+ * `about:blank` documents, web pages and anything that ever navigated elsewhere get nothing.
  * Payloads are validated (`ipc-payloads.ts`) before use.
  */
 import {
@@ -20,6 +20,7 @@ import {
 } from '@avail/shared/desktop/desktop-bridge.ts';
 import { IPC_CHANNELS, type SetServerOriginReply } from '../ipc-channels.ts';
 import { isAppUrl } from './app-window.ts';
+import type { ExternalLinkOutcome } from './external-link-policy.ts';
 import { isCommandId, isTokenArgument, isUserIdArgument, parseDesktopNotification, parseTrayState } from './ipc-payloads.ts';
 import type { TokenStore } from './token-store.ts';
 import type { ServerSettingStore } from './server-setting-store.ts';
@@ -46,8 +47,12 @@ export interface IpcHandlerDeps {
   showNotification(notification: DesktopNotification, onClick: () => void): void;
   /** Shows and focuses the app window. */
   showWindow(): void;
-  /** Opens a page in the system browser (Electron `shell.openExternal`); only called with URLs that pass `isExternalPageUrl`. */
-  openExternal(url: string): Promise<void>;
+  /**
+   * Opens a page in the system browser through the external-link policy (main.ts passes
+   * `openExternalWithPolicy`: allow-listed consent pages at once, other addresses after a
+   * question); only called with URLs that pass `isExternalPageUrl`.
+   */
+  openExternal(url: string): Promise<ExternalLinkOutcome>;
   /** Sends a command to the renderer. */
   sendCommand(command: DesktopCommand): void;
   /** The renderer's device database is open for account `userId`: deliver the tray commands that waited (issue 25). */
@@ -57,8 +62,9 @@ export interface IpcHandlerDeps {
   /** The renderer carried out (or gave up on) tray command `commandId`. */
   commandDone(commandId: string): void;
   /**
-   * Called after `setServerOrigin` stored an origin different from the previous one (main reloads
-   * the window so the new Content-Security-Policy `connect-src` applies).
+   * Called after `setServerOrigin` stored an origin different from the previous one and cleared
+   * the token, before it answers. It must not reload the window: the renderer finishes its
+   * sign-out (device database, token) and reloads itself (docs/desktop-release.md, "Hardening").
    */
   onServerOriginChanged?(origin: string): void;
   log?: (message: string) => void;
@@ -66,6 +72,13 @@ export interface IpcHandlerDeps {
 
 /** What the owner reads when the setting could not be written (disk full, no permission…). */
 export const SERVER_SETTING_WRITE_FAILED = 'Could not save the server address on this computer. Please try again.';
+
+/** Why `openExternal` rejected, for the renderer (which shows its own failure text). */
+export const EXTERNAL_NOT_OPENED_MESSAGE: Record<Exclude<ExternalLinkOutcome, 'opened'>, string> = {
+  cancelled: 'The address was not opened',
+  refused: 'This address cannot be opened',
+  failed: 'Could not open the address in the browser',
+};
 
 /** The message an invoke from a foreign sender is rejected with. */
 export const FOREIGN_SENDER_MESSAGE = 'Refused: this call is only answered for the Avail app';
@@ -104,7 +117,8 @@ export function registerIpcHandlers(deps: IpcHandlerDeps): void {
 
   handle<void>(IPC_CHANNELS.openExternal, async (url) => {
     if (typeof url !== 'string' || !isExternalPageUrl(url)) throw new Error('Only https pages (or http on this computer) can be opened');
-    await deps.openExternal(url);
+    const outcome = await deps.openExternal(url);
+    if (outcome !== 'opened') throw new Error(EXTERNAL_NOT_OPENED_MESSAGE[outcome]);
   });
   handle<TokenPersistence>(IPC_CHANNELS.tokenPersistence, () => deps.tokenStore.persistence());
   handle<string | null>(IPC_CHANNELS.loadToken, () => deps.tokenStore.load());
@@ -128,7 +142,12 @@ export function registerIpcHandlers(deps: IpcHandlerDeps): void {
       log(`ipc: could not store the server setting (${(e as { code?: string }).code ?? 'error'})`);
       return { ok: false, message: SERVER_SETTING_WRITE_FAILED };
     }
-    if (origin !== before) deps.onServerOriginChanged?.(origin);
+    if (origin !== before) {
+      // The token belongs to the old server: it is gone before the renderer hears "ok" and reloads,
+      // so the new server never receives it (issue 27). A failed removal is logged by the store.
+      await deps.tokenStore.clear().catch(() => log('ipc: could not clear the token after a server change'));
+      deps.onServerOriginChanged?.(origin);
+    }
     return { ok: true, origin };
   });
 

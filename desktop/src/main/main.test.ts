@@ -51,6 +51,11 @@ const electron = vi.hoisted(() => {
       restore = vi.fn();
       isMinimized = () => false;
       isDestroyed = () => false;
+      isVisible = () => true;
+      maximized = false;
+      isMaximized = () => this.maximized;
+      maximize = vi.fn(() => void (this.maximized = true));
+      getNormalBounds = () => ({ x: 10, y: 20, width: 1000, height: 700 });
       constructor(public options: Record<string, unknown>) {
         super();
         windows.push(this);
@@ -105,7 +110,9 @@ const electron = vi.hoisted(() => {
           }
         : { isEncryptionAvailable: () => false, encryptString: vi.fn(), decryptString: vi.fn(), getSelectedStorageBackend: () => 'basic_text' },
       session: { defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() } },
-      shell: { openExternal: vi.fn() },
+      shell: { openExternal: vi.fn(async () => undefined) },
+      dialog: { showMessageBox: vi.fn(async () => ({ response: 1 })) },
+      screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1050 } }] },
       powerMonitor: new Emitter(),
     };
     return { module, windows, trays, invokeHandlers, sendHandlers, protocolHandlers, notifications };
@@ -230,16 +237,63 @@ describe('main.ts wiring', () => {
     expect(prevented).toBe(false);
   });
 
-  it('changing the server reloads the window (the CSP connect-src applies per document)', async () => {
-    const fake = await boot(true);
+  it('changing the server clears the stored token before answering and never reloads from main (the renderer does, after its sign-out)', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const { existsSync } = await import('node:fs');
+    const dataDir = join(appData, 'Avail');
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(join(dataDir, 'session-token.bin'), 'enc:old-server-token');
+    const fake = await boot(true, true);
     fake.module.app.becomeReady();
     await until(() => fake.invokeHandlers.has(IPC_CHANNELS.setServerOrigin) && fake.windows.length > 0 && fake.protocolHandlers.has('app'));
     const sender = { senderFrame: { url: 'app://avail/app/settings' } };
     expect(await fake.invokeHandlers.get(IPC_CHANNELS.setServerOrigin)!(sender, 'https://avail.example.com')).toEqual({ ok: true, origin: 'https://avail.example.com' });
+    // Answered only once the old server's token is gone, from memory and from disk.
+    expect(existsSync(join(dataDir, 'session-token.bin'))).toBe(false);
+    expect(await fake.invokeHandlers.get(IPC_CHANNELS.loadToken)!(sender)).toBeNull();
     await new Promise((r) => setTimeout(r, 100));
-    expect(fake.windows[0].webContents.reload).toHaveBeenCalledOnce();
+    expect(fake.windows[0].webContents.reload).not.toHaveBeenCalled();
     const res = (await fake.protocolHandlers.get('app')!({ url: 'app://avail/' })) as Response;
     expect(res.headers.get('content-security-policy')).toContain("connect-src 'self' https://avail.example.com");
+  });
+
+  it('links leaving the app go through the policy: consent pages open, other addresses only after Open', async () => {
+    const fake = await boot(true);
+    fake.module.app.becomeReady();
+    await until(() => fake.invokeHandlers.has(IPC_CHANNELS.openExternal) && fake.windows.length > 0);
+    const sender = { senderFrame: { url: 'app://avail/app/settings' } };
+    await fake.invokeHandlers.get(IPC_CHANNELS.openExternal)!(sender, 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize?state=s');
+    expect(fake.module.shell.openExternal).toHaveBeenCalledExactlyOnceWith('https://login.microsoftonline.com/common/oauth2/v2.0/authorize?state=s');
+    expect(fake.module.dialog.showMessageBox).not.toHaveBeenCalled();
+    // Another https page: asked (Cancel chosen in this fake), not opened.
+    await expect(fake.invokeHandlers.get(IPC_CHANNELS.openExternal)!(sender, 'https://example.org/?q=1')).rejects.toThrow();
+    expect(fake.module.dialog.showMessageBox).toHaveBeenCalledWith(fake.windows[0], expect.objectContaining({ message: 'Open this address in your browser?', detail: 'https://example.org/?q=1' }));
+    expect(fake.module.shell.openExternal).toHaveBeenCalledTimes(1);
+    // window.open from the page: never a window, about:blank included.
+    const openHandler = fake.windows[0].webContents.setWindowOpenHandler.mock.calls[0][0] as (d: { url: string }) => { action: string };
+    expect(openHandler({ url: 'about:blank' })).toEqual({ action: 'deny' });
+  });
+
+  it('remembers the window: opens where it was left (on a display), maximized again, saved 0600 on close', async () => {
+    const { mkdir, writeFile, readFile } = await import('node:fs/promises');
+    const { existsSync, statSync } = await import('node:fs');
+    const dataDir = join(appData, 'Avail');
+    await mkdir(dataDir, { recursive: true });
+    const file = join(dataDir, 'window-state.json');
+    await writeFile(file, JSON.stringify({ version: 1, bounds: { x: 300, y: 120, width: 900, height: 640 }, maximized: true }));
+    const fake = await boot(true);
+    fake.module.app.becomeReady();
+    await until(() => fake.windows.length > 0);
+    const win = fake.windows[0];
+    expect(win.options).toMatchObject({ x: 300, y: 120, width: 900, height: 640 });
+    win.emit('ready-to-show');
+    expect(win.show).toHaveBeenCalled();
+    win.emit('show');
+    expect(win.maximize).toHaveBeenCalledOnce();
+    win.emit('close', { preventDefault: () => undefined });
+    await until(() => existsSync(file) && readFileSync(file, 'utf8').includes('"x":10'));
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ version: 1, bounds: { x: 10, y: 20, width: 1000, height: 700 }, maximized: true });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 });
 

@@ -13,17 +13,18 @@
  * `desktop/dist/main.cjs`, the preload `desktop/dist/preload.cjs`, the web build `web/dist/`;
  * tray images come from `build/` in development and `<resources>/tray/` when packaged.
  */
-import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, nativeTheme, Notification, powerMonitor, protocol, safeStorage, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, nativeTheme, Notification, powerMonitor, protocol, safeStorage, screen, session, shell, Tray } from 'electron';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { signedOutTrayState, type DesktopCommand, type DesktopNotification } from '@avail/shared/desktop/desktop-bridge.ts';
-import { BUILD_DEFAULT_SERVER_ORIGIN } from '../build-constants.ts';
+import { BUILD_DEFAULT_SERVER_ORIGIN, PROJECT_HOMEPAGE } from '../build-constants.ts';
 import { IPC_CHANNELS } from '../ipc-channels.ts';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_START_URL, createAppProtocolHandler } from './app-protocol.ts';
 import {
   attachCrashRecovery,
+  attachDockToWindow,
   attachHideOnClose,
   attachMainWindowGuards,
   claimSingleInstance,
@@ -40,10 +41,15 @@ import { createLoginItem, shouldStartHidden } from './login-item.ts';
 import { readBytes, removeFile, writePrivateFile } from './private-file.ts';
 import { createServerSettingStore } from './server-setting-store.ts';
 import { createTokenStore } from './token-store.ts';
+// CJS package: its `autoUpdater` getter builds the platform's updater, so it is read only when updates are on.
+import electronUpdater from 'electron-updater';
+import { createUpdateController, type UpdateController } from './update-controller.ts';
 import { droppedCommandNotice } from './dropped-command-notice.ts';
 import { createTrayCommandQueue, isQueuedCommandType } from './tray-command-queue.ts';
 import { createTrayController, type TrayController } from './tray-controller.ts';
 import { createTrayStateStore, signedInUnknownTrayState } from './tray-state-store.ts';
+import { confirmWithMessageBox, externalLinkAllowHosts, openExternalWithPolicy } from './external-link-policy.ts';
+import { createWindowStateStore, restoredWindowPlacement } from './window-state-store.ts';
 import { e2eEnabled, e2eUserDataDir, probeTray, type E2eTrayProbe } from './e2e-hook.ts';
 
 /** Windows needs it for notifications; the same id as electron-builder.yml's appId. */
@@ -59,6 +65,8 @@ const quitFlag: QuitFlag = { quitting: false };
 let mainWindow: BrowserWindow | null = null;
 let tray: Tray | null = null;
 let trayController: TrayController | null = null;
+/** electron-updater behind update-controller.ts (issue 27); created after the tray. */
+let updates: UpdateController | null = null;
 /** Notifications are kept referenced until clicked or closed (else they may be garbage-collected). */
 const liveNotifications = new Set<Notification>();
 
@@ -83,12 +91,28 @@ function sendCommand(command: DesktopCommand): boolean {
   return true;
 }
 
+/** Every address leaving the app (bridge, web links, window.open): allow-list, else a question. */
+function openExternal(url: string) {
+  const parent = mainWindow && !mainWindow.isDestroyed() && mainWindow.isVisible() ? mainWindow : null;
+  return openExternalWithPolicy(url, {
+    shell,
+    confirm: confirmWithMessageBox({ showMessageBox: (options) => (parent ? dialog.showMessageBox(parent, options) : dialog.showMessageBox(options)) }),
+    allowHosts: externalLinkAllowHosts(PROJECT_HOMEPAGE),
+    log,
+  });
+}
+
 function createWindow(startHidden: boolean): BrowserWindow {
-  const win = new BrowserWindow(mainWindowOptions({ preload: preloadPath, icon: process.platform === 'linux' ? join(resourcesDir, 'icon.png') : undefined }));
+  // Runs after `ready` only (start(), showWindow): Electron's `screen` is not usable before it.
+  const placement = restoredWindowPlacement(windowState.latest(), screen.getAllDisplays().map((d) => d.workArea));
+  const win = new BrowserWindow(mainWindowOptions({ preload: preloadPath, icon: process.platform === 'linux' ? join(resourcesDir, 'icon.png') : undefined, bounds: placement.bounds }));
   attachHideOnClose(win, quitFlag);
+  windowState.track(win);
+  attachDockToWindow(win, app, process.platform, { startsHidden: startHidden });
   trackSessionEnd(win, powerMonitor, quitFlag);
   attachCrashRecovery(win.webContents, { setTimeout, log });
-  attachMainWindowGuards(win.webContents, { shell, serverOrigin: () => serverSettings.currentOrigin(), log });
+  attachMainWindowGuards(win.webContents, { openExternal, log });
+  if (placement.maximized) win.once('show', () => win.maximize());
   win.once('ready-to-show', () => {
     if (!startHidden) win.show();
   });
@@ -162,6 +186,15 @@ function dispatchCommand(command: DesktopCommand): void {
   else sendCommand(command);
 }
 
+const windowState = createWindowStateStore({
+  readFile: (file) => readFile(file),
+  writeFile: (file, data) => writePrivateFile(file, data),
+  file: join(userData(), 'window-state.json'),
+  setTimeout,
+  clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
+  log,
+});
+
 const trayStateStore = createTrayStateStore({
   readFile: (file) => readFile(file),
   writeFile: (file, data) => writePrivateFile(file, data),
@@ -193,7 +226,7 @@ async function start(): Promise<void> {
   if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
   // The CSP and the popup rules need the origin from the first request on; the tray shows its
   // last known state at once, and the commands a previous run kept wait for the renderer.
-  const [, lastTrayState] = await Promise.all([serverSettings.get(), trayStateStore.load(), commandQueue.load()]);
+  const [, lastTrayState] = await Promise.all([serverSettings.get(), trayStateStore.load(), commandQueue.load(), windowState.load()]);
 
   const tokenStore = createTokenStore({
     safeStorage,
@@ -248,9 +281,9 @@ async function start(): Promise<void> {
       commandQueue.done(commandId);
       trayController?.refresh();
     },
-    openExternal: (url) => shell.openExternal(url),
-    // The new server must appear in the CSP's connect-src, which applies per document: reload.
-    onServerOriginChanged: () => setTimeout(() => mainWindow?.webContents.reload(), 50),
+    openExternal,
+    // A server change: ipc-handlers clears the token before answering; the renderer signs out and
+    // reloads itself (the CSP's connect-src applies per document). Main never reloads on a timer.
     log,
   });
 
@@ -276,7 +309,27 @@ async function start(): Promise<void> {
     showWindow,
     quit: () => app.quit(),
     loginItem,
+    platform: process.platform,
+    menuBarText: { get: () => serverSettings.showNextFreeInMenuBar(), set: (on) => void serverSettings.setShowNextFreeInMenuBar(on) },
+    updates: { state: () => updates?.state() ?? null, checkNow: () => updates?.checkNow(), restartToUpdate: () => updates?.restartToUpdate() },
   });
+  updates = createUpdateController({
+    environment: {
+      isPackaged: app.isPackaged,
+      platform: process.platform,
+      env: process.env,
+      mas: process.mas,
+      windowsStore: process.windowsStore,
+      hasUpdateConfig: () => existsSync(join(process.resourcesPath, 'app-update.yml')),
+    },
+    updater: () => electronUpdater.autoUpdater,
+    notify: (n) => showNotification({ ...n, route: '' }, () => undefined), // no page to open: the tray menu has the action
+    // Else hide-on-close would keep the window (and the app) from quitting to install.
+    beforeQuitAndInstall: () => void (quitFlag.quitting = true),
+    onChange: () => trayController?.refresh(),
+    log,
+  });
+  trayController.refresh();
   if (process.platform !== 'darwin') tray.on('click', showWindow); // macOS opens the menu on click
   nativeTheme.on('updated', () => tray?.setImage(trayImage()));
 
@@ -287,7 +340,10 @@ if (claimSingleInstance(app, showWindow)) {
   trackQuitting(app, quitFlag);
   // The tray keeps the app alive without windows; only Quit ends it.
   app.on('window-all-closed', () => undefined);
-  app.on('will-quit', () => trayController?.dispose());
+  app.on('will-quit', () => {
+    trayController?.dispose();
+    updates?.dispose();
+  });
   app.whenReady().then(start).catch((e: unknown) => {
     log(`start failed: ${e instanceof Error ? e.message : String(e)}`);
     app.quit();
