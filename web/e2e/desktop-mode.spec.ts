@@ -9,11 +9,12 @@
  * the tray shows the right next free window from local data; "Busy for the next 1 h" works offline,
  * shows as pending, and after reconnecting a visitor no longer gets that hour; a visitor's proposal
  * produces exactly one system notification, whose click opens that proposal (highlighted); the tray
- * lists it and its Confirm command confirms it (issue 24).
+ * lists it and its Confirm command confirms it (issue 24). Google and Microsoft connect go through
+ * the bridge's `openExternal` (the system browser), never a window inside the app (issue 27).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { OWNER_ZONE, todayIn, uniqueAccount, zonedDateTime } from './fixtures.ts';
-import { fakeRunning, GOOGLE_ACCOUNT } from './fakes-control.ts';
+import { fakeRunning, fakeState, GOOGLE_ACCOUNT, MICROSOFT_ACCOUNT } from './fakes-control.ts';
 import { onboardedOwner } from './helpers.ts';
 import { callsOf, installRecordingBridge } from './recording-bridge.ts';
 
@@ -204,5 +205,52 @@ test('desktop mode: Google connect finishes in the system browser and the connec
   const row = page.getByTestId('connection-row');
   await expect(row).toContainText(GOOGLE_ACCOUNT, { timeout: 20_000 });
   await expect(page.getByText('Finish connecting Google Calendar in your browser.')).toHaveCount(0);
+  await desk.close();
+});
+
+test('desktop mode: Microsoft connect opens the consent page through the bridge, no window in the app, and the connection appears', async ({ browser }) => {
+  expect(await fakeRunning('microsoft'), 'global-setup starts the Microsoft fake').toBe(true);
+  const acct = uniqueAccount('deskm');
+  const web = await browser.newContext({ locale: 'en-GB', baseURL: serverUrl(), timezoneId: OWNER_ZONE });
+  await onboardedOwner(await web.newPage(), acct);
+  await web.close();
+
+  const desk = await browser.newContext({ locale: 'en-GB', baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
+  const page = await desk.newPage();
+  await signInDesktop(page, acct);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page).toHaveURL(/\/app\/settings/);
+  // No window of any kind: neither a popup nor an about:blank page in this context.
+  const popups: unknown[] = [];
+  page.on('popup', (p) => popups.push(p));
+  desk.on('page', (p) => popups.push(p));
+  const card = page.locator('.provider-card', { hasText: 'Microsoft Outlook' });
+  await card.getByRole('button', { name: 'Connect Microsoft Outlook' }).click();
+  await expect(page.getByText('Finish connecting Microsoft Outlook Calendar in your browser.')).toBeVisible();
+  await expect.poll(async () => (await callsOf(page, 'openExternal')).length).toBe(1);
+  const [{ arg: consentUrl }] = await callsOf(page, 'openExternal');
+  // The fake's authorize page (it stands in for login.microsoftonline.com), with the server's state.
+  const { url: fakeUrl } = await fakeState('microsoft');
+  expect(String(consentUrl).startsWith(fakeUrl)).toBe(true);
+  const consent = new URL(String(consentUrl));
+  expect(consent.pathname).toMatch(/\/oauth2\/v2\.0\/authorize$/);
+  expect(consent.searchParams.get('state')).toBeTruthy();
+  expect(consent.searchParams.get('redirect_uri')).toMatch(/\/api\/oauth\/microsoft\/callback$/);
+  expect(popups).toEqual([]);
+
+  // The owner's own browser: the fake's consent page, Accept, then the server's callback page.
+  const system = await browser.newContext({ locale: 'en-GB' });
+  const consentPage = await system.newPage();
+  await consentPage.goto(String(consentUrl));
+  await consentPage.locator('#accept').click();
+  await expect(consentPage.getByText(/connected/i)).toBeVisible();
+  await system.close();
+
+  // Back in the app, without any click: the connection shows up and the note goes away.
+  const row = page.getByTestId('connection-row').filter({ hasText: 'Microsoft Outlook' });
+  await expect(row).toContainText(MICROSOFT_ACCOUNT, { timeout: 20_000 });
+  await expect(page.getByText('Finish connecting Microsoft Outlook Calendar in your browser.')).toHaveCount(0);
+  expect(popups).toEqual([]);
+  expect((await callsOf(page, 'openExternal')).length).toBe(1);
   await desk.close();
 });

@@ -47,7 +47,13 @@ export async function installRecordingBridge(page: Page, start: { token?: string
       },
       serverSetting: async () => ({ origin: st.origin, editable: true, confirmed: st.confirmed }),
       setServerOrigin: async (url: string) => {
-        st.origin = new URL(url).origin;
+        const origin = new URL(url).origin;
+        // Like main (ipc-handlers.ts): a changed server's answer comes after the token is gone.
+        if (origin !== st.origin && st.token !== null) {
+          st.token = null;
+          rec('clearToken', 'server changed');
+        }
+        st.origin = origin;
         st.confirmed = true;
         rec('setServerOrigin', url);
         return st.origin;

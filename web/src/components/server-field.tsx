@@ -21,7 +21,8 @@ export const SESSION_ONLY_TOKEN_TEXT =
 
 /**
  * Stores `value` as the server and reloads the app when the origin changed (or was never
- * confirmed). Resolves to an error message, or never (the page reloads).
+ * confirmed) — only after main's answer, which comes once it removed any stored token (first run:
+ * nobody is signed in yet). Resolves to an error message, or never (the page reloads).
  */
 export async function applyServer(value: string, current: { origin: string; confirmed: boolean }): Promise<string | null> {
   try {

@@ -27,7 +27,12 @@ interface SessionValue {
   login(email: string, password: string, twoFactorCode?: string): Promise<ActionResult>;
   register(form: { name: string; email: string; password: string; confirmPassword: string }): Promise<ActionResult>;
   verifyEmail(email: string, code: string): Promise<ActionResult>;
-  logout(): Promise<void>;
+  /**
+   * Signs out: the server session, the token, this device's data. `waitForDeviceData` (the desktop
+   * server switch, which reloads right after) also waits — up to {@link DEVICE_DATA_REMOVAL_WAIT_MS}
+   * — until the device database is closed and deleted.
+   */
+  logout(options?: { waitForDeviceData?: boolean }): Promise<void>;
   refreshUser(): Promise<void>;
   /** Why the server ended the last session ('' = it did not): shown once on the login page (issue 26). */
   signedOutNotice: string;
@@ -111,11 +116,14 @@ const OFFLINE_SESSION_RECHECK_MS = 30_000;
  * Kept after an expired session: edits made on this device and not yet pushed are pushed when the
  * same owner signs in again (the database is per user, databaseNameFor).
  */
-function removeLocalData(userId: string, keep = false): void {
-  import('./local-db.ts')
+function removeLocalData(userId: string, keep = false): Promise<void> {
+  return import('./local-db.ts')
     .then((m) => m.closeLocalData({ remove: !keep, userId }))
     .catch((e: unknown) => console.error('Removing the local data failed', e));
 }
+
+/** How long `logout({ waitForDeviceData: true })` waits for the device database's removal (ms). */
+export const DEVICE_DATA_REMOVAL_WAIT_MS = 5_000;
 
 /**
  * The owner's four data areas (spec §4 "Data loading"), preloaded once in parallel and forced
@@ -306,9 +314,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setOfflineSession(false);
       resetStores();
       // Spec §4: logout resets every data area — the device database too (replication cancelled,
-      // IndexedDB data deleted). Not awaited: another tab holding the database must not block logout.
-      if (userId) removeLocalData(userId, keepDeviceData);
+      // IndexedDB data deleted). Not awaited here: another tab holding the database must not block
+      // logout; the returned promise lets a caller that reloads next wait for it (bounded).
+      const removal = userId ? removeLocalData(userId, keepDeviceData) : Promise.resolve();
       if (navigate) postLogoutCallback?.();
+      return removal;
     },
     [dropSession],
   );
@@ -323,13 +333,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       if (statusRef.current !== 'authenticated' || signingOutRef.current) return;
       statusRef.current = 'unauthenticated';
       setSignedOutNotice(SIGNED_OUT_NOTICE);
-      signOutLocally(true, true);
+      void signOutLocally(true, true);
     };
     window.addEventListener('storage', onStorage);
     return () => window.removeEventListener('storage', onStorage);
   }, [signOutLocally]);
 
-  const logout = useCallback(async () => {
+  const logout = useCallback(async (options?: { waitForDeviceData?: boolean }) => {
     signingOutRef.current = true;
     try {
       if (getToken()) await api.logout();
@@ -339,7 +349,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       signingOutRef.current = false;
     }
     setSignedOutNotice('');
-    signOutLocally(true);
+    const removal = signOutLocally(true);
+    if (options?.waitForDeviceData) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([removal, new Promise<void>((r) => (timer = setTimeout(r, DEVICE_DATA_REMOVAL_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
   }, [signOutLocally]);
 
   /**
@@ -357,7 +372,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const wasOpen = statusRef.current === 'authenticated';
       statusRef.current = 'unauthenticated';
       setSignedOutNotice(notice);
-      signOutLocally(wasOpen, expired);
+      void signOutLocally(wasOpen, expired);
     },
     [signOutLocally],
   );

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient, getToken, localStorageTokenStore, request, setToken, clearToken } from '@avail/shared/api/api-client.ts';
 import type { DesktopBridge } from '@avail/shared/desktop/desktop-bridge.ts';
 import { browserBridge } from './browser-bridge.ts';
-import { bridgedTokenStore, changeServerOrigin, platformInfo, startPlatform } from './platform.ts';
+import { bridgedTokenStore, changeServerOrigin, platformInfo, startPlatform, switchServer } from './platform.ts';
 
 function fakeDesktopBridge(overrides: Partial<DesktopBridge> = {}): DesktopBridge & { saved: string[]; cleared: number } {
   const b = {
@@ -124,5 +124,73 @@ describe('platform start-up', () => {
     expect(store.get()).toBe('secret-xyz');
     expect(JSON.stringify(err.mock.calls)).not.toContain('secret-xyz');
     err.mockRestore();
+  });
+});
+
+describe('switching servers (Settings → This device, issue 27)', () => {
+  afterEach(() => {
+    configureApiClient({ origin: '', tokenStore: localStorageTokenStore });
+    vi.unstubAllGlobals();
+  });
+
+  it('reloads only after the sign-out finished (device database and token), never before', async () => {
+    const order: string[] = [];
+    let finishLogout: () => void = () => undefined;
+    const b = fakeDesktopBridge({
+      setServerOrigin: async (u: string) => {
+        order.push('server stored');
+        return new URL(u).origin;
+      },
+    });
+    await startPlatform(b);
+    const switching = switchServer('https://other.example', {
+      endRemoteSession: async () => void order.push('old session ended'),
+      logout: () =>
+        new Promise<void>((r) => {
+          order.push('logout started');
+          finishLogout = () => {
+            order.push('logout finished');
+            r();
+          };
+        }),
+      reload: () => void order.push('reload'),
+    }, b);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(order).toEqual(['old session ended', 'server stored', 'logout started']); // no reload yet
+    finishLogout();
+    expect(await switching).toBeNull();
+    expect(order).toEqual(['old session ended', 'server stored', 'logout started', 'logout finished', 'reload']);
+  });
+
+  it('the old server’s token never reaches the new server', async () => {
+    const fetch = vi.fn(async (_u: string, _i?: RequestInit) => new Response('{}', { status: 200 }));
+    vi.stubGlobal('fetch', fetch);
+    const b = fakeDesktopBridge();
+    await startPlatform(b);
+    expect(getToken()).toBe('stored-token');
+    await switchServer('https://other.example', {
+      // What the app's logout does: the API call only while a token is held, to the configured server.
+      endRemoteSession: () => request('POST', '/auth/logout'),
+      logout: async () => {
+        if (getToken()) await request('POST', '/auth/logout');
+      },
+      reload: () => undefined,
+    }, b);
+    const calls = fetch.mock.calls.map(([url, init]) => ({ url, auth: (init?.headers as Record<string, string> | undefined)?.Authorization }));
+    expect(calls).toEqual([{ url: 'https://avail.example/api/auth/logout', auth: 'Bearer stored-token' }]);
+    expect(getToken()).toBeNull();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(b.cleared).toBe(1);
+  });
+
+  it('an invalid address or a setting that could not be stored changes nothing and reloads nothing', async () => {
+    const b = fakeDesktopBridge({ setServerOrigin: async () => Promise.reject(new Error('Could not save the server address on this computer. Please try again.')) });
+    await startPlatform(b);
+    const deps = { endRemoteSession: vi.fn(async () => undefined), logout: vi.fn(async () => undefined), reload: vi.fn() };
+    expect(await switchServer('ftp://nope', deps, b)).toBe('Enter the address of your Avail server, like https://avail.example.com');
+    expect(deps.endRemoteSession).not.toHaveBeenCalled();
+    expect(await switchServer('https://other.example', deps, b)).toBe('Could not save the server address on this computer. Please try again.');
+    expect(deps.logout).not.toHaveBeenCalled();
+    expect(deps.reload).not.toHaveBeenCalled();
   });
 });

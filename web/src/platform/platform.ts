@@ -6,7 +6,7 @@
  * `startPlatform()` runs once before the first render: it points the API client at the right
  * server and token store, so the session bootstrap finds the token wherever the platform keeps it.
  */
-import { configureApiClient, localStorageTokenStore, type TokenStore } from '@avail/shared/api/api-client.ts';
+import { clearToken, configureApiClient, getToken, localStorageTokenStore, type TokenStore } from '@avail/shared/api/api-client.ts';
 import { DESKTOP_BRIDGE_GLOBAL, normaliseServerOrigin, type DesktopBridge, type ServerSetting, type TokenPersistence } from '@avail/shared/desktop/desktop-bridge.ts';
 import { browserBridge } from './browser-bridge.ts';
 
@@ -20,6 +20,14 @@ export const bridge: DesktopBridge = exposedBridge() ?? browserBridge;
 export interface PlatformInfo {
   server: ServerSetting;
   tokenPersistence: TokenPersistence;
+}
+
+/** The bridged token store's writes still under way (see {@link tokenWritesSettled}). */
+let pendingTokenWrites: Promise<void> = Promise.resolve();
+
+/** Resolves once every token write handed to the bridge so far has finished (or failed, logged). */
+export function tokenWritesSettled(): Promise<void> {
+  return pendingTokenWrites;
 }
 
 let info: PlatformInfo = { server: { origin: '', editable: false, confirmed: true }, tokenPersistence: 'browser' };
@@ -40,14 +48,16 @@ export function subscribePlatform(fn: () => void): () => void {
  * the token synchronously on every request), writes go to memory at once and to the bridge
  * behind. A failed bridge write is logged without the token.
  */
-export function bridgedTokenStore(target: Pick<DesktopBridge, 'saveToken' | 'clearToken'>, initial: string | null): TokenStore {
+export function bridgedTokenStore(target: Pick<DesktopBridge, 'saveToken' | 'clearToken'>, initial: string | null): TokenStore & { settled(): Promise<void> } {
   let token = initial;
   // Bridge writes go out in call order (a sign-out right after a sign-in must end signed out).
   let queue: Promise<unknown> = Promise.resolve();
   const enqueue = (write: () => Promise<unknown>, what: string) => {
     queue = queue.then(write).catch((e: unknown) => console.error(`${what} failed`, (e as Error)?.name));
+    pendingTokenWrites = queue.then(() => undefined);
   };
   return {
+    settled: () => queue.then(() => undefined),
     get: () => token,
     set: (t) => {
       token = t;
@@ -92,13 +102,54 @@ export async function startPlatform(target: DesktopBridge = bridge): Promise<Pla
 
 /**
  * Changes the server (desktop first run and Settings): stores it through the bridge and points the
- * API client at it. Resolves to the normalised origin.
+ * API client at it. Resolves to the normalised origin. When the origin changed, the token in memory
+ * is dropped before the client points at the new server (main already removed the stored one
+ * before answering): the old server's token is never sent to the new one.
  * @throws Error with a user-facing message for an address that is not an http(s) origin.
  */
 export async function changeServerOrigin(url: string, target: DesktopBridge = bridge): Promise<string> {
+  const before = info.server.origin;
   const origin = await target.setServerOrigin(normaliseServerOrigin(url));
+  if (origin !== before && getToken() !== null) clearToken();
   configureApiClient({ origin });
   info = { ...info, server: { ...info.server, origin, confirmed: true } };
   for (const fn of listeners) fn();
   return origin;
+}
+
+/** What {@link switchServer} needs from the app (the session and the page). */
+export interface ServerSwitchDeps {
+  /** Ends the session on the current (old) server: `api.logout()`; a failure is ignored. */
+  endRemoteSession(): Promise<unknown>;
+  /** Signs out on this device and waits until it is done: the device database and the token. */
+  logout(): Promise<void>;
+  /** Reloads the page (the new server's Content-Security-Policy `connect-src` applies per page). */
+  reload(): void;
+}
+
+/**
+ * Settings' server switch (docs/desktop-release.md, "Hardening"), in an order that never lets the
+ * old server's token reach the new one and never reloads before the sign-out is done:
+ * end the session on the old server → store the new server (main clears the stored token before
+ * answering; {@link changeServerOrigin} drops the one in memory) → `logout()` fully (device
+ * database, token) and every token write settled → reload.
+ * Resolves to a user-facing error (nothing changed: an invalid address, the setting not stored), or
+ * null once the reload was asked for.
+ */
+export async function switchServer(value: string, deps: ServerSwitchDeps, target: DesktopBridge = bridge): Promise<string | null> {
+  try {
+    normaliseServerOrigin(value);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  await deps.endRemoteSession().catch(() => undefined);
+  try {
+    await changeServerOrigin(value, target);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  await deps.logout();
+  await tokenWritesSettled();
+  deps.reload();
+  return null;
 }

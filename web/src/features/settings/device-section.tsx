@@ -5,10 +5,9 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api } from '@avail/shared/api/api-client.ts';
-import { normaliseServerOrigin } from '@avail/shared/desktop/desktop-bridge.ts';
 import { useSession } from '../../data/session.tsx';
 import { SESSION_ONLY_TOKEN_TEXT, usePlatformInfo } from '../../components/server-field.tsx';
-import { changeServerOrigin } from '../../platform/platform.ts';
+import { switchServer } from '../../platform/platform.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';
 
@@ -24,20 +23,18 @@ export function DeviceSection() {
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setSaving(true);
-    // The account and its token belong to the old server: end the session there first, then store
-    // the new server (a failure is shown here, still signed in locally), then sign out on this
-    // device and reload onto the new server.
-    try {
-      normaliseServerOrigin(current);
-      await api.logout().catch(() => undefined);
-      await changeServerOrigin(current);
-    } catch (err) {
-      setError((err as Error).message);
+    // The account and its token belong to the old server: end the session there, store the new
+    // server (a failure is shown here), sign out on this device — device database and token — and
+    // only then reload onto the new server (platform.ts switchServer).
+    const problem = await switchServer(current, {
+      endRemoteSession: () => api.logout(),
+      logout: () => logout({ waitForDeviceData: true }),
+      reload: () => window.location.reload(),
+    });
+    if (problem) {
+      setError(problem);
       setSaving(false);
-      return;
     }
-    await logout();
-    window.location.reload();
   }
 
   return (
