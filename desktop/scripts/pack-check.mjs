@@ -3,24 +3,32 @@
  * The packaging check (`npm run test:pack -w desktop`, one counted step of `npm test` after the web
  * build; docs/desktop-release.md, "Real-Electron suite" last paragraph).
  *
- * Runs electron-builder with the real electron-builder.yml for `--linux dir`, overriding only what
- * cannot work here: a stand-in Electron folder (`electronDist`: a folder with an executable named
- * `electron`, since Electron's binary is not downloaded), `electronFuses: null` (flipping fuses
- * needs the real binary), `publish: null`, and a temporary output folder. electron-builder validates
- * the configuration against its schema on the way. Then it lists `resources/app.asar` with
- * `@electron/asar` and requires that it holds exactly
- *   /package.json, /desktop/dist/main.cjs, /desktop/dist/preload.cjs and every file of web/dist
- *   (no source maps), and nothing else — no node_modules, sources, maps, tests, other folders;
- * and that `resources/tray/` holds the tray images.
+ * Runs electron-builder with the real electron-builder.yml for Linux `dir`, `deb` and `AppImage`,
+ * overriding only what cannot work here: a stand-in Electron folder (`electronDist`: a folder with
+ * an executable named `electron`, since Electron's binary is not downloaded), `electronFuses: null`
+ * (flipping fuses needs the real binary), a test update source (`publish`: a generic https URL, as
+ * `npm run dist` would pass from AVAIL_PUBLISH_*; nothing is uploaded) and a temporary output
+ * folder. electron-builder validates the configuration against its schema on the way. The deb and
+ * AppImage targets are stopped just before they fetch fpm / appimagetool from github.com.
+ * Then it requires that
+ *   - `resources/app.asar` (listed with `@electron/asar`) holds exactly /package.json,
+ *     /desktop/dist/main.cjs, /desktop/dist/preload.cjs and every file of web/dist (no source
+ *     maps), and nothing else — no node_modules, sources, maps, tests, other folders; the packaged
+ *     package.json's `main` is desktop/dist/main.cjs;
+ *   - `resources/tray/` holds the tray images; `resources/app-update.yml` names the update source;
+ *   - the artifacts are named Avail-<version>-amd64.deb and Avail-<version>-x86_64.AppImage;
+ *   - both desktop entries (Avail.desktop) say Name=Avail, StartupWMClass=Avail,
+ *     Categories=Office;Calendar; with a Comment, Icon and Exec; the deb gets the homepage, a
+ *     maintainer with an e-mail address, the license and a vendor.
  *
  * Builds the desktop bundles into desktop/dist first; uses the existing web/dist (never rebuilds it)
  * and fails at once when it is missing. `--config <file>` checks another configuration (to prove the
- * check catches a bad `files` list). Exit 0 when all holds, else 1 with the offending paths.
+ * check catches a bad one). Exit 0 when all holds, else 1 with the offending paths or values.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -45,6 +53,45 @@ function filesBelow(dir, base) {
   return out;
 }
 
+// A build-time update source as `npm run dist` passes it (publish-config.mjs); nothing is uploaded.
+const TEST_PUBLISH = { provider: 'generic', url: 'https://updates.example.com/avail/' };
+const DESKTOP_ENTRY = { Name: 'Avail', StartupWMClass: 'Avail', Categories: 'Office;Calendar;', Type: 'Application' };
+
+/** The artifact names electron-builder started, compared with the expected ones. */
+function expectArtifacts(started, expected) {
+  return expected.filter((name) => !started.includes(name)).map((name) => `no artifact named ${name} (started: ${started.join(', ') || 'none'})`);
+}
+
+/** Problems with a `[Desktop Entry]` text: the keys of DESKTOP_ENTRY, a Comment and an Icon. */
+function checkDesktopEntry(target, text) {
+  const entry = Object.fromEntries(
+    text
+      .split('\n')
+      .map((line) => line.match(/^([A-Za-z]+)=(.*)$/))
+      .filter(Boolean)
+      .map((m) => [m[1], m[2]]),
+  );
+  const problems = Object.entries(DESKTOP_ENTRY)
+    .filter(([key, value]) => entry[key] !== value)
+    .map(([key, value]) => `${target} desktop entry: ${key}=${entry[key] ?? '(missing)'}, expected ${value}`);
+  for (const key of ['Comment', 'Icon', 'Exec']) if (!entry[key]) problems.push(`${target} desktop entry: no ${key}`);
+  return problems;
+}
+
+/** Problems with the fpm arguments of the deb: homepage, maintainer, license and vendor set. */
+function checkDebArgs(args, rootPackage) {
+  const value = (flag) => {
+    const i = args.indexOf(flag);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const problems = [];
+  if (value('--url') !== rootPackage.homepage) problems.push(`deb: --url ${value('--url')} (expected the homepage ${rootPackage.homepage})`);
+  if (!/<[^>]+@[^>]+>/.test(value('--maintainer') ?? '')) problems.push(`deb: --maintainer ${value('--maintainer')} lacks an e-mail address`);
+  if (value('--license') !== rootPackage.license) problems.push(`deb: --license ${value('--license')} (expected ${rootPackage.license})`);
+  if (!value('--vendor')) problems.push('deb: no --vendor');
+  return problems;
+}
+
 const configArg = process.argv.indexOf('--config');
 const configFile = configArg > 0 ? resolve(process.argv[configArg + 1] ?? '') : join(root, 'electron-builder.yml');
 const webDist = join(root, 'web', 'dist');
@@ -66,18 +113,49 @@ try {
   chmodSync(join(standIn, 'electron'), 0o755);
   const output = join(scratch, 'out');
 
-  console.log(`pack-check: electron-builder --linux dir with ${relative(root, configFile)} (stand-in Electron, no fuses, no publish)`);
+  console.log(`pack-check: electron-builder --linux dir deb AppImage with ${relative(root, configFile)} (stand-in Electron, no fuses, a test update URL, nothing published)`);
   process.chdir(root);
   const { build } = await import('electron-builder');
+  // The deb and AppImage targets are stopped (electron-builder's `effectiveOptionComputed`) just
+  // before they fetch fpm / appimagetool from github.com: by then the package metadata deb needs
+  // (homepage, maintainer…), the desktop entry and app-update.yml are computed and checked here.
+  const seen = { deb: null, appImage: null, artifacts: [] };
+  const effectiveOptionComputed = async (options) => {
+    if (Array.isArray(options) && typeof options[1] === 'string') {
+      seen.deb = { args: options[0], desktop: readFileSync(options[1], 'utf8') };
+      return true;
+    }
+    if (options && typeof options === 'object' && 'desktop' in options) {
+      seen.appImage = { desktop: options.desktop, desktopFileName: options.desktopFileName };
+      return true;
+    }
+    return false;
+  };
+  // electron-builder logs the whole dependency tree of the workspace in one line ("duplicate
+  // dependency references", ~10 kB); keep npm test's output readable.
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = (chunk, ...rest) => write(typeof chunk === 'string' && chunk.length > 600 ? `${chunk.slice(0, 200)}… (${chunk.length} characters cut)` : chunk, ...rest);
   try {
     await build({
       projectDir: root,
-      config: { extends: configFile, electronDist: standIn, electronFuses: null, publish: null, directories: { output } },
-      linux: ['dir'],
+      config: {
+        extends: configFile,
+        electronDist: standIn,
+        electronFuses: null,
+        publish: TEST_PUBLISH,
+        directories: { output },
+        artifactBuildStarted: (context) => {
+          seen.artifacts.push(basename(context.file));
+        },
+      },
+      linux: ['dir', 'deb', 'AppImage'],
       publish: 'never',
+      effectiveOptionComputed,
     });
   } catch (error) {
     fail([`electron-builder failed: ${error instanceof Error ? error.message : String(error)}`]);
+  } finally {
+    process.stdout.write = write;
   }
 
   const resources = join(output, 'linux-unpacked', 'resources');
@@ -94,14 +172,26 @@ try {
   const trayDir = join(resources, 'tray');
   const trayMissing = TRAY_IMAGES.filter((name) => !existsSync(join(trayDir, name)));
 
+  const packaged = JSON.parse(asar.extractFile(archive, 'package.json').toString('utf8'));
+  const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const updateYml = existsSync(join(resources, 'app-update.yml')) ? readFileSync(join(resources, 'app-update.yml'), 'utf8') : '';
+  const version = rootPackage.version;
+
   const problems = [
     ...unexpected.map((p) => `in app.asar but must not be: ${p}`),
     ...missing.map((p) => `missing from app.asar: ${p}`),
     ...trayMissing.map((name) => `missing from resources/tray/: ${name}`),
+    ...(packaged.main === 'desktop/dist/main.cjs' ? [] : [`the packaged package.json's main is ${JSON.stringify(packaged.main)}, not desktop/dist/main.cjs`]),
+    ...(/^provider: generic$/m.test(updateYml) && updateYml.includes(`url: ${TEST_PUBLISH.url}`) ? [] : ['resources/app-update.yml does not name the build-time update source (provider: generic, its url)']),
+    ...expectArtifacts(seen.artifacts, [`Avail-${version}-amd64.deb`, `Avail-${version}-x86_64.AppImage`]),
+    ...(seen.deb ? checkDesktopEntry('deb', seen.deb.desktop) : ['the deb target never reached its packaging step']),
+    ...(seen.deb ? checkDebArgs(seen.deb.args, rootPackage) : []),
+    ...(seen.appImage ? checkDesktopEntry('AppImage', seen.appImage.desktop) : ['the AppImage target never reached its packaging step']),
+    ...(seen.appImage && seen.appImage.desktopFileName !== 'Avail.desktop' ? [`the AppImage's desktop file is ${seen.appImage.desktopFileName}, not Avail.desktop`] : []),
   ];
   if (problems.length > 0) fail(problems);
   console.log(
-    `pack-check: OK in ${seconds()}: app.asar holds exactly ${files.length} files (package.json, desktop/dist/main.cjs, desktop/dist/preload.cjs, ${webFiles.length} of web/dist; no node_modules, sources, maps or tests); resources/tray/ holds ${TRAY_IMAGES.length} images`,
+    `pack-check: OK in ${seconds()}: app.asar holds exactly ${files.length} files (package.json, desktop/dist/main.cjs, desktop/dist/preload.cjs, ${webFiles.length} of web/dist; no node_modules, sources, maps or tests); resources/tray/ holds ${TRAY_IMAGES.length} images; app-update.yml names the update source; ${seen.artifacts.join(' and ')} reached their packaging step with the Avail.desktop entry and the deb metadata (not built: fpm and appimagetool come from github.com)`,
   );
 } finally {
   rmSync(scratch, { recursive: true, force: true });
