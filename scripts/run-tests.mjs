@@ -6,7 +6,8 @@
  *      desktop bundles, each counted as one test;
  *   1. Vitest: engine unit tests, the 60 conformance cases, API/repository tests (SQLite, and
  *      PostgreSQL too when TEST_POSTGRES_URL is set), provider tests against Radicale and local servers;
- *   2. the web build, then Playwright in Debian's Chromium against the real server.
+ *   2. the web build, the packaging check (desktop/scripts/pack-check.mjs, one counted step), then
+ *      Playwright in Debian's Chromium against the real server.
  *   3. the real-Electron suite (desktop/e2e; skipped, with the reason, where Electron's binary is missing).
  * Prints one closing line `N passed, N failed, N skipped` summed from the runners' JSON reports
  * (with the reason for skipped tests, e.g. the PostgreSQL run when TEST_POSTGRES_URL is unset)
@@ -110,6 +111,7 @@ if (existsSync(e2eConfig)) {
     console.error('web build failed');
     totals.failed += 1;
   } else {
+    checkStep('packaging: electron-builder (Linux dir; deb, AppImage up to their tool download), stand-in Electron: asar contents, desktop entries, update source', process.execPath, [join(root, 'desktop', 'scripts', 'pack-check.mjs')]);
     const e2eReport = join(results, 'e2e.json');
     const status = run(bin('playwright'), ['test', '-c', e2eConfig], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
     const e2e = readJson(e2eReport);
