@@ -10,7 +10,8 @@
  * shows as pending, and after reconnecting a visitor no longer gets that hour; a visitor's proposal
  * produces exactly one system notification, whose click opens that proposal (highlighted); the tray
  * lists it and its Confirm command confirms it (issue 24). Google and Microsoft connect go through
- * the bridge's `openExternal` (the system browser), never a window inside the app (issue 27).
+ * the bridge's `openExternal` (the system browser), never a window inside the app; changing the
+ * server in Settings ends the session there and deletes the device's data before the reload (issue 27).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { OWNER_ZONE, todayIn, uniqueAccount, zonedDateTime } from './fixtures.ts';
@@ -252,5 +253,64 @@ test('desktop mode: Microsoft connect opens the consent page through the bridge,
   await expect(page.getByText('Finish connecting Microsoft Outlook Calendar in your browser.')).toHaveCount(0);
   expect(popups).toEqual([]);
   expect((await callsOf(page, 'openExternal')).length).toBe(1);
+  await desk.close();
+});
+
+test('desktop mode: changing the server in Settings ends the session there, deletes the device data and only then reloads onto the new server', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const acct = uniqueAccount('desks');
+  const web = await browser.newContext({ locale: 'en-GB', baseURL: serverUrl(), timezoneId: OWNER_ZONE });
+  await onboardedOwner(await web.newPage(), acct);
+  await web.close();
+
+  const desk = await browser.newContext({ locale: 'en-GB', baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
+  const page = await desk.newPage();
+  await signInDesktop(page, acct);
+  const oldToken = await page.evaluate(() => (window as unknown as { __bridgeToken(): string | null }).__bridgeToken());
+  expect(oldToken).toBeTruthy();
+  // The device database is open (the tray reports the device's own data).
+  await expect.poll(async () => { const s = await lastTrayState(page); return s?.signedIn ? s.connection : 'signed out'; }, { timeout: 30_000 }).toBe('online');
+  // What the device keeps of the account: the records of its IndexedDB databases (RxDB on Dexie).
+  const deviceRecords = () =>
+    page.evaluate(async () => {
+      let records = 0;
+      for (const { name } of await indexedDB.databases()) {
+        if (!name?.includes('avail-')) continue;
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const r = indexedDB.open(name);
+          r.onsuccess = () => resolve(r.result);
+          r.onerror = () => reject(r.error);
+        });
+        for (const store of Array.from(db.objectStoreNames)) {
+          records += await new Promise<number>((resolve, reject) => {
+            const r = db.transaction(store).objectStore(store).count();
+            r.onsuccess = () => resolve(r.result);
+            r.onerror = () => reject(r.error);
+          });
+        }
+        db.close();
+      }
+      return records;
+    });
+  expect(await deviceRecords()).toBeGreaterThan(0);
+
+  await page.goto('/app/settings');
+  await page.evaluate(() => ((window as unknown as { __notReloaded?: boolean }).__notReloaded = true));
+  const other = new URL(serverUrl());
+  other.hostname = other.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+  const newOrigin = other.origin;
+  await page.getByLabel('Avail server').fill(newOrigin);
+  const reloaded = page.waitForEvent('load', { timeout: 20_000 });
+  await page.getByRole('button', { name: 'Save server' }).click();
+
+  // Reloaded (a real page load: the marker is gone) onto the sign-in page of the new server.
+  await reloaded;
+  await expect(page.getByText(`Avail server: ${newOrigin}`)).toBeVisible({ timeout: 20_000 });
+  expect(await page.evaluate(() => (window as unknown as { __notReloaded?: boolean }).__notReloaded)).toBeUndefined();
+  expect((await callsOf(page, 'setServerOrigin')).map((c) => c.arg)).toEqual([serverUrl(), newOrigin]);
+  // Signed out everywhere: no token kept, the old session ended on the old server, the device data deleted.
+  expect(await page.evaluate(() => (window as unknown as { __bridgeToken(): string | null }).__bridgeToken())).toBeNull();
+  expect((await page.request.get(`${serverUrl()}/api/me`, { headers: { Authorization: `Bearer ${oldToken}` } })).status()).toBe(401);
+  expect(await deviceRecords()).toBe(0);
   await desk.close();
 });
