@@ -12,8 +12,8 @@
  * AppImage targets are stopped just before they fetch fpm / appimagetool from github.com.
  * Then it requires that
  *   - `resources/app.asar` (listed with `@electron/asar`) holds exactly /package.json,
- *     /desktop/dist/main.cjs, /desktop/dist/preload.cjs and every file of web/dist (no source
- *     maps), and nothing else — no node_modules, sources, maps, tests, other folders; the packaged
+ *     /desktop/dist/main.cjs, /desktop/dist/preload.cjs and every file of web/dist but the
+ *     server's (ssr/, the .br/.gz copies) and source maps, and nothing else — no node_modules, sources, maps, tests, other folders; the packaged
  *     package.json's `main` is desktop/dist/main.cjs;
  *   - `resources/tray/` holds the tray images; `resources/app-update.yml` names the update source;
  *   - the artifacts are named Avail-<version>-amd64.deb and Avail-<version>-x86_64.AppImage;
@@ -165,7 +165,11 @@ try {
   const entries = asar.listPackage(archive, { isPack: false }).map((p) => p.split(sep).join('/'));
   const files = entries.filter((p) => !('files' in asar.statFile(archive, p.slice(1), false)));
 
-  const webFiles = filesBelow(webDist, root).filter((p) => !p.endsWith('.map')).map((p) => `/${p}`);
+  // What the renderer needs of web/dist: not the server's SSR bundle, nor source maps or the
+  // precompressed .br/.gz copies (app:// serves the plain files).
+  const webFiles = filesBelow(webDist, root)
+    .filter((p) => !/\.(map|br|gz)$/.test(p) && !p.startsWith('web/dist/ssr/'))
+    .map((p) => `/${p}`);
   const expected = new Set(['/package.json', '/desktop/dist/main.cjs', '/desktop/dist/preload.cjs', ...webFiles]);
   const unexpected = files.filter((p) => !expected.has(p));
   const missing = [...expected].filter((p) => !files.includes(p));
