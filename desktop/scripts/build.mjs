@@ -7,10 +7,11 @@
  *
  * The server the app proposes on first run is fixed here: `AVAIL_SERVER_URL` (an http(s) origin,
  * e.g. `AVAIL_SERVER_URL=https://avail.example.com npm run build -w desktop`), else
- * `DEFAULT_DESKTOP_SERVER_ORIGIN` from shared (http://localhost:3000).
+ * `DEFAULT_DESKTOP_SERVER_ORIGIN` from shared (http://localhost:3000). The root package.json's
+ * `homepage` is fixed here too (`__AVAIL_HOMEPAGE__`, the external-link allow-list's help host).
  */
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -36,6 +37,8 @@ function serverOrigin(raw) {
 }
 
 const origin = serverOrigin(process.env.AVAIL_SERVER_URL);
+// The project's homepage (root package.json): its host is on the app's external-link allow-list.
+const { homepage } = JSON.parse(readFileSync(join(root, '..', 'package.json'), 'utf8'));
 rmSync(outdir, { recursive: true, force: true });
 
 const common = {
@@ -48,7 +51,10 @@ const common = {
   legalComments: 'none',
   logLevel: 'info',
   // With no AVAIL_SERVER_URL the identifier stays undefined and build-constants.ts uses the shared default.
-  define: origin ? { __AVAIL_DEFAULT_SERVER_ORIGIN__: JSON.stringify(origin) } : {},
+  define: {
+    ...(origin ? { __AVAIL_DEFAULT_SERVER_ORIGIN__: JSON.stringify(origin) } : {}),
+    ...(typeof homepage === 'string' ? { __AVAIL_HOMEPAGE__: JSON.stringify(homepage) } : {}),
+  },
 };
 
 await build({ ...common, entryPoints: [join(root, 'src/main/main.ts')], outfile: join(outdir, 'main.cjs') });
