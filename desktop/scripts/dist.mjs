@@ -9,9 +9,11 @@
  *
  * Flags: `--linux`, `--mac`, `--win` (several allowed; default: this computer's platform), `--dir`
  * (an unpacked folder instead of installers), `--publish never|always|onTag|onTagOrDraft` (default
- * never: uploading needs GH_TOKEN). Output: dist/desktop/. Works on Node 20 (no native modules are
- * rebuilt). Refuses, with one sentence, only what cannot work: a dmg off macOS, an nsis installer
- * off Windows without `wine` on PATH, an unknown flag, and publish variables that cannot work.
+ * never: uploading needs GH_TOKEN). Empty signing variables (`CSC_LINK=""` from an absent CI
+ * secret) are removed first; `AVAIL_WINDOWS_PUBLISHER` names the Windows publisher. Output:
+ * dist/desktop/. Works on Node 20 (no native modules are rebuilt). Refuses, with one sentence,
+ * only what cannot work: a dmg off macOS, an nsis installer off Windows without `wine` on PATH, an
+ * unknown flag, and publish variables that cannot work.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -69,6 +71,46 @@ export function distPlan(argv, host) {
   return { ok: true, platforms, dir, publish };
 }
 
+/**
+ * electron-builder's signing variables. A CI workflow passes an absent secret as an empty string,
+ * but electron-builder 26.17 skips signing only when they are absent (`null`): an empty
+ * `CSC_LINK` makes the macOS build fail with "<repository> not a file".
+ */
+export const SIGNING_VARIABLES = ['CSC_LINK', 'CSC_KEY_PASSWORD', 'CSC_INSTALLER_LINK', 'CSC_INSTALLER_KEY_PASSWORD', 'WIN_CSC_LINK', 'WIN_CSC_KEY_PASSWORD'];
+
+/**
+ * The signing variables of {@link SIGNING_VARIABLES} that are set but empty (or only spaces) in
+ * `env`: `main()` deletes them from `process.env` before electron-builder reads it, so an unset
+ * secret means "unsigned", as it does outside CI.
+ *
+ * @param {Record<string, string | undefined>} env the environment (`process.env`)
+ * @returns {string[]} the names to delete, in {@link SIGNING_VARIABLES} order
+ */
+export function emptySigningVariables(env) {
+  return SIGNING_VARIABLES.filter((name) => typeof env[name] === 'string' && env[name].trim() === '');
+}
+
+/**
+ * The configuration handed to electron-builder's `build()`: electron-builder.yml (`extends`) with
+ * the build-time publish setting and, when `AVAIL_WINDOWS_PUBLISHER` is set (the Windows signing
+ * certificate's subject CN), `win.signtoolOptions.publisherName` — the name electron-updater on
+ * Windows requires an update's signature to carry. Without it electron-builder takes the name from
+ * whatever certificate it saw (`WIN_CSC_LINK`, else `CSC_LINK`), or none.
+ *
+ * @param {object | null} publish {@link publishConfig}'s answer (`null`: no update source)
+ * @param {Record<string, string | undefined>} env the environment (`process.env`)
+ * @returns {{ extends: string, publish: object | null, win?: { signtoolOptions: { publisherName: string[] } } }}
+ */
+export function builderConfig(publish, env) {
+  // `extends` with a file name loads electron-builder.yml; the keys beside it are deep-merged over it
+  // (so `win.signtoolOptions.sign` from the yml stays). `publish: null` (not absent): electron-builder
+  // would otherwise guess GitHub from package.json.
+  const config = { extends: 'electron-builder.yml', publish };
+  const publisher = (env.AVAIL_WINDOWS_PUBLISHER ?? '').trim();
+  if (publisher !== '') config.win = { signtoolOptions: { publisherName: [publisher] } };
+  return config;
+}
+
 /** Runs a command from the repository root; exits with its status when it fails. */
 function step(label, cmd, args) {
   console.log(`\n▶ ${label}`);
@@ -102,13 +144,12 @@ async function main() {
   console.log(describePublish(publish));
   // Hook paths in the yml (./desktop/scripts/…) are resolved from the working directory.
   process.chdir(root);
+  for (const name of emptySigningVariables(process.env)) delete process.env[name];
   const { build } = await import('electron-builder');
   const targets = plan.dir ? ['dir'] : [];
   const artifacts = await build({
     projectDir: root,
-    // `extends` with a file name loads electron-builder.yml; the keys beside it are merged over it.
-    // `publish: null` (not absent): electron-builder would otherwise guess GitHub from package.json.
-    config: { extends: 'electron-builder.yml', publish },
+    config: builderConfig(publish, process.env),
     publish: plan.publish,
     ...Object.fromEntries(plan.platforms.map((p) => [p, targets])),
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { distPlan } from './dist.mjs';
+import { builderConfig, distPlan, emptySigningVariables } from './dist.mjs';
 
 const linux = { hostPlatform: 'linux', hasWine: false };
 
@@ -30,5 +30,34 @@ describe('npm run dist -w desktop: what it builds and what it refuses (docs/desk
     expect(distPlan(['--snap'], linux)).toEqual({ ok: false, reason: 'Unknown flag "--snap": dist takes --linux, --mac, --win, --dir and --publish <policy>.' });
     expect(distPlan(['--publish', 'sometimes'], linux)).toEqual({ ok: false, reason: expect.stringMatching(/--publish takes one of never, always, onTag, onTagOrDraft/) });
     expect(distPlan(['--publish'], linux).ok).toBe(false);
+  });
+});
+
+describe('signing variables from CI secrets (docs/desktop-release.md, Signing)', () => {
+  it('an absent secret passed as "" is removed, so electron-builder builds unsigned instead of failing with "<repo> not a file"', () => {
+    const env = { CSC_LINK: '', CSC_KEY_PASSWORD: '', CSC_INSTALLER_LINK: ' ', CSC_INSTALLER_KEY_PASSWORD: '', WIN_CSC_LINK: '', WIN_CSC_KEY_PASSWORD: '', PATH: '', HOME: '' };
+    expect(emptySigningVariables(env)).toEqual(['CSC_LINK', 'CSC_KEY_PASSWORD', 'CSC_INSTALLER_LINK', 'CSC_INSTALLER_KEY_PASSWORD', 'WIN_CSC_LINK', 'WIN_CSC_KEY_PASSWORD']);
+  });
+
+  it('a set certificate, an unset variable and other empty variables are left alone', () => {
+    expect(emptySigningVariables({ CSC_LINK: 'MIIK…base64', CSC_KEY_PASSWORD: '', EMPTY: '' })).toEqual(['CSC_KEY_PASSWORD']);
+    expect(emptySigningVariables({})).toEqual([]);
+  });
+});
+
+describe("electron-builder's configuration: the yml, the publish setting, the Windows publisher", () => {
+  const github = { provider: 'github', owner: 'me', repo: 'avail' };
+
+  it('without AVAIL_WINDOWS_PUBLISHER: electron-builder.yml and the publish setting only (the publisher comes from the certificate electron-builder saw)', () => {
+    expect(builderConfig(github, {})).toEqual({ extends: 'electron-builder.yml', publish: github });
+    expect(builderConfig(null, { AVAIL_WINDOWS_PUBLISHER: '  ' })).toEqual({ extends: 'electron-builder.yml', publish: null });
+  });
+
+  it("with AVAIL_WINDOWS_PUBLISHER: the certificate's CN is the publisher electron-updater on Windows requires", () => {
+    expect(builderConfig(github, { AVAIL_WINDOWS_PUBLISHER: ' Avail Software Ltd ' })).toEqual({
+      extends: 'electron-builder.yml',
+      publish: github,
+      win: { signtoolOptions: { publisherName: ['Avail Software Ltd'] } },
+    });
   });
 });

@@ -107,6 +107,23 @@ describe('Windows sign hook (win.signtoolOptions.sign): runs AVAIL_WINDOWS_SIGN_
     expect(existsSync(`${file}.signed`)).toBe(false);
   });
 
+  it("the command line is never logged; the tool's output only when it fails, its last 2 kB at most", async () => {
+    const file = join(dir, 'Avail.exe');
+    writeFileSync(file, 'MZ');
+    const log = vi.fn();
+    const quiet = `${node} -e "console.log('signing with vault token-on-success'); console.error('warn-on-success')" {file} --kv-secret=s3cr3t-in-template`;
+    await windowsSignHook.signFile({ path: file }, { env: { ...process.env, AVAIL_WINDOWS_SIGN_COMMAND: quiet }, log });
+    expect(log.mock.calls.flat().join('\n')).not.toMatch(/token-on-success|warn-on-success|s3cr3t-in-template/);
+
+    log.mockClear();
+    const noisy = `${node} -e "console.log('x'.repeat(5000)); console.error('SignTool Error: No certificates were found'); process.exit(1)" {file} --kv-secret=s3cr3t-in-template`;
+    await expect(windowsSignHook.signFile({ path: file }, { env: { ...process.env, AVAIL_WINDOWS_SIGN_COMMAND: noisy }, log })).rejects.toThrow(/sign command failed/);
+    const logged = log.mock.calls.flat().join('\n');
+    expect(logged).toContain('SignTool Error: No certificates were found');
+    expect(logged).not.toContain('s3cr3t-in-template');
+    expect(logged.length).toBeLessThan(windowsSignHook.OUTPUT_LIMIT + 200);
+  });
+
   it('a template without {file} is refused', async () => {
     const env = { ...process.env, AVAIL_WINDOWS_SIGN_COMMAND: 'signtool sign /a' };
     await expect(windowsSignHook.signFile({ path: join(dir, 'Avail.exe') }, { env, log: () => {} })).rejects.toThrow('must contain {file}');

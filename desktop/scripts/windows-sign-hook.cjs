@@ -8,13 +8,16 @@
  *
  * Unset: one log line per build "windows sign: skipped (AVAIL_WINDOWS_SIGN_COMMAND not set)", the
  * files stay unsigned. A command that exits non-zero fails the build: an unsigned installer is never
- * published as a signed one. The command itself is not logged (it may carry secrets).
+ * published as a signed one. The command line itself is never logged (it may carry secrets); the
+ * tool's output (stdout and stderr, piped) is echoed only when it fails, its last 2 kB at most.
  */
 'use strict';
 
 const { spawn } = require('node:child_process');
 
 const SKIP_LINE = 'windows sign: skipped (AVAIL_WINDOWS_SIGN_COMMAND not set)';
+/** How much of a failing command's output is echoed (its end, where the reason usually is). */
+const OUTPUT_LIMIT = 2048;
 let skipLogged = false;
 
 /**
@@ -66,12 +69,22 @@ async function signFile(configuration, deps = {}) {
     return 'skipped';
   }
   const command = signCommand(template, configuration.path);
+  const chunks = [];
   const code = await new Promise((resolve, reject) => {
-    const child = spawn(command, { shell: true, stdio: 'inherit', env });
+    const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+    child.stdout.on('data', (chunk) => chunks.push(chunk));
+    child.stderr.on('data', (chunk) => chunks.push(chunk));
     child.on('error', reject);
-    child.on('exit', (status, signal) => resolve(signal ? signal : status));
+    child.on('close', (status, signal) => resolve(signal ? signal : status));
   });
-  if (code !== 0) throw new Error(`windows sign: the sign command failed for ${configuration.path} (exit ${code})`);
+  if (code !== 0) {
+    const output = Buffer.concat(chunks).toString('utf8').trim();
+    if (output !== '') {
+      const shown = output.length > OUTPUT_LIMIT ? `… ${output.slice(-OUTPUT_LIMIT)}` : output;
+      log(`windows sign: the sign command's output (last ${OUTPUT_LIMIT} characters at most):\n${shown}`);
+    }
+    throw new Error(`windows sign: the sign command failed for ${configuration.path} (exit ${code})`);
+  }
   log(`windows sign: signed ${configuration.path}`);
   return 'signed';
 }
@@ -86,4 +99,4 @@ function resetSkipLog() {
   skipLogged = false;
 }
 
-module.exports = { sign, signFile, signCommand, quotePath, resetSkipLog, SKIP_LINE };
+module.exports = { sign, signFile, signCommand, quotePath, resetSkipLog, SKIP_LINE, OUTPUT_LIMIT };
