@@ -81,3 +81,35 @@ describe('server setting store', () => {
     expect(await make().get()).toEqual({ origin: 'https://avail.example.com', editable: true, confirmed: false });
   });
 });
+
+describe('server setting store: changes at the same time (issue 27 review)', () => {
+  it('the menu-bar option reads as set right after the call, before its write lands', async () => {
+    const s = make();
+    await s.get();
+    const pending = s.setShowNextFreeInMenuBar(true);
+    expect(s.showNextFreeInMenuBar()).toBe(true);
+    await pending;
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ showNextFreeInMenuBar: true });
+  });
+
+  it('a server change and a menu-bar click at once: both are in the file, whichever write is slower', async () => {
+    // The first write takes longer than the second: unserialised, the older content would land last.
+    let writes = 0;
+    const slowFirst = (f: string, d: string) => new Promise<void>((resolve, reject) => setTimeout(() => writePrivateFile(f, d).then(resolve, reject), writes++ === 0 ? 60 : 5));
+    const s = createServerSettingStore({ readFile: (f) => readFile(f), writeFile: slowFirst, file, defaultOrigin: 'https://avail.example.com' });
+    await s.get();
+    await Promise.all([s.setServerOrigin('https://avail.example.org'), s.setShowNextFreeInMenuBar(true)]);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ serverOrigin: 'https://avail.example.org', confirmed: true, showNextFreeInMenuBar: true });
+    expect(s.currentOrigin()).toBe('https://avail.example.org');
+    expect(s.showNextFreeInMenuBar()).toBe(true);
+    const restarted = make();
+    expect((await restarted.get()).origin).toBe('https://avail.example.org');
+    expect(restarted.showNextFreeInMenuBar()).toBe(true);
+  });
+
+  it('both at once before the file was ever read: both kept', async () => {
+    const s = make();
+    await Promise.all([s.setShowNextFreeInMenuBar(true), s.setServerOrigin('https://avail.example.org')]);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ serverOrigin: 'https://avail.example.org', confirmed: true, showNextFreeInMenuBar: true });
+  });
+});

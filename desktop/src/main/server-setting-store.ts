@@ -7,6 +7,8 @@
  * The same file keeps the macOS tray option "Show next free time in the menu bar"
  * (`"showNextFreeInMenuBar": true`, default off; docs/desktop-release.md). Each write keeps the
  * other fields; an unconfirmed origin is not written (the build default stays the default).
+ * Writes are serialised (one at a time, each from the latest values), so changes made at the same
+ * time all reach the file; the menu-bar option applies in memory at once, before its write.
  */
 import { normaliseServerOrigin, type ServerSetting } from '@avail/shared/desktop/desktop-bridge.ts';
 import { isMissing } from './private-file.ts';
@@ -39,7 +41,11 @@ export interface ServerSettingStore {
 export interface MenuBarOptionStore {
   /** Whether the tray shows the next free time beside its icon (macOS); false until `get` has read the file, or by default. */
   showNextFreeInMenuBar(): boolean;
-  /** Stores the menu-bar option (the change applies at once, even if the write fails: then it is logged and lost at restart). */
+  /**
+   * Stores the menu-bar option. {@link showNextFreeInMenuBar} returns the new value synchronously,
+   * before the returned promise settles; it applies even if the write fails (then it is logged and
+   * lost at restart). Never rejects.
+   */
   setShowNextFreeInMenuBar(on: boolean): Promise<void>;
 }
 
@@ -49,9 +55,11 @@ export function createServerSettingStore(deps: ServerSettingStoreDeps): ServerSe
   const fallback = safeOrigin(deps.defaultOrigin) ?? 'http://localhost:3000';
   type Config = { origin: string; confirmed: boolean; menuBar: boolean };
   let cached: Config | null = null;
+  let reading: Promise<Config> | null = null;
+  /** The menu-bar option as last set, applied at once (before the file is read or written). */
+  let menuBarSet: boolean | null = null;
 
-  async function read(): Promise<Config> {
-    if (cached) return cached;
+  async function readFromDisk(): Promise<Config> {
     let value: Config = { origin: fallback, confirmed: false, menuBar: false };
     try {
       const raw = JSON.parse(String(await deps.readFile(deps.file))) as { serverOrigin?: unknown; confirmed?: unknown; showNextFreeInMenuBar?: unknown } | null;
@@ -66,9 +74,26 @@ export function createServerSettingStore(deps: ServerSettingStoreDeps): ServerSe
     } catch (e) {
       if (!isMissing(e)) log(`server setting: ${deps.file} could not be read; using the default`);
     }
-    cached = value;
-    return value;
+    if (menuBarSet !== null) value = { ...value, menuBar: menuBarSet };
+    cached ??= value;
+    return cached;
   }
+
+  /** The file is read once, however many callers ask at the same time. */
+  function read(): Promise<Config> {
+    if (cached) return Promise.resolve(cached);
+    reading ??= readFromDisk();
+    return reading;
+  }
+
+  // Writes run one at a time, each from the latest cached config: two changes at once (server and
+  // menu-bar option) both end up in the file.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(op: () => Promise<T>): Promise<T> => {
+    const next = queue.then(op, op);
+    queue = next.catch(() => undefined);
+    return next;
+  };
 
   /** The file's content for `c`: the origin only once confirmed, the option only when on. */
   function serialise(c: Config): string {
@@ -81,22 +106,35 @@ export function createServerSettingStore(deps: ServerSettingStoreDeps): ServerSe
       return { origin: v.origin, editable: true, confirmed: v.confirmed };
     },
     currentOrigin: () => cached?.origin ?? fallback,
-    async setServerOrigin(url) {
-      const origin = normaliseServerOrigin(String(url ?? ''));
-      const next: Config = { ...(await read()), origin, confirmed: true };
-      await deps.writeFile(deps.file, serialise(next));
-      cached = next;
-      return origin;
-    },
-    showNextFreeInMenuBar: () => cached?.menuBar ?? false,
-    async setShowNextFreeInMenuBar(on) {
-      const next: Config = { ...(await read()), menuBar: on };
-      cached = next;
+    setServerOrigin(url) {
+      let origin: string;
       try {
-        await deps.writeFile(deps.file, serialise(next));
-      } catch {
-        log(`server setting: ${deps.file} could not be written; the menu-bar option is not kept`);
+        origin = normaliseServerOrigin(String(url ?? ''));
+      } catch (e) {
+        return Promise.reject(e);
       }
+      return serial(async () => {
+        const next: Config = { ...(await read()), origin, confirmed: true };
+        await deps.writeFile(deps.file, serialise(next));
+        // Only the fields this call changed: a menu-bar click during the write stays.
+        cached = { ...(cached ?? next), origin, confirmed: true };
+        return origin;
+      });
+    },
+    showNextFreeInMenuBar: () => cached?.menuBar ?? menuBarSet ?? false,
+    setShowNextFreeInMenuBar(on) {
+      // At once, so the tray redrawn right after the click shows the new value.
+      menuBarSet = on;
+      if (cached) cached = { ...cached, menuBar: on };
+      return serial(async () => {
+        const current = await read();
+        cached = { ...current, menuBar: menuBarSet ?? on }; // the latest click wins
+        try {
+          await deps.writeFile(deps.file, serialise(cached));
+        } catch {
+          log(`server setting: ${deps.file} could not be written; the menu-bar option is not kept`);
+        }
+      });
     },
   };
 }

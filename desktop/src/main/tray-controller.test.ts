@@ -3,6 +3,7 @@ import type { MenuItemConstructorOptions } from 'electron';
 import type { DesktopCommand, TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
 import { createTrayController, type TrayUpdates } from './tray-controller.ts';
 import type { UpdateState } from './update-controller.ts';
+import { createServerSettingStore } from './server-setting-store.ts';
 
 type Template = MenuItemConstructorOptions[];
 
@@ -242,6 +243,32 @@ describe('the macOS menu-bar text and the update items (issue 27)', () => {
     expect(tray.title).toBe('Next free 16:00');
     click('Show next free time in the menu bar', { checked: false });
     expect(tray.title).toBe('');
+  });
+
+  it('macOS, with the real option store (desktop-config.json): ticked and titled right after the click, not a minute later', async () => {
+    const files = new Map<string, string>();
+    const store = createServerSettingStore({
+      readFile: async (f) => {
+        const text = files.get(f);
+        if (text === undefined) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
+        return text;
+      },
+      writeFile: async (f, d) => void files.set(f, d),
+      file: '/data/desktop-config.json',
+      defaultOrigin: 'https://avail.example.com',
+    });
+    await store.get(); // main.ts reads the config before the tray exists
+    const menuBarText = { get: () => store.showNextFreeInMenuBar(), set: (on: boolean) => void store.setShowNextFreeInMenuBar(on) };
+    const { controller, tray, click, item } = setup('2026-06-15T13:10:00Z', { platform: 'darwin', menuBarText });
+    controller.setState(state());
+    click('Show next free time in the menu bar', { checked: true });
+    expect(item('Show next free time in the menu bar').checked).toBe(true);
+    expect(tray.setTitle).toHaveBeenLastCalledWith('Free until 15:30', { fontType: 'monospacedDigit' });
+    click('Show next free time in the menu bar', { checked: false });
+    expect(item('Show next free time in the menu bar').checked).toBe(false);
+    expect(tray.title).toBe('');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(JSON.parse(files.get('/data/desktop-config.json') ?? '{}')).toEqual({});
   });
 
   it('macOS: the option kept as on shows the text from the start', () => {
