@@ -15,6 +15,9 @@
  *     /desktop/dist/main.cjs, /desktop/dist/preload.cjs and every file of web/dist but the
  *     server's (ssr/, the .br/.gz copies) and source maps, and nothing else — no node_modules, sources, maps, tests, other folders; the packaged
  *     package.json's `main` is desktop/dist/main.cjs;
+ *   - the packaged main.cjs, taken out of the asar, can be required by a child `node` with only a
+ *     stub `electron` module on its path (bundle-load-check.mjs: nothing starts) — no missing
+ *     external, no bad define, no top-level throw;
  *   - `resources/tray/` holds the tray images; `resources/app-update.yml` names the update source;
  *   - the artifacts are named Avail-<version>-amd64.deb and Avail-<version>-x86_64.AppImage;
  *   - both desktop entries (Avail.desktop) say Name=Avail, StartupWMClass=Avail,
@@ -30,6 +33,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadBundleWithStubElectron } from './bundle-load-check.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const started = Date.now();
@@ -177,6 +181,14 @@ try {
   const trayMissing = TRAY_IMAGES.filter((name) => !existsSync(join(trayDir, name)));
 
   const packaged = JSON.parse(asar.extractFile(archive, 'package.json').toString('utf8'));
+  // The packaged main bundle, required by node with only a stub `electron` beside it: a missing
+  // external or a bad define fails here, not at the owner's first start.
+  let loaded = { ok: false, reason: 'not in app.asar' };
+  if (files.includes('/desktop/dist/main.cjs')) {
+    const packagedMain = join(scratch, 'packaged-main.cjs');
+    writeFileSync(packagedMain, asar.extractFile(archive, 'desktop/dist/main.cjs'));
+    loaded = loadBundleWithStubElectron(packagedMain);
+  }
   const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const updateYml = existsSync(join(resources, 'app-update.yml')) ? readFileSync(join(resources, 'app-update.yml'), 'utf8') : '';
   const version = rootPackage.version;
@@ -185,6 +197,7 @@ try {
     ...unexpected.map((p) => `in app.asar but must not be: ${p}`),
     ...missing.map((p) => `missing from app.asar: ${p}`),
     ...trayMissing.map((name) => `missing from resources/tray/: ${name}`),
+    ...(loaded.ok ? [] : [`the packaged desktop/dist/main.cjs cannot be required (node, a stub electron module, nothing else): ${loaded.reason}`]),
     ...(packaged.main === 'desktop/dist/main.cjs' ? [] : [`the packaged package.json's main is ${JSON.stringify(packaged.main)}, not desktop/dist/main.cjs`]),
     ...(/^provider: generic$/m.test(updateYml) && updateYml.includes(`url: ${TEST_PUBLISH.url}`) ? [] : ['resources/app-update.yml does not name the build-time update source (provider: generic, its url)']),
     ...expectArtifacts(seen.artifacts, [`Avail-${version}-amd64.deb`, `Avail-${version}-x86_64.AppImage`]),
@@ -195,7 +208,7 @@ try {
   ];
   if (problems.length > 0) fail(problems);
   console.log(
-    `pack-check: OK in ${seconds()}: app.asar holds exactly ${files.length} files (package.json, desktop/dist/main.cjs, desktop/dist/preload.cjs, ${webFiles.length} of web/dist; no node_modules, sources, maps or tests); resources/tray/ holds ${TRAY_IMAGES.length} images; app-update.yml names the update source; ${seen.artifacts.join(' and ')} reached their packaging step with the Avail.desktop entry and the deb metadata (not built: fpm and appimagetool come from github.com)`,
+    `pack-check: OK in ${seconds()}: app.asar holds exactly ${files.length} files (package.json, desktop/dist/main.cjs, desktop/dist/preload.cjs, ${webFiles.length} of web/dist; no node_modules, sources, maps or tests); the packaged main.cjs loads under node with a stub electron; resources/tray/ holds ${TRAY_IMAGES.length} images; app-update.yml names the update source; ${seen.artifacts.join(' and ')} reached their packaging step with the Avail.desktop entry and the deb metadata (not built: fpm and appimagetool come from github.com)`,
   );
 } finally {
   rmSync(scratch, { recursive: true, force: true });
