@@ -56,14 +56,17 @@ export function newDataFolder(serverOrigin?: string): { dir: string; remove(): v
  * Starts the app as `electron desktop/` (desktop/package.json `main`: dist/main.cjs, built by
  * `npm run test:desktop`) with the data folder `dataDir` and the test hook on. On Linux Chromium's
  * own sandbox is turned off (`--no-sandbox`: CI runners lack the setuid helper and user namespaces);
- * the app's renderer settings (sandbox: true, contextIsolation) are unchanged.
+ * the app's renderer settings (sandbox: true, contextIsolation) are unchanged. Also on Linux,
+ * `--password-store=gnome-libsecret`: under xvfb no desktop environment is named, so Chromium would
+ * pick the `basic_text` store and safeStorage would keep the token in memory only; with it, the
+ * Secret Service of the session's gnome-keyring (desktop/README.md, "Real-Electron suite").
  */
 export async function launchAvail(executablePath: string, dataDir: string): Promise<ElectronApplication> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   return electron.launch({
     executablePath,
-    args: [...(process.platform === 'linux' ? ['--no-sandbox'] : []), desktopDir],
+    args: [...(process.platform === 'linux' ? ['--no-sandbox', '--password-store=gnome-libsecret'] : []), desktopDir],
     env: { ...env, AVAIL_E2E: '1', AVAIL_USER_DATA_DIR: dataDir, TZ: OWNER_ZONE, LANG: 'en_GB.UTF-8' },
     timeout: 60_000,
   });
