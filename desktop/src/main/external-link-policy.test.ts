@@ -117,7 +117,7 @@ describe('the question', () => {
   it('shows the full address with Open / Cancel, Cancel being the default and the Escape answer', async () => {
     expect(externalLinkQuestion('https://example.org/a?b=c')).toMatchObject({
       message: 'Open this address in your browser?',
-      detail: 'https://example.org/a?b=c',
+      detail: 'https://example.org/a?b=c\n\nSite: example.org',
       buttons: ['Open', 'Cancel'],
       defaultId: 1,
       cancelId: 1,
@@ -127,6 +127,18 @@ describe('the question', () => {
     expect(await confirm('https://example.org/')).toBe(false);
     dialog.showMessageBox.mockResolvedValue({ response: 0 });
     expect(await confirm('https://example.org/')).toBe(true);
-    expect(dialog.showMessageBox).toHaveBeenCalledWith(expect.objectContaining({ detail: 'https://example.org/' }));
+    expect(dialog.showMessageBox).toHaveBeenCalledWith(expect.objectContaining({ detail: 'https://example.org/\n\nSite: example.org' }));
+  });
+
+  it('a look-alike host (Cyrillic "а" in аpple.com) is shown in punycode, its host on a line of its own', async () => {
+    const lookAlike = 'https://\u0430pple.com/account?x=1';
+    const { detail } = externalLinkQuestion(lookAlike);
+    expect(detail).toBe('https://xn--pple-43d.com/account?x=1\n\nSite: xn--pple-43d.com');
+    expect(detail).not.toContain('\u0430');
+    const dialog = { showMessageBox: vi.fn(async () => ({ response: 1 })) };
+    const shell = { openExternal: vi.fn() };
+    expect(await openExternalWithPolicy(lookAlike, { shell, confirm: confirmWithMessageBox(dialog), allowHosts: ['apple.com'], log: vi.fn() })).toBe('cancelled');
+    expect(dialog.showMessageBox).toHaveBeenCalledWith(expect.objectContaining({ detail: expect.stringContaining('Site: xn--pple-43d.com') }));
+    expect(shell.openExternal).not.toHaveBeenCalled();
   });
 });

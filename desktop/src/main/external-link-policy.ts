@@ -6,7 +6,8 @@
  * - https to an allow-listed host (the providers' consent pages, the project's own `homepage` host)
  *   opens at once;
  * - any other http(s) address opens only after the owner answers a question ("Open this address in
- *   your browser?", the full address, Open / Cancel, Cancel the default);
+ *   your browser?", the full address with its host in punycode and the host on a line of its own,
+ *   Open / Cancel, Cancel the default);
  * - every other scheme (`file:`, `smb:`, `javascript:`, `about:` …), and any address carrying a
  *   user name or password, is refused.
  *
@@ -74,12 +75,18 @@ export function describeLinkForLog(url: string): string {
   return u.protocol;
 }
 
-/** The question of the "ask" case (Electron `dialog.showMessageBox` options). */
+/**
+ * The question of the "ask" case (Electron `dialog.showMessageBox` options). The detail shows the
+ * address as the browser will read it (`new URL(url).href`: a non-ASCII host in its punycode form,
+ * `xn--…`, so a look-alike of a known name in Cyrillic or Greek letters does not pass for it) and,
+ * on a line of its own, the host it goes to. An unparsable `url` is shown as given.
+ */
 export function externalLinkQuestion(url: string) {
+  const u = parse(url);
   return {
     type: 'question' as const,
     message: 'Open this address in your browser?',
-    detail: url,
+    detail: u ? `${u.href}\n\nSite: ${u.hostname}` : url,
     buttons: ['Open', 'Cancel'],
     defaultId: 1,
     cancelId: 1,
