@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   RENDERER_RELOAD_DELAY_MS,
   attachCrashRecovery,
-  attachDockToWindow,
+  createDockControl,
   attachHideOnClose,
   attachMainWindowGuards,
   claimSingleInstance,
@@ -176,40 +176,81 @@ describe('window-open and navigation rules', () => {
 
 describe('macOS Dock', () => {
   function dockApp() {
-    return { dock: { show: vi.fn(async () => undefined), hide: vi.fn() } };
+    const calls: string[] = [];
+    let finishShow: () => void = () => undefined;
+    const dock = {
+      // Like Electron: resolves once macOS has made the app a regular (Dock) app again.
+      show: vi.fn(() => new Promise<void>((resolve) => (finishShow = () => (calls.push('dock.show done'), resolve())))),
+      hide: vi.fn(() => void calls.push('dock.hide')),
+    };
+    return { app: { dock }, calls, finishShow: () => finishShow() };
+  }
+  /** A macOS window: occlusion (covered, another Space, minimised, screen lock, Cmd+H) fires hide/show as Electron does there. */
+  class MacWindow extends FakeWindow {
+    occlude() {
+      this.emit('hide');
+    }
+    unocclude() {
+      this.emit('show');
+    }
   }
 
-  it('hides the Dock icon while the window is hidden to the tray and shows it with the window', () => {
-    const app = dockApp();
-    const win = new FakeWindow();
-    attachDockToWindow(win, app, 'darwin', { startsHidden: false });
+  it('the window covered, on another Space, minimised or behind a lock screen keeps the app in the Dock', () => {
+    const { app } = dockApp();
+    const win = new MacWindow();
+    const dock = createDockControl(app, 'darwin');
+    attachHideOnClose(win, { quitting: false }, dock);
+    for (let i = 0; i < 3; i++) {
+      win.occlude();
+      win.unocclude();
+    }
     expect(app.dock.hide).not.toHaveBeenCalled();
-    win.emit('hide');
-    expect(app.dock.hide).toHaveBeenCalledOnce();
-    win.emit('show');
-    expect(app.dock.show).toHaveBeenCalledOnce();
+    expect(app.dock.show).not.toHaveBeenCalled();
   });
 
-  it('started hidden at login: no Dock icon until the window shows', () => {
-    const app = dockApp();
-    const win = new FakeWindow();
-    attachDockToWindow(win, app, 'darwin', { startsHidden: true });
+  it('closing the window hides the Dock icon; Open shows the Dock icon first and the window once it is there', async () => {
+    const { app, calls, finishShow } = dockApp();
+    const win = new MacWindow();
+    win.show.mockImplementation(() => void calls.push('win.show'));
+    const dock = createDockControl(app, 'darwin');
+    attachHideOnClose(win, { quitting: false }, dock);
+    expect(win.tryClose()).toBe(false);
     expect(app.dock.hide).toHaveBeenCalledOnce();
-    win.emit('show');
+
+    const revealed = revealWindow(win, dock);
+    await Promise.resolve();
     expect(app.dock.show).toHaveBeenCalledOnce();
+    expect(win.show).not.toHaveBeenCalled(); // not before the Dock icon is back
+    finishShow();
+    await revealed;
+    expect(calls).toEqual(['dock.hide', 'dock.show done', 'win.show']);
+    expect(win.focus).toHaveBeenCalledOnce();
   });
 
-  it('does nothing on Windows and Linux (no Dock)', () => {
+  it('quitting closes the window without touching the Dock; a failing dock.show still shows the window', async () => {
+    const app = { dock: { show: vi.fn(async () => Promise.reject(new Error('no dock'))), hide: vi.fn() } };
+    const win = new MacWindow();
+    const dock = createDockControl(app, 'darwin');
+    attachHideOnClose(win, { quitting: true }, dock);
+    expect(win.tryClose()).toBe(true);
+    expect(app.dock.hide).not.toHaveBeenCalled();
+    await revealWindow(win, dock);
+    expect(win.show).toHaveBeenCalledOnce();
+  });
+
+  it('no Dock on Windows and Linux: the window shows at once', () => {
     for (const platform of ['win32', 'linux'] as const) {
-      const app = dockApp();
+      const { app } = dockApp();
+      expect(createDockControl(app, platform)).toBeNull();
       const win = new FakeWindow();
-      attachDockToWindow(win, app, platform, { startsHidden: true });
-      win.emit('hide');
-      win.emit('show');
+      attachHideOnClose(win, { quitting: false }, createDockControl(app, platform));
+      win.tryClose();
+      void revealWindow(win, createDockControl(app, platform));
+      expect(win.show).toHaveBeenCalledOnce(); // synchronously
       expect(app.dock.hide).not.toHaveBeenCalled();
       expect(app.dock.show).not.toHaveBeenCalled();
     }
-    expect(() => attachDockToWindow(new FakeWindow(), {}, 'darwin', { startsHidden: true })).not.toThrow();
+    expect(createDockControl({}, 'darwin')).toBeNull();
   });
 });
 

@@ -239,13 +239,17 @@ export interface HideableWindow {
 
 /**
  * Closing the window (its close button, Cmd+W, Alt+F4) hides it to the tray: the `close` event is
- * prevented and the window hidden, unless `flag.quitting` — then it closes for real.
+ * prevented and the window hidden, unless `flag.quitting` — then it closes for real. On macOS pass
+ * `dock` ({@link createDockControl}): the Dock icon goes with the window, here only, because this
+ * is a hide the app does on purpose (the window's own `hide` event also fires when it is covered,
+ * on another Space, minimised or the screen locks, and must not remove the app from the Dock).
  */
-export function attachHideOnClose(win: HideableWindow, flag: QuitFlag): void {
+export function attachHideOnClose(win: HideableWindow, flag: QuitFlag, dock?: DockControl | null): void {
   win.on('close', (event) => {
     if (flag.quitting) return;
     event.preventDefault();
     win.hide();
+    dock?.hide();
   });
 }
 
@@ -255,13 +259,30 @@ export interface RevealableWindow {
   restore(): void;
   show(): void;
   focus(): void;
+  isDestroyed?(): boolean;
 }
 
-/** Brings the window to the front: restores it when minimised, shows it, focuses it. */
-export function revealWindow(win: RevealableWindow): void {
-  if (win.isMinimized()) win.restore();
-  win.show();
-  win.focus();
+/**
+ * Brings the window to the front: restores it when minimised, shows it, focuses it. With `dock`
+ * (macOS) the Dock icon is shown first and `win.show()` waits for it (Electron's `dock.show()`
+ * resolves once the app is a regular app again; a window shown before that may open behind others).
+ * `beforeShow` runs just before `win.show()` (main.ts: a restored maximized state, applied before
+ * the first show so the window does not visibly jump). Without a Dock everything happens at once.
+ * Resolves when the window was shown (or turned out destroyed meanwhile); never rejects.
+ */
+export function revealWindow(win: RevealableWindow, dock?: DockControl | null, beforeShow?: () => void): Promise<void> {
+  const bringToFront = () => {
+    if (win.isDestroyed?.()) return;
+    if (win.isMinimized()) win.restore();
+    beforeShow?.();
+    win.show();
+    win.focus();
+  };
+  if (!dock) {
+    bringToFront();
+    return Promise.resolve();
+  }
+  return dock.show().then(bringToFront);
 }
 
 /** The part of `app` the Dock rule uses: `app.dock` exists on macOS only (https://www.electronjs.org/docs/latest/api/dock). */
@@ -269,30 +290,42 @@ export interface DockApp {
   dock?: { show(): Promise<void> | void; hide(): void } | undefined;
 }
 
+/** The Dock icon, shown and hidden only where the app hides or shows its window on purpose. */
+export interface DockControl {
+  /** Hides the Dock icon (the app stays in the menu bar). Never throws. */
+  hide(): void;
+  /** Shows the Dock icon; resolves when macOS has done so (or it failed: never rejects). */
+  show(): Promise<void>;
+}
+
 /**
- * macOS: the Dock icon follows the window (docs/desktop-release.md, "Comfort") — hidden while the
- * window is hidden to the tray (and from the start when the app starts hidden at login), shown
- * again whenever the window is shown (tray "Open Avail", a notification, a second launch). The
- * app stays in the menu bar either way. Other platforms: nothing (no Dock).
+ * macOS: the Dock icon follows the window where the app itself hides or shows it
+ * (docs/desktop-release.md, "Comfort") — hidden by hide-on-close ({@link attachHideOnClose}) and
+ * at a hidden start at login (main.ts), shown by {@link revealWindow} before the window (tray
+ * "Open Avail", a notification, a second launch, the Dock icon). Never tied to the window's `hide`
+ * / `show` events: macOS fires those for occlusion too (covered, another Space, minimised, screen
+ * lock, Cmd+H), which would take the app out of the Dock and Cmd+Tab whenever it is covered.
+ * Returns null on other platforms (no Dock) or without `app.dock`.
  */
-export function attachDockToWindow(
-  win: { on(event: 'show' | 'hide', listener: () => void): unknown },
-  app: DockApp,
-  platform: NodeJS.Platform,
-  options: { startsHidden: boolean },
-): void {
-  if (platform !== 'darwin' || !app.dock) return;
+export function createDockControl(app: DockApp, platform: NodeJS.Platform): DockControl | null {
+  if (platform !== 'darwin' || !app.dock) return null;
   const dock = app.dock;
-  const show = () => {
-    try {
-      void Promise.resolve(dock.show()).catch(() => undefined);
-    } catch {
-      /* no Dock: nothing to show */
-    }
+  return {
+    hide() {
+      try {
+        dock.hide();
+      } catch {
+        /* no Dock: nothing to hide */
+      }
+    },
+    async show() {
+      try {
+        await dock.show();
+      } catch {
+        /* no Dock: the window shows anyway */
+      }
+    },
   };
-  win.on('show', show);
-  win.on('hide', () => dock.hide());
-  if (options.startsHidden) dock.hide();
 }
 
 /** The part of `app` the single-instance rule uses. */

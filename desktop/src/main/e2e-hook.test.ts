@@ -33,13 +33,19 @@ function menu(onBusy: () => void, onQuit: () => void): ProbedMenu {
 
 describe('e2e hook', () => {
   it('takes the data folder from AVAIL_USER_DATA_DIR only under AVAIL_E2E=1 and only as an absolute path', () => {
-    expect(e2eUserDataDir({ AVAIL_E2E: '1', AVAIL_USER_DATA_DIR: '/tmp/avail-e2e-x' })).toBe('/tmp/avail-e2e-x');
-    expect(e2eUserDataDir({ AVAIL_USER_DATA_DIR: '/tmp/avail-e2e-x' })).toBeNull();
-    expect(e2eUserDataDir({ AVAIL_E2E: 'true', AVAIL_USER_DATA_DIR: '/tmp/x' })).toBeNull();
-    expect(e2eUserDataDir({ AVAIL_E2E: '1', AVAIL_USER_DATA_DIR: 'relative/dir' })).toBeNull();
-    expect(e2eUserDataDir({ AVAIL_E2E: '1' })).toBeNull();
-    expect(e2eEnabled({ AVAIL_E2E: '1' })).toBe(true);
-    expect(e2eEnabled({})).toBe(false);
+    expect(e2eUserDataDir({ AVAIL_E2E: '1', AVAIL_USER_DATA_DIR: '/tmp/avail-e2e-x' }, false)).toBe('/tmp/avail-e2e-x');
+    expect(e2eUserDataDir({ AVAIL_USER_DATA_DIR: '/tmp/avail-e2e-x' }, false)).toBeNull();
+    expect(e2eUserDataDir({ AVAIL_E2E: 'true', AVAIL_USER_DATA_DIR: '/tmp/x' }, false)).toBeNull();
+    expect(e2eUserDataDir({ AVAIL_E2E: '1', AVAIL_USER_DATA_DIR: 'relative/dir' }, false)).toBeNull();
+    expect(e2eUserDataDir({ AVAIL_E2E: '1' }, false)).toBeNull();
+    expect(e2eEnabled({ AVAIL_E2E: '1' }, false)).toBe(true);
+    expect(e2eEnabled({}, false)).toBe(false);
+  });
+
+  it('an installed (packaged) app ignores AVAIL_E2E and AVAIL_USER_DATA_DIR: no other data folder, no probe', () => {
+    const env = { AVAIL_E2E: '1', AVAIL_USER_DATA_DIR: '/tmp/avail-e2e-x' };
+    expect(e2eUserDataDir(env, true)).toBeNull();
+    expect(e2eEnabled(env, true)).toBe(false);
   });
 
   it('records what the tray is told and still tells the real tray', () => {

@@ -1,6 +1,8 @@
 /**
  * The real-Electron suite's window into the main process (desktop/e2e, docs/desktop-release.md
- * "Real-Electron suite"). Active only when the app is started with `AVAIL_E2E=1`; main.ts then
+ * "Real-Electron suite"). Active only in an unpackaged app (`app.isPackaged` false: `electron
+ * desktop/`) started with `AVAIL_E2E=1` — an installed app ignores both variables, so nobody can
+ * point it at another data folder or get the probe by setting them; main.ts then
  * takes the data folder from `AVAIL_USER_DATA_DIR` and sets `globalThis.__availE2E` to the probe
  * made here, which the specs read with `electronApp.evaluate(() => globalThis.__availE2E…)`.
  *
@@ -43,18 +45,21 @@ export interface E2eTrayProbe {
 }
 
 /**
- * The data folder the suite chose: `env.AVAIL_USER_DATA_DIR` when `env.AVAIL_E2E` is '1' and it
- * is an absolute path, else null (the normal `<appData>/Avail`).
+ * The data folder the suite chose: `env.AVAIL_USER_DATA_DIR` when {@link e2eEnabled} and it is an
+ * absolute path, else null (the normal `<appData>/Avail`). `isPackaged`: Electron's `app.isPackaged`.
  */
-export function e2eUserDataDir(env: Record<string, string | undefined>): string | null {
-  if (env.AVAIL_E2E !== '1') return null;
+export function e2eUserDataDir(env: Record<string, string | undefined>, isPackaged: boolean): string | null {
+  if (!e2eEnabled(env, isPackaged)) return null;
   const dir = env.AVAIL_USER_DATA_DIR;
   return dir && (dir.startsWith('/') || /^[A-Za-z]:[\\/]/.test(dir)) ? dir : null;
 }
 
-/** True when the app runs under the real-Electron suite (`AVAIL_E2E=1`). */
-export function e2eEnabled(env: Record<string, string | undefined>): boolean {
-  return env.AVAIL_E2E === '1';
+/**
+ * True when the app runs under the real-Electron suite: `AVAIL_E2E=1` and not packaged
+ * (`isPackaged`: Electron's `app.isPackaged`; a packaged app is never under test).
+ */
+export function e2eEnabled(env: Record<string, string | undefined>, isPackaged: boolean): boolean {
+  return !isPackaged && env.AVAIL_E2E === '1';
 }
 
 /**

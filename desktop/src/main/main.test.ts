@@ -17,13 +17,15 @@ type Handler = (...args: unknown[]) => unknown;
 const electron = vi.hoisted(() => {
   const { EventEmitter: Emitter } = require('node:events') as typeof import('node:events');
   const log: string[] = [];
-  function make(opts: { gotLock: boolean; appData: string; keyring?: boolean }) {
+  function make(opts: { gotLock: boolean; appData: string; keyring?: boolean; isPackaged?: boolean; switches?: string[] }) {
     let ready = false;
     let resolveReady: () => void = () => undefined;
     const whenReadyPromise = new Promise<void>((r) => (resolveReady = r));
     const paths: Record<string, string> = { appData: opts.appData };
     const app = Object.assign(new Emitter(), {
-      isPackaged: false,
+      isPackaged: opts.isPackaged ?? false,
+      commandLine: { hasSwitch: (name: string) => (opts.switches ?? []).includes(name) },
+      exit: vi.fn(),
       getAppPath: () => join(opts.appData, 'app'),
       setName: vi.fn(),
       setPath: vi.fn((name: string, p: string) => void (paths[name] = p)),
@@ -58,6 +60,7 @@ const electron = vi.hoisted(() => {
       getNormalBounds = () => ({ x: 10, y: 20, width: 1000, height: 700 });
       constructor(public options: Record<string, unknown>) {
         super();
+        log.push('window');
         windows.push(this);
       }
     }
@@ -99,7 +102,10 @@ const electron = vi.hoisted(() => {
       ),
       protocol: {
         registerSchemesAsPrivileged: vi.fn(() => void log.push('registerSchemesAsPrivileged')),
-        handle: vi.fn((scheme: string, h: Handler) => void protocolHandlers.set(scheme, h)),
+        handle: vi.fn((scheme: string, h: Handler) => {
+          log.push('protocol.handle');
+          protocolHandlers.set(scheme, h);
+        }),
       },
       safeStorage: opts.keyring
         ? {
@@ -143,8 +149,8 @@ afterEach(async () => {
   await rm(appData, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
 });
 
-async function boot(gotLock: boolean, keyring = false) {
-  const fake = electron.make({ gotLock, appData, keyring });
+async function boot(gotLock: boolean, keyring = false, extra: { isPackaged?: boolean; switches?: string[] } = {}) {
+  const fake = electron.make({ gotLock, appData, keyring, ...extra });
   electron.state.current = fake;
   await import('./main.ts');
   return fake;
@@ -267,7 +273,7 @@ describe('main.ts wiring', () => {
     expect(fake.module.dialog.showMessageBox).not.toHaveBeenCalled();
     // Another https page: asked (Cancel chosen in this fake), not opened.
     await expect(fake.invokeHandlers.get(IPC_CHANNELS.openExternal)!(sender, 'https://example.org/?q=1')).rejects.toThrow();
-    expect(fake.module.dialog.showMessageBox).toHaveBeenCalledWith(fake.windows[0], expect.objectContaining({ message: 'Open this address in your browser?', detail: 'https://example.org/?q=1' }));
+    expect(fake.module.dialog.showMessageBox).toHaveBeenCalledWith(fake.windows[0], expect.objectContaining({ message: 'Open this address in your browser?', detail: 'https://example.org/?q=1\n\nSite: example.org' }));
     expect(fake.module.shell.openExternal).toHaveBeenCalledTimes(1);
     // window.open from the page: never a window, about:blank included.
     const openHandler = fake.windows[0].webContents.setWindowOpenHandler.mock.calls[0][0] as (d: { url: string }) => { action: string };
@@ -287,13 +293,102 @@ describe('main.ts wiring', () => {
     const win = fake.windows[0];
     expect(win.options).toMatchObject({ x: 300, y: 120, width: 900, height: 640 });
     win.emit('ready-to-show');
-    expect(win.show).toHaveBeenCalled();
+    expect(win.show).toHaveBeenCalledOnce();
+    expect(win.maximize).toHaveBeenCalledOnce();
+    // Maximized before it first appears: it never shows at its normal size and then jumps.
+    expect(win.maximize.mock.invocationCallOrder[0]).toBeLessThan(win.show.mock.invocationCallOrder[0]);
     win.emit('show');
     expect(win.maximize).toHaveBeenCalledOnce();
     win.emit('close', { preventDefault: () => undefined });
     await until(() => existsSync(file) && readFileSync(file, 'utf8').includes('"x":10'));
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ version: 1, bounds: { x: 10, y: 20, width: 1000, height: 700 }, maximized: true });
-    expect(statSync(file).mode & 0o777).toBe(0o600);
+    if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('main.ts: start, quit and launch guards', () => {
+  it('a second launch while the app is still starting opens the window only once start finished (protocol and IPC first)', async () => {
+    const fake = await boot(true);
+    fake.module.app.becomeReady();
+    fake.module.app.emit('second-instance', {}, ['avail'], appData); // start() is still reading its files
+    await until(() => fake.windows.length > 0 && fake.windows[0].show.mock.calls.length > 0);
+    expect(fake.windows).toHaveLength(1);
+    expect(electron.log.indexOf('protocol.handle')).toBeGreaterThan(-1);
+    expect(electron.log.indexOf('protocol.handle')).toBeLessThan(electron.log.indexOf('window'));
+    expect(fake.windows[0].show).toHaveBeenCalled();
+    expect(fake.windows[0].focus).toHaveBeenCalled();
+  });
+
+  it('while quitting (an updater restart) nothing shows the window again', async () => {
+    const fake = await boot(true);
+    fake.module.app.becomeReady();
+    await until(() => fake.windows.length > 0 && fake.trays.length > 0);
+    const win = fake.windows[0];
+    fake.module.app.emit('before-quit');
+    fake.module.app.emit('second-instance', {}, ['avail'], appData);
+    fake.module.app.emit('activate');
+    expect(win.show).not.toHaveBeenCalled();
+    expect(fake.windows).toHaveLength(1);
+  });
+
+  it('a quit right after the window closed waits for its place to be written, then quits again', async () => {
+    const { existsSync } = await import('node:fs');
+    const fake = await boot(true);
+    fake.module.app.becomeReady();
+    await until(() => fake.windows.length > 0 && fake.trays.length > 0);
+    const file = join(appData, 'Avail', 'window-state.json');
+    fake.module.app.emit('before-quit');
+    fake.windows[0].emit('close', { preventDefault: () => undefined });
+    let prevented = false;
+    fake.module.app.emit('will-quit', { preventDefault: () => void (prevented = true) });
+    expect(prevented).toBe(true);
+    expect(fake.module.app.quit).not.toHaveBeenCalled();
+    await until(() => fake.module.app.quit.mock.calls.length > 0);
+    expect(existsSync(file)).toBe(true);
+    prevented = false;
+    fake.module.app.emit('will-quit', { preventDefault: () => void (prevented = true) });
+    expect(prevented).toBe(false);
+  });
+
+  describe('packaged', () => {
+    const saved = { resourcesPath: (process as { resourcesPath?: string }).resourcesPath, e2e: process.env.AVAIL_E2E, dir: process.env.AVAIL_USER_DATA_DIR };
+    beforeEach(() => {
+      (process as { resourcesPath?: string }).resourcesPath = appData;
+    });
+    afterEach(() => {
+      (process as { resourcesPath?: string }).resourcesPath = saved.resourcesPath;
+      for (const [key, value] of [['AVAIL_E2E', saved.e2e], ['AVAIL_USER_DATA_DIR', saved.dir]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    });
+
+    it('an installed app started with --remote-debugging-port or --remote-debugging-pipe exits 1 before anything starts', async () => {
+      for (const flag of ['remote-debugging-port', 'remote-debugging-pipe']) {
+        vi.resetModules();
+        const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+        const fake = await boot(true, false, { isPackaged: true, switches: [flag] });
+        expect(fake.module.app.exit).toHaveBeenCalledExactlyOnceWith(1);
+        expect(warn).toHaveBeenCalledExactlyOnceWith(`[avail] refusing to start with --${flag}: remote debugging could read the sign-in token`);
+        warn.mockRestore();
+        expect(fake.module.app.requestSingleInstanceLock).not.toHaveBeenCalled();
+        fake.module.app.becomeReady();
+        await flush();
+        expect(fake.windows).toHaveLength(0);
+        expect(fake.module.protocol.handle).not.toHaveBeenCalled();
+      }
+    });
+
+    it('an installed app ignores AVAIL_E2E / AVAIL_USER_DATA_DIR; a development run honours them', async () => {
+      process.env.AVAIL_E2E = '1';
+      process.env.AVAIL_USER_DATA_DIR = join(appData, 'e2e-folder');
+      const packaged = await boot(true, false, { isPackaged: true });
+      expect(packaged.module.app.exit).not.toHaveBeenCalled();
+      expect(packaged.module.app.setPath).toHaveBeenCalledExactlyOnceWith('userData', join(appData, 'Avail'));
+      vi.resetModules();
+      const dev = await boot(true);
+      expect(dev.module.app.setPath).toHaveBeenCalledExactlyOnceWith('userData', join(appData, 'e2e-folder'));
+    });
   });
 });
 
@@ -357,7 +452,7 @@ describe('main.ts: the tray on its own (issue 25)', () => {
     const keptFile = join(dataDir, 'tray-state.json');
     await until(() => readFileSync(keptFile, 'utf8').includes('"link":null'));
     expect(JSON.parse(await readFile(keptFile, 'utf8'))).toMatchObject({ version: 1, signedIn: true, windows: [], link: null });
-    expect(statSync(keptFile).mode & 0o777).toBe(0o600);
+    if (process.platform !== 'win32') expect(statSync(keptFile).mode & 0o777).toBe(0o600);
 
     // Signed out: the file goes, so the next start says "Not signed in".
     fake.sendHandlers.get(IPC_CHANNELS.setTrayState)!(sender, { signedIn: false, connection: 'online', pendingCount: 0, timezone: 'UTC', windows: [], link: null, freeTimesText: null, computedAt: Date.now() });
@@ -430,6 +525,67 @@ describe('main.ts: the tray on its own (issue 25)', () => {
     expect(fake.trays[0].tooltip).toBe('Not signed in');
     await until(() => !existsSync(join(dataDir, 'tray-state.json')));
     expect(existsSync(join(dataDir, 'tray-state.json'))).toBe(false);
+  });
+});
+
+describe('main.ts: updates (issue 27 review)', () => {
+  it('electron-updater is not loaded at start when updates are off (a development run)', async () => {
+    let loaded = false;
+    vi.doMock('electron-updater', () => {
+      loaded = true;
+      return { default: { autoUpdater: {} }, autoUpdater: {} };
+    });
+    const fake = await boot(true);
+    fake.module.app.becomeReady();
+    await until(() => fake.trays.length > 0);
+    await flush();
+    expect(loaded).toBe(false);
+    vi.doUnmock('electron-updater');
+  });
+
+  it("run from an AppImage: an autostart entry naming another file (an update's new name, a move) is rewritten to start this one", async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const { linuxAutostartEntry } = await import('./login-item.ts');
+    const saved = { env: { ...process.env }, execPath: process.execPath };
+    const entry = join(appData, 'config', 'autostart', 'avail.desktop');
+    await mkdir(join(appData, 'config', 'autostart'), { recursive: true });
+    await writeFile(entry, linuxAutostartEntry('/home/ana/Apps/Avail-0.1.0-x86_64.AppImage', [join(appData, 'app')]));
+    Object.assign(process.env, { XDG_CONFIG_HOME: join(appData, 'config'), APPIMAGE: '/home/ana/Apps/Avail-0.2.0-x86_64.AppImage', APPDIR: '/tmp/.mount_AvailQx' });
+    process.execPath = '/tmp/.mount_AvailQx/avail';
+    try {
+      const fake = await boot(true);
+      fake.module.app.becomeReady();
+      await until(() => fake.trays.length > 0);
+      expect(readFileSync(entry, 'utf8')).toBe(linuxAutostartEntry('/home/ana/Apps/Avail-0.2.0-x86_64.AppImage', [join(appData, 'app')]));
+    } finally {
+      process.execPath = saved.execPath;
+      for (const key of ['XDG_CONFIG_HOME', 'APPIMAGE', 'APPDIR']) {
+        if (saved.env[key] === undefined) delete process.env[key];
+        else process.env[key] = saved.env[key];
+      }
+    }
+  });
+
+  it('an APPIMAGE inherited from a parent (no APPDIR) leaves the autostart entry alone', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const saved = { ...process.env };
+    const entry = join(appData, 'config', 'autostart', 'avail.desktop');
+    await mkdir(join(appData, 'config', 'autostart'), { recursive: true });
+    await writeFile(entry, 'kept as it is');
+    Object.assign(process.env, { XDG_CONFIG_HOME: join(appData, 'config'), APPIMAGE: '/home/ana/Apps/Other.AppImage' });
+    delete process.env.APPDIR;
+    try {
+      const fake = await boot(true);
+      fake.module.app.becomeReady();
+      await until(() => fake.trays.length > 0);
+      await flush();
+      expect(readFileSync(entry, 'utf8')).toBe('kept as it is');
+    } finally {
+      for (const key of ['XDG_CONFIG_HOME', 'APPIMAGE', 'APPDIR']) {
+        if (saved[key] === undefined) delete process.env[key];
+        else process.env[key] = saved[key];
+      }
+    }
   });
 });
 

@@ -14,7 +14,7 @@
  * tray images come from `build/` in development and `<resources>/tray/` when packaged.
  */
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, nativeTheme, Notification, powerMonitor, protocol, safeStorage, screen, session, shell, Tray } from 'electron';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -24,10 +24,10 @@ import { IPC_CHANNELS } from '../ipc-channels.ts';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_START_URL, createAppProtocolHandler } from './app-protocol.ts';
 import {
   attachCrashRecovery,
-  attachDockToWindow,
   attachHideOnClose,
   attachMainWindowGuards,
   claimSingleInstance,
+  createDockControl,
   isAllowedPermission,
   mainWindowOptions,
   revealWindow,
@@ -37,20 +37,19 @@ import {
 } from './app-window.ts';
 import { desktopCsp } from '@avail/shared/desktop/content-security-policy.ts';
 import { registerIpcHandlers } from './ipc-handlers.ts';
-import { createLoginItem, shouldStartHidden } from './login-item.ts';
+import { createLoginItem, linuxAutostartEntry, shouldStartHidden, type LinuxAutostart } from './login-item.ts';
 import { readBytes, removeFile, writePrivateFile } from './private-file.ts';
 import { createServerSettingStore } from './server-setting-store.ts';
 import { createTokenStore } from './token-store.ts';
-// CJS package: its `autoUpdater` getter builds the platform's updater, so it is read only when updates are on.
-import electronUpdater from 'electron-updater';
-import { createUpdateController, type UpdateController } from './update-controller.ts';
+import { createUpdateController, runningAppImage, type UpdateController } from './update-controller.ts';
 import { droppedCommandNotice } from './dropped-command-notice.ts';
 import { createTrayCommandQueue, isQueuedCommandType } from './tray-command-queue.ts';
 import { createTrayController, type TrayController } from './tray-controller.ts';
 import { createTrayStateStore, signedInUnknownTrayState } from './tray-state-store.ts';
 import { confirmWithMessageBox, externalLinkAllowHosts, openExternalWithPolicy } from './external-link-policy.ts';
-import { createWindowStateStore, restoredWindowPlacement } from './window-state-store.ts';
+import { createWindowStateStore, holdQuitForWindowState, restoredWindowPlacement } from './window-state-store.ts';
 import { e2eEnabled, e2eUserDataDir, probeTray, type E2eTrayProbe } from './e2e-hook.ts';
+import { remoteDebuggingRefusal } from './remote-debugging-policy.ts';
 
 /** Windows needs it for notifications; the same id as electron-builder.yml's appId. */
 const APP_USER_MODEL_ID = 'app.avail.desktop';
@@ -67,21 +66,42 @@ let tray: Tray | null = null;
 let trayController: TrayController | null = null;
 /** electron-updater behind update-controller.ts (issue 27); created after the tray. */
 let updates: UpdateController | null = null;
+/** The app has started quitting (`before-quit`): asked by the updater after "Restart to update". */
+let appQuitStarted = false;
 /** Notifications are kept referenced until clicked or closed (else they may be garbage-collected). */
 const liveNotifications = new Set<Notification>();
 
 // One data folder, `<appData>/Avail`, in development (`electron .` in desktop/) and packaged alike.
 app.setName('Avail');
-// The real-Electron suite (AVAIL_E2E=1 only) gives each test its own folder (e2e-hook.ts).
-app.setPath('userData', e2eUserDataDir(process.env) ?? join(app.getPath('appData'), 'Avail'));
+// The real-Electron suite (AVAIL_E2E=1, unpackaged only) gives each test its own folder (e2e-hook.ts).
+app.setPath('userData', e2eUserDataDir(process.env, app.isPackaged) ?? join(app.getPath('appData'), 'Avail'));
+// An installed app never starts open to remote debugging (remote-debugging-policy.ts).
+const debuggingRefusal = remoteDebuggingRefusal(app.isPackaged, (name) => app.commandLine.hasSwitch(name));
 
 // Must run before `ready`.
 protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 
+/** macOS: the Dock icon, hidden and shown only where the app hides / shows the window on purpose. */
+const dock = createDockControl(app, process.platform);
+/** Set at the end of start(): before it, the protocol, IPC and window state are not there yet. */
+let started = false;
+/** A show asked for during start() (a second launch, a notification): done once start() finished. */
+let showRequested = false;
+/** Windows whose restored maximized state waits for their first show (maximized before it: no jump). */
+const maximizeAtFirstShow = new WeakSet<BrowserWindow>();
+const applyFirstShowMaximize = (win: BrowserWindow) => {
+  if (maximizeAtFirstShow.delete(win)) win.maximize();
+};
+
 function showWindow(): void {
-  if (!app.isReady()) return;
+  if (quitFlag.quitting) return; // quitting (e.g. an updater restart): never a new window
+  if (!started) {
+    showRequested = true;
+    return;
+  }
   if (!mainWindow || mainWindow.isDestroyed()) mainWindow = createWindow(false);
-  revealWindow(mainWindow);
+  const win = mainWindow;
+  void revealWindow(win, dock, () => applyFirstShowMaximize(win));
 }
 
 /** Sends a command to the renderer; false when there is no window (the command is not sent). */
@@ -106,15 +126,16 @@ function createWindow(startHidden: boolean): BrowserWindow {
   // Runs after `ready` only (start(), showWindow): Electron's `screen` is not usable before it.
   const placement = restoredWindowPlacement(windowState.latest(), screen.getAllDisplays().map((d) => d.workArea));
   const win = new BrowserWindow(mainWindowOptions({ preload: preloadPath, icon: process.platform === 'linux' ? join(resourcesDir, 'icon.png') : undefined, bounds: placement.bounds }));
-  attachHideOnClose(win, quitFlag);
+  attachHideOnClose(win, quitFlag, dock);
   windowState.track(win);
-  attachDockToWindow(win, app, process.platform, { startsHidden: startHidden });
   trackSessionEnd(win, powerMonitor, quitFlag);
   attachCrashRecovery(win.webContents, { setTimeout, log });
   attachMainWindowGuards(win.webContents, { openExternal, log });
-  if (placement.maximized) win.once('show', () => win.maximize());
+  if (placement.maximized) maximizeAtFirstShow.add(win);
   win.once('ready-to-show', () => {
-    if (!startHidden) win.show();
+    if (startHidden) return;
+    applyFirstShowMaximize(win);
+    win.show();
   });
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
@@ -140,10 +161,24 @@ function linuxAutostart() {
       remove: (file: string) => rmSync(file, { force: true }),
     },
     file: join(configHome, 'autostart', 'avail.desktop'),
-    command: process.env.APPIMAGE || process.execPath,
+    command: runningAppImage(process.env, process.execPath) ?? process.execPath,
     // In development `electron` needs the app folder.
     args: app.isPackaged ? [] : [app.getAppPath()],
   };
+}
+
+/**
+ * An existing autostart entry made to start `entry.command` (an AppImage renamed by an update or
+ * moved by its owner); nothing when there is none or it already does. Linux only in effect.
+ */
+function retargetAutostart(entry: LinuxAutostart): void {
+  try {
+    if (!entry.fs.exists(entry.file) || readFileSync(entry.file, 'utf8') === linuxAutostartEntry(entry.command, entry.args)) return;
+    createLoginItem(app, 'linux', entry).set(true);
+    log('start at login: the autostart entry now starts the current AppImage');
+  } catch {
+    log('start at login: could not update the autostart entry');
+  }
 }
 
 function trayImage(): Electron.NativeImage {
@@ -234,6 +269,8 @@ async function start(): Promise<void> {
     writeFile: (file, data, options) => writePrivateFile(file, data, options),
     unlink: removeFile,
     file: join(userData(), 'session-token.bin'),
+    // The token is given only to the server it was saved for (desktop-config.json can be edited).
+    currentOrigin: () => serverSettings.currentOrigin(),
     log,
   });
   // The last known tray state only for an owner still signed in on this computer: without a stored
@@ -288,12 +325,16 @@ async function start(): Promise<void> {
   });
 
   const loginItem = createLoginItem(app, process.platform, process.platform === 'linux' ? linuxAutostart() : undefined);
-  mainWindow = createWindow(shouldStartHidden({ argv: process.argv, platform: process.platform, app }));
+  // Run from an AppImage (Linux): "Start at login" keeps pointing at this file.
+  if (runningAppImage(process.env, process.execPath)) retargetAutostart(linuxAutostart());
+  const startHidden = shouldStartHidden({ argv: process.argv, platform: process.platform, app });
+  if (startHidden) dock?.hide(); // started at login: in the menu bar only, until the window is opened
+  mainWindow = createWindow(startHidden);
 
   tray = new Tray(trayImage());
   // AVAIL_E2E=1 only: the suite reads what the tray shows and clicks its menu (e2e-hook.ts).
   let controlledTray: Tray = tray;
-  if (e2eEnabled(process.env)) {
+  if (e2eEnabled(process.env, app.isPackaged)) {
     const probed = probeTray(tray);
     controlledTray = probed.tray;
     (globalThis as { __availE2E?: E2eTrayProbe }).__availE2E = probed.probe;
@@ -318,14 +359,27 @@ async function start(): Promise<void> {
       isPackaged: app.isPackaged,
       platform: process.platform,
       env: process.env,
+      execPath: process.execPath,
       mas: process.mas,
       windowsStore: process.windowsStore,
       hasUpdateConfig: () => existsSync(join(process.resourcesPath, 'app-update.yml')),
     },
-    updater: () => electronUpdater.autoUpdater,
+    // Loaded here, only when updates are on (~680 kB of bundled code otherwise run at every start);
+    // esbuild bundles it and runs it at this first require. Its getter builds the platform's updater.
+    updater: () => (require('electron-updater') as typeof import('electron-updater')).autoUpdater,
     notify: (n) => showNotification({ ...n, route: '' }, () => undefined), // no page to open: the tray menu has the action
-    // Else hide-on-close would keep the window (and the app) from quitting to install.
-    beforeQuitAndInstall: () => void (quitFlag.quitting = true),
+    // Else hide-on-close would keep the window (and the app) from quitting to install; the new
+    // AppImage starts before this process exits and must not find the single-instance lock held.
+    beforeQuitAndInstall: () => {
+      quitFlag.quitting = true;
+      app.releaseSingleInstanceLock();
+    },
+    cancelQuit: () => {
+      quitFlag.quitting = false;
+      app.requestSingleInstanceLock();
+    },
+    quitting: () => appQuitStarted,
+    onAppImageRenamed: (newPath) => retargetAutostart({ ...linuxAutostart(), command: newPath }),
     onChange: () => trayController?.refresh(),
     log,
   });
@@ -334,10 +388,18 @@ async function start(): Promise<void> {
   nativeTheme.on('updated', () => tray?.setImage(trayImage()));
 
   app.on('activate', showWindow); // macOS: Dock icon clicked
+  started = true;
+  if (showRequested) showWindow();
 }
 
-if (claimSingleInstance(app, showWindow)) {
+if (debuggingRefusal) {
+  log(debuggingRefusal);
+  app.exit(1);
+} else if (claimSingleInstance(app, showWindow)) {
   trackQuitting(app, quitFlag);
+  app.on('before-quit', () => void (appQuitStarted = true));
+  // A move or the close-time save still being written when the app quits: held up to 1 s.
+  holdQuitForWindowState(app, windowState, { setTimeout, clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>), log });
   // The tray keeps the app alive without windows; only Quit ends it.
   app.on('window-all-closed', () => undefined);
   app.on('will-quit', () => {

@@ -6,8 +6,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writePrivateFile } from './private-file.ts';
 import {
   DEFAULT_WINDOW_SIZE,
+  QUIT_FLUSH_TIMEOUT_MS,
   WINDOW_STATE_SAVE_DELAY_MS,
   createWindowStateStore,
+  holdQuitForWindowState,
   isVisibleOnSomeDisplay,
   parseWindowState,
   restoredWindowPlacement,
@@ -200,5 +202,97 @@ describe('the window state file', () => {
     win.emit('close');
     await store.settled();
     expect(writes).toEqual([]);
+  });
+});
+
+describe('quitting keeps the window where it was', () => {
+  /** An app whose quit runs `will-quit` like Electron: the process ends unless a listener prevents it. */
+  class FakeApp extends EventEmitter {
+    exited = false;
+    quit = vi.fn(() => {
+      let prevented = false;
+      this.emit('will-quit', { preventDefault: () => void (prevented = true) });
+      if (!prevented) this.exited = true;
+    });
+  }
+
+  function slowStore() {
+    const timers = fakeTimers();
+    const file = join(dir, 'window-state.json');
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const store = createWindowStateStore({
+      readFile: (f) => readFile(f),
+      writeFile: async (f, data) => {
+        await gate; // a slow disk
+        await writePrivateFile(f, data);
+      },
+      file,
+      setTimeout: timers.setTimeout,
+      clearTimeout: timers.clearTimeout,
+      log: vi.fn(),
+    });
+    return { store, timers, file, release };
+  }
+
+  it('a move followed at once by Quit: the quit waits for the new place to reach the disk, then goes through once', async () => {
+    const { store, timers, file, release } = slowStore();
+    const app = new FakeApp();
+    const log = vi.fn();
+    holdQuitForWindowState(app, store, { setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout, log });
+    const win = new FakeWindow();
+    store.track(win);
+    win.bounds = { ...win.bounds, x: 640 };
+    win.emit('move'); // Quit 100 ms later, before the debounced save
+    timers.advance(100);
+    app.quit();
+    expect(app.exited).toBe(false);
+    release();
+    await store.settled();
+    await Promise.resolve();
+    expect(app.exited).toBe(true);
+    expect(app.quit).toHaveBeenCalledTimes(2);
+    expect(JSON.parse(await readFile(file, 'utf8')).bounds.x).toBe(640);
+    expect(log).not.toHaveBeenCalled();
+  });
+
+  it('the close-time save still being written when will-quit comes is awaited too', async () => {
+    const { store, timers, file, release } = slowStore();
+    const app = new FakeApp();
+    holdQuitForWindowState(app, store, { setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout, log: vi.fn() });
+    const win = new FakeWindow();
+    store.track(win);
+    win.bounds = { ...win.bounds, y: 300 };
+    win.emit('close'); // before-quit closed the window: its save is under way
+    app.quit();
+    expect(app.exited).toBe(false);
+    release();
+    await store.settled();
+    await Promise.resolve();
+    expect(app.exited).toBe(true);
+    expect(JSON.parse(await readFile(file, 'utf8')).bounds.y).toBe(300);
+  });
+
+  it('a disk that never answers holds the quit only 1 s (one log line); nothing pending holds nothing', async () => {
+    const { store, timers } = slowStore(); // never released
+    const app = new FakeApp();
+    const log = vi.fn();
+    holdQuitForWindowState(app, store, { setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout, log });
+    const win = new FakeWindow();
+    store.track(win);
+    win.emit('resize');
+    app.quit();
+    expect(app.exited).toBe(false);
+    timers.advance(QUIT_FLUSH_TIMEOUT_MS);
+    expect(app.exited).toBe(true);
+    expect(log).toHaveBeenCalledExactlyOnceWith('window state: not saved within 1000 ms; quitting anyway');
+
+    const idle = setup();
+    const other = new FakeApp();
+    holdQuitForWindowState(other, idle.store, { setTimeout: idle.timers.setTimeout, clearTimeout: idle.timers.clearTimeout, log });
+    idle.store.track(new FakeWindow());
+    other.quit();
+    expect(other.exited).toBe(true);
+    expect(other.quit).toHaveBeenCalledOnce();
   });
 });

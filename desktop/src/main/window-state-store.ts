@@ -118,6 +118,10 @@ export interface WindowStateStore {
   latest(): WindowState | null;
   /** Resolves once every write asked for so far has finished (tests, quitting). */
   settled(): Promise<void>;
+  /** true while a save waits for its debounce or a write is under way (quitting now would lose it). */
+  busy(): boolean;
+  /** Saves every window whose debounced save is pending now, then resolves like {@link settled}. Never rejects. */
+  flush(): Promise<void>;
 }
 
 /** Creates the store (see the module comment). */
@@ -126,18 +130,25 @@ export function createWindowStateStore(deps: WindowStateStoreDeps): WindowStateS
   let lastWritten: string | null = null;
   let writeFailureLogged = false;
   let latest: WindowState | null = null;
+  let writesUnderWay = 0;
+  /** The `saveNow` of each tracked window whose debounced save is pending. */
+  const pendingSaves = new Set<() => void>();
 
   const write = (state: WindowState) => {
     latest = state;
     const text = JSON.stringify({ version: 1, bounds: state.bounds, maximized: state.maximized });
+    writesUnderWay += 1;
     writes = writes.then(async () => {
-      if (text === lastWritten) return;
       try {
-        await deps.writeFile(deps.file, text);
-        lastWritten = text;
+        if (text !== lastWritten) {
+          await deps.writeFile(deps.file, text);
+          lastWritten = text;
+        }
       } catch (e) {
         if (!writeFailureLogged) deps.log(`window state: could not save (${(e as { code?: string }).code ?? 'error'})`);
         writeFailureLogged = true;
+      } finally {
+        writesUnderWay -= 1;
       }
     });
   };
@@ -165,17 +176,74 @@ export function createWindowStateStore(deps: WindowStateStoreDeps): WindowStateS
       const saveNow = () => {
         if (timer !== null) deps.clearTimeout(timer);
         timer = null;
+        pendingSaves.delete(saveNow);
         const state = snapshot();
         if (state) write(state);
       };
       const saveLater = () => {
         if (timer !== null) deps.clearTimeout(timer);
         timer = deps.setTimeout(saveNow, WINDOW_STATE_SAVE_DELAY_MS);
+        pendingSaves.add(saveNow);
       };
       for (const event of ['move', 'resize', 'maximize', 'unmaximize'] as const) win.on(event, saveLater);
       win.on('close', saveNow);
     },
     latest: () => latest,
     settled: () => writes,
+    busy: () => pendingSaves.size > 0 || writesUnderWay > 0,
+    flush() {
+      for (const saveNow of [...pendingSaves]) {
+        try {
+          saveNow();
+        } catch {
+          pendingSaves.delete(saveNow); // a window Electron already tore down: nothing to read
+        }
+      }
+      return writes;
+    },
   };
+}
+
+/** How long quitting waits at most for the window state to reach the disk (ms). */
+export const QUIT_FLUSH_TIMEOUT_MS = 1_000;
+
+/** The part of `app` {@link holdQuitForWindowState} uses (https://www.electronjs.org/docs/latest/api/app#event-will-quit). */
+export interface QuittingApp {
+  on(event: 'will-quit', listener: (event: { preventDefault(): void }) => void): unknown;
+  quit(): void;
+}
+
+/**
+ * Quitting right after a move or resize (or with the close-time save still being written) would
+ * lose the window's place: the writes are asynchronous and the process ends after `will-quit`.
+ * On the first `will-quit` while `store.busy()`, the quit is held (`preventDefault`), the store is
+ * flushed, and `app.quit()` is called again once the writes finished or after
+ * {@link QUIT_FLUSH_TIMEOUT_MS} (then one log line) — whichever comes first. The quit is held at
+ * most once: the second `will-quit` always goes through, so this cannot loop. Nothing pending:
+ * nothing held.
+ */
+export function holdQuitForWindowState(
+  app: QuittingApp,
+  store: Pick<WindowStateStore, 'busy' | 'flush'>,
+  deps: { setTimeout(fn: () => void, ms: number): unknown; clearTimeout(id: unknown): void; log(message: string): void },
+): void {
+  let held = false;
+  app.on('will-quit', (event) => {
+    if (held || !store.busy()) return;
+    held = true;
+    event.preventDefault();
+    let finished = false;
+    const finish = (timedOut: boolean) => {
+      if (finished) return;
+      finished = true;
+      deps.clearTimeout(timer);
+      if (timedOut) deps.log(`window state: not saved within ${QUIT_FLUSH_TIMEOUT_MS} ms; quitting anyway`);
+      app.quit();
+    };
+    const timer = deps.setTimeout(() => finish(true), QUIT_FLUSH_TIMEOUT_MS);
+    store.flush().then(
+      () => finish(false),
+      () => finish(false),
+    );
+  });
 }
