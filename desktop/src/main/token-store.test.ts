@@ -42,8 +42,14 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The server origin desktop-config.json names (any process of the same user can edit it). */
+let configOrigin = 'https://avail.example.com';
+beforeEach(() => {
+  configOrigin = 'https://avail.example.com';
+});
+
 function store(safeStorage: SafeStorageLike, platform = 'linux', logs: string[] = []) {
-  return createTokenStore({ safeStorage, readFile: readBytes, writeFile: writePrivateFile, unlink: removeFile, file, platform, log: (m) => logs.push(m) });
+  return createTokenStore({ safeStorage, readFile: readBytes, writeFile: writePrivateFile, unlink: removeFile, file, platform, log: (m) => logs.push(m), currentOrigin: () => configOrigin });
 }
 
 describe('token store with an OS keyring', () => {
@@ -120,6 +126,55 @@ describe('token store with an OS keyring', () => {
 
   it('refuses an empty token', async () => {
     await expect(store(fakeSafeStorage()).save('')).rejects.toThrow(TypeError);
+  });
+});
+
+describe('the token is bound to its server (issue 27 review)', () => {
+  it('a token saved for server A is not given out once the config names server B: removed, memory and file', async () => {
+    const safe = fakeSafeStorage();
+    const logs: string[] = [];
+    const s = store(safe, 'linux', logs);
+    await s.save(TOKEN);
+    expect(await s.load()).toBe(TOKEN);
+    configOrigin = 'https://evil.example'; // desktop-config.json edited while the app runs
+    expect(await s.load()).toBeNull();
+    expect(await readdir(dir)).toEqual([]);
+    configOrigin = 'https://avail.example.com';
+    expect(await s.load()).toBeNull(); // gone, not merely hidden
+    expect(logs.join('\n')).toMatch(/another server/);
+    expect(logs.join('\n')).not.toContain(TOKEN);
+  });
+
+  it('after a restart with the config naming server B: null, and the file is removed', async () => {
+    const safe = fakeSafeStorage();
+    await store(safe).save(TOKEN);
+    configOrigin = 'https://evil.example';
+    expect(await store(safe).load()).toBeNull();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('the origin is inside the encrypted blob, not beside it', async () => {
+    await store(fakeSafeStorage()).save(TOKEN);
+    const onDisk = await readFile(file);
+    expect(onDisk.toString('latin1')).not.toContain('avail.example.com');
+  });
+
+  it('a file of the older format (the bare token) is accepted once for the current server and rewritten bound to it', async () => {
+    const safe = fakeSafeStorage();
+    await writeFile(file, safe.encryptString(TOKEN));
+    expect(await store(safe).load()).toBe(TOKEN);
+    expect(JSON.parse(safe.decryptString(await readFile(file)))).toEqual({ origin: 'https://avail.example.com', token: TOKEN });
+    configOrigin = 'https://evil.example';
+    expect(await store(safe).load()).toBeNull();
+  });
+
+  it('session only (no keyring): the memory copy is not given to another server either', async () => {
+    const s = store(fakeSafeStorage({ available: false }));
+    await s.save(TOKEN);
+    configOrigin = 'https://evil.example';
+    expect(await s.load()).toBeNull();
+    configOrigin = 'https://avail.example.com';
+    expect(await s.load()).toBeNull();
   });
 });
 

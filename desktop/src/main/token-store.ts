@@ -9,6 +9,12 @@
  * can read the file) — the token stays in memory only and persistence is `'session'`: nothing is
  * written, and the owner signs in again after a restart (the UI says so).
  *
+ * The token is bound to the server it was issued by: the encrypted blob holds
+ * `{"origin":"https://…","token":"…"}`, and {@link TokenStore.load} gives the token only while the
+ * current server origin (desktop-config.json, which any process of the same user can edit) is that
+ * origin — else it is removed, so a config naming another server never receives it. A file of the
+ * older format (the bare token) is accepted once for the current origin and rewritten with it.
+ *
  * The token is never logged: messages passed to `log` name the file and the error code only.
  */
 import type { TokenPersistence } from '@avail/shared/desktop/desktop-bridge.ts';
@@ -33,6 +39,8 @@ export interface TokenStoreDeps {
   unlink(file: string): Promise<void>;
   /** Absolute path of the token file, e.g. `<userData>/session-token.bin`. */
   file: string;
+  /** The server origin the app talks to now (main.ts: `serverSettings.currentOrigin()`); a saved token is bound to it. */
+  currentOrigin(): string;
   /** Default `process.platform`; the `basic_text` check applies on 'linux'. */
   platform?: string;
   /** Warnings (never contains the token). Default: none. */
@@ -42,9 +50,12 @@ export interface TokenStoreDeps {
 export interface TokenStore {
   /** `'os'` when the OS keychain protects the file, else `'session'` (memory only). Call after app `ready`. */
   persistence(): TokenPersistence;
-  /** The stored token, or null (none, unreadable or corrupt — a corrupt file is removed). */
+  /**
+   * The stored token, or null: none, unreadable or corrupt (a corrupt file is removed), or saved for
+   * another server than `currentOrigin()` (then removed, memory and file).
+   */
   load(): Promise<string | null>;
-  /** Keeps `token` (encrypted on disk, or in memory); resolves to where it was kept. @throws fs/encryption errors in 'os' mode. */
+  /** Keeps `token` for `currentOrigin()` (encrypted on disk, or in memory); resolves to where it was kept. @throws fs/encryption errors in 'os' mode. */
   save(token: string): Promise<TokenPersistence>;
   /** Forgets the token: memory and file. */
   clear(): Promise<void>;
@@ -60,7 +71,7 @@ const UNPROTECTED_LINUX_BACKENDS = new Set(['basic_text', 'unknown']);
 export function createTokenStore(deps: TokenStoreDeps): TokenStore {
   const platform = deps.platform ?? process.platform;
   const log = deps.log ?? (() => undefined);
-  let memory: string | null = null;
+  let memory: BoundToken | null = null;
 
   function isProtected(): boolean {
     try {
@@ -92,12 +103,26 @@ export function createTokenStore(deps: TokenStoreDeps): TokenStore {
     return next;
   };
 
+  const encrypt = (entry: BoundToken): Buffer => deps.safeStorage.encryptString(JSON.stringify({ origin: entry.origin, token: entry.token }));
+
+  /** Forgets a token saved for another server than the current one. */
+  async function dropForeign(): Promise<null> {
+    memory = null;
+    log('token store: the stored token belongs to another server than the current one; removed');
+    await removeQuietly();
+    return null;
+  }
+
   const store: TokenStore = {
     persistence: () => (isProtected() ? 'os' : 'session'),
 
     async load() {
-      if (!isProtected()) return memory;
-      if (memory !== null) return memory;
+      const origin = deps.currentOrigin();
+      if (!isProtected()) {
+        if (memory !== null && memory.origin !== origin) memory = null;
+        return memory?.token ?? null;
+      }
+      if (memory !== null) return memory.origin === origin ? memory.token : dropForeign();
       let bytes: Buffer;
       try {
         bytes = await deps.readFile(deps.file);
@@ -105,30 +130,42 @@ export function createTokenStore(deps: TokenStoreDeps): TokenStore {
         if (!isMissing(e)) log(`token store: could not read ${deps.file} (${codeOf(e)})`);
         return null;
       }
-      let token: string;
+      let text: string;
       try {
-        token = deps.safeStorage.decryptString(bytes);
+        text = deps.safeStorage.decryptString(bytes);
       } catch {
-        token = '';
+        text = '';
       }
-      if (!isPlausibleToken(token)) {
+      const entry = parseBlob(text);
+      if (!entry) {
         log(`token store: ${deps.file} could not be decrypted; treated as signed out and removed`);
         await removeQuietly();
         return null;
       }
-      memory = token;
-      return token;
+      if (entry.origin === null) {
+        // The older format (a bare token): accepted once for the server of now, and bound to it.
+        memory = { token: entry.token, origin };
+        try {
+          await deps.writeFile(deps.file, encrypt(memory), { mode: PRIVATE_FILE_MODE });
+        } catch (e) {
+          log(`token store: could not rewrite ${deps.file} with its server (${codeOf(e)})`);
+        }
+        return entry.token;
+      }
+      if (entry.origin !== origin) return dropForeign();
+      memory = { token: entry.token, origin: entry.origin };
+      return entry.token;
     },
 
     async save(token) {
       if (typeof token !== 'string' || token.length === 0) throw new TypeError('token must be a non-empty string');
-      memory = token;
+      memory = { token, origin: deps.currentOrigin() };
       if (!isProtected()) {
         // An older file (from a session with a keyring) would now hold a stale token.
         await removeQuietly();
         return 'session';
       }
-      await deps.writeFile(deps.file, deps.safeStorage.encryptString(token), { mode: PRIVATE_FILE_MODE });
+      await deps.writeFile(deps.file, encrypt(memory), { mode: PRIVATE_FILE_MODE });
       return 'os';
     },
 
@@ -143,6 +180,28 @@ export function createTokenStore(deps: TokenStoreDeps): TokenStore {
     save: (token) => serial(() => store.save(token)),
     clear: () => serial(() => store.clear()),
   };
+}
+
+/** A token and the server origin it was saved for. */
+interface BoundToken {
+  token: string;
+  origin: string;
+}
+
+/**
+ * The decrypted blob: `{"origin","token"}` (origin null for the older format, a bare token), or
+ * null when it is neither.
+ */
+function parseBlob(text: string): { token: string; origin: string | null } | null {
+  if (text.startsWith('{')) {
+    try {
+      const v = JSON.parse(text) as { token?: unknown; origin?: unknown } | null;
+      if (typeof v?.token === 'string' && isPlausibleToken(v.token) && typeof v.origin === 'string' && v.origin.length > 0) return { token: v.token, origin: v.origin };
+    } catch {
+      // not JSON: maybe a bare token
+    }
+  }
+  return isPlausibleToken(text) && !text.startsWith('{') ? { token: text, origin: null } : null;
 }
 
 /** A decrypted token: non-empty, printable ASCII without spaces (JWTs and opaque ids alike). */

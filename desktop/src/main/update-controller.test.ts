@@ -3,7 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   CHECK_INTERVAL_MS,
   FIRST_CHECK_DELAY_MS,
+  INSTALL_QUIT_TIMEOUT_MS,
   createUpdateController,
+  runningAppImage,
   safeUpdateReason,
   updatesEnabled,
   type UpdateEnvironment,
@@ -32,7 +34,13 @@ function fakeUpdater() {
   return { updater, pending, calls };
 }
 
-const PACKAGED_APPIMAGE: UpdateEnvironment = { isPackaged: true, platform: 'linux', env: { APPIMAGE: '/home/ana/Avail.AppImage' }, hasUpdateConfig: () => true };
+const PACKAGED_APPIMAGE: UpdateEnvironment = {
+  isPackaged: true,
+  platform: 'linux',
+  env: { APPIMAGE: '/home/ana/Avail.AppImage', APPDIR: '/tmp/.mount_AvailXy12' },
+  execPath: '/tmp/.mount_AvailXy12/avail',
+  hasUpdateConfig: () => true,
+};
 
 function setup(environment: UpdateEnvironment = PACKAGED_APPIMAGE) {
   const f = fakeUpdater();
@@ -43,6 +51,9 @@ function setup(environment: UpdateEnvironment = PACKAGED_APPIMAGE) {
     updater: vi.fn(() => f.updater),
     notify: (n: { title: string; body: string }) => void notes.push(n),
     beforeQuitAndInstall: vi.fn(() => void f.calls.push('beforeQuit')),
+    cancelQuit: vi.fn(() => void f.calls.push('cancelQuit')),
+    quitting: vi.fn(() => false),
+    onAppImageRenamed: vi.fn(),
     onChange: vi.fn(),
     log: (m: string) => void logs.push(m),
   };
@@ -58,7 +69,7 @@ afterEach(() => {
 });
 
 describe('updatesEnabled', () => {
-  const base = { platform: 'darwin' as const, env: {}, hasUpdateConfig: () => true };
+  const base = { platform: 'darwin' as const, env: {}, execPath: '/Applications/Avail.app/Contents/MacOS/Avail', hasUpdateConfig: () => true };
   it('only a packaged copy with app-update.yml, not from a channel that updates it', () => {
     expect(updatesEnabled({ ...base, isPackaged: true })).toEqual({ enabled: true });
     expect(updatesEnabled({ ...base, isPackaged: true, platform: 'win32' })).toEqual({ enabled: true });
@@ -71,13 +82,27 @@ describe('updatesEnabled', () => {
   });
 });
 
+describe('runningAppImage', () => {
+  it('only when APPIMAGE and APPDIR are set and the executable runs from inside APPDIR', () => {
+    expect(runningAppImage(PACKAGED_APPIMAGE.env, PACKAGED_APPIMAGE.execPath)).toBe('/home/ana/Avail.AppImage');
+    // Inherited from an AppImage'd parent: the deb's binary is not inside that AppImage's mount.
+    expect(runningAppImage({ APPIMAGE: '/home/ana/Other.AppImage' }, '/opt/Avail/avail')).toBeNull();
+    expect(runningAppImage({ APPIMAGE: '/home/ana/Other.AppImage', APPDIR: '/tmp/.mount_OtherAb' }, '/opt/Avail/avail')).toBeNull();
+    expect(runningAppImage({ APPIMAGE: '/home/ana/Other.AppImage', APPDIR: '/tmp/.mount_Av' }, '/tmp/.mount_Avail/avail')).toBeNull();
+    expect(runningAppImage({ APPIMAGE: '/home/ana/Other.AppImage', APPDIR: '/tmp/.mount_Av' }, '/tmp/.mount_Av/../x/avail')).toBeNull();
+    expect(runningAppImage({ APPDIR: '/tmp/.mount_Av' }, '/tmp/.mount_Av/avail')).toBeNull();
+    expect(runningAppImage({ APPIMAGE: 'Avail.AppImage', APPDIR: '/tmp/.mount_Av' }, '/tmp/.mount_Av/avail')).toBeNull();
+  });
+});
+
 describe('createUpdateController: disabled', () => {
   const cases: Array<[string, UpdateEnvironment]> = [
     ['unpackaged', { ...PACKAGED_APPIMAGE, isPackaged: false }],
     ['no app-update.yml', { ...PACKAGED_APPIMAGE, hasUpdateConfig: () => false }],
     ['Linux deb (no APPIMAGE)', { ...PACKAGED_APPIMAGE, env: {} }],
-    ['Mac App Store', { isPackaged: true, platform: 'darwin', env: {}, mas: true, hasUpdateConfig: () => true }],
-    ['Microsoft Store', { isPackaged: true, platform: 'win32', env: {}, windowsStore: true, hasUpdateConfig: () => true }],
+    ['Linux deb started from an AppImage\'d terminal (APPIMAGE inherited, no APPDIR)', { ...PACKAGED_APPIMAGE, env: { APPIMAGE: '/home/ana/Other.AppImage' }, execPath: '/opt/Avail/avail' }],
+    ['Mac App Store', { isPackaged: true, platform: 'darwin', env: {}, execPath: '/Applications/Avail.app/Contents/MacOS/Avail', mas: true, hasUpdateConfig: () => true }],
+    ['Microsoft Store', { isPackaged: true, platform: 'win32', env: {}, execPath: 'C:\\Avail\\Avail.exe', windowsStore: true, hasUpdateConfig: () => true }],
   ];
   for (const [name, environment] of cases) {
     it(`${name}: no updater, no timer, no menu item, one log line`, () => {
@@ -185,6 +210,97 @@ describe('createUpdateController: enabled', () => {
     expect(updater.checkForUpdates).toHaveBeenCalledTimes(1);
     controller.restartToUpdate();
     expect(calls).toEqual(['beforeQuit', 'quitAndInstall']);
+  });
+
+  /** A controller with version 1.2.3 downloaded (automatic check). */
+  function ready() {
+    const t = setup();
+    vi.advanceTimersByTime(FIRST_CHECK_DELAY_MS);
+    t.updater.emit('update-available', { version: '1.2.3' });
+    t.updater.emit('update-downloaded', { version: '1.2.3' });
+    t.pending[0].resolve({});
+    t.notes.length = 0;
+    return t;
+  }
+
+  it('"Restart to update" whose install fails at once (BaseUpdater.install emits error): the quit flag back, "Could not install the update" with the reason, Check for updates again', async () => {
+    const { controller, updater, calls, notes, logs } = ready();
+    await vi.advanceTimersByTimeAsync(0); // the check's promise settled
+    updater.quitAndInstall.mockImplementation(() => {
+      calls.push('quitAndInstall');
+      updater.emit('error', new Error("EACCES: permission denied, unlink '/opt/apps/Avail.AppImage'\n    at unlinkSync"));
+    });
+    controller.restartToUpdate();
+    expect(calls).toEqual(['beforeQuit', 'quitAndInstall', 'cancelQuit']);
+    expect(notes).toEqual([{ title: 'Could not install the update', body: "EACCES: permission denied, unlink '/opt/apps/Avail.AppImage'" }]);
+    expect(logs.at(-1)).toBe("updates: could not install the update: EACCES: permission denied, unlink '/opt/apps/Avail.AppImage'");
+    expect(controller.state()).toEqual({ kind: 'error' });
+    vi.advanceTimersByTime(INSTALL_QUIT_TIMEOUT_MS * 2); // the watchdog was stopped: told once
+    expect(notes).toHaveLength(1);
+    expect(calls.filter((c) => c === 'cancelQuit')).toHaveLength(1);
+    controller.checkNow();
+    expect(updater.checkForUpdates).toHaveBeenCalledTimes(2);
+  });
+
+  it('"Restart to update" after which the app never starts quitting (Squirrel.Mac refusing an unsigned or translocated app): undone after 5 s', () => {
+    const { controller, calls, notes, deps } = ready();
+    controller.restartToUpdate();
+    controller.restartToUpdate(); // a second click while it runs does nothing
+    expect(calls).toEqual(['beforeQuit', 'quitAndInstall']);
+    vi.advanceTimersByTime(INSTALL_QUIT_TIMEOUT_MS - 1);
+    expect(calls).not.toContain('cancelQuit');
+    vi.advanceTimersByTime(1);
+    expect(deps.quitting).toHaveBeenCalled();
+    expect(calls).toEqual(['beforeQuit', 'quitAndInstall', 'cancelQuit']);
+    expect(notes.map((n) => n.title)).toEqual(['Could not install the update']);
+    expect(controller.state()).toEqual({ kind: 'error' });
+  });
+
+  it('"Restart to update" followed by the quit: nothing undone, nothing told', () => {
+    const { controller, calls, notes, deps } = ready();
+    deps.quitting.mockReturnValue(true);
+    controller.restartToUpdate();
+    vi.advanceTimersByTime(INSTALL_QUIT_TIMEOUT_MS * 2);
+    expect(calls).toEqual(['beforeQuit', 'quitAndInstall']);
+    expect(notes).toEqual([]);
+    expect(controller.state()).toEqual({ kind: 'ready', version: '1.2.3' });
+  });
+
+  it('quitAndInstall throwing is an install failure too', () => {
+    const { controller, updater, calls, notes } = ready();
+    updater.quitAndInstall.mockImplementation(() => {
+      throw new Error('No update filepath provided, can\'t quit and install');
+    });
+    controller.restartToUpdate();
+    expect(calls).toEqual(['beforeQuit', 'cancelQuit']);
+    expect(notes).toEqual([{ title: 'Could not install the update', body: "No update filepath provided, can't quit and install" }]);
+  });
+
+  it('autoDownload: a failing download (the check result\'s downloadPromise) is reported by the error event only, never an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    vi.useRealTimers(); // Node reports unhandled rejections between macrotasks
+    const { controller, updater, pending, notes } = setup();
+    try {
+      controller.checkNow();
+      updater.emit('update-available', { version: '1.2.3' });
+      const error = new Error('net::ERR_CONNECTION_RESET https://github.com/o/r/releases/download/v1.2.3/Avail-1.2.3.AppImage');
+      pending[0].resolve({ updateInfo: { version: '1.2.3' }, downloadPromise: Promise.reject(error) });
+      updater.emit('error', error);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(unhandled).toEqual([]);
+      expect(notes.map((n) => n.title)).toEqual(['Avail 1.2.3 is downloading', 'Could not download the update']);
+    } finally {
+      controller.dispose();
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('the AppImage installed under a new name (appimage-filename-updated): main.ts hears the new path', () => {
+    const { updater, deps } = ready();
+    updater.emit('appimage-filename-updated', '/home/ana/Apps/Avail-1.2.3-x86_64.AppImage');
+    expect(deps.onAppImageRenamed).toHaveBeenCalledWith('/home/ana/Apps/Avail-1.2.3-x86_64.AppImage');
   });
 
   it('automatic: silent while downloading, notifies once the update is ready', () => {

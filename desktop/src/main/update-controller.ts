@@ -3,7 +3,9 @@
  * updates"; https://www.electron.build/auto-update): whether updates apply at all
  * ({@link updatesEnabled}), the automatic checks (10 s after start, then every 6 h), the manual
  * "Check for updates…" of the tray menu, the notifications telling their outcome, and "Restart to
- * update", which sets the quit flag before `quitAndInstall()` so hide-on-close does not hold it.
+ * update", which sets the quit flag before `quitAndInstall()` so hide-on-close does not hold it —
+ * and takes it back, with "Could not install the update", when the install fails or no quit
+ * follows within {@link INSTALL_QUIT_TIMEOUT_MS}.
  *
  * electron-updater's `autoUpdater` is injected (lazily: a disabled controller never touches it),
  * as are the timers, the file check and the notifications, so every rule is unit-tested with
@@ -11,10 +13,14 @@
  * ({@link safeUpdateReason}).
  */
 
+import { posix } from 'node:path';
+
 /** First automatic check after start (ms). */
 export const FIRST_CHECK_DELAY_MS = 10_000;
 /** Then every 6 hours (ms). */
 export const CHECK_INTERVAL_MS = 6 * 60 * 60 * 1000;
+/** After "Restart to update", how long the app may take to start quitting before the install counts as failed (ms). */
+export const INSTALL_QUIT_TIMEOUT_MS = 5_000;
 
 /** The notification titles and bodies of the contract. */
 export const UPDATE_TEXT = {
@@ -23,6 +29,7 @@ export const UPDATE_TEXT = {
   ready: (version: string) => `${named(version)} is ready — restart to update`,
   checkFailed: 'Could not check for updates',
   downloadFailed: 'Could not download the update',
+  installFailed: 'Could not install the update',
 } as const;
 
 /** `Avail 1.2.3`, or `The Avail update` when the feed gave no usable version. */
@@ -57,7 +64,11 @@ export interface UpdaterLike {
   /** Resolves null when the updater is inactive; rejects (and emits `error`) on failure. */
   checkForUpdates(): Promise<unknown>;
   quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void;
-  on(event: 'checking-for-update' | 'update-available' | 'update-not-available' | 'download-progress' | 'update-downloaded' | 'error', listener: (...args: any[]) => void): unknown;
+  /** `appimage-filename-updated` (AppImageUpdater, with the new file's path): the update was installed under another name. */
+  on(
+    event: 'checking-for-update' | 'update-available' | 'update-not-available' | 'download-progress' | 'update-downloaded' | 'error' | 'appimage-filename-updated',
+    listener: (...args: any[]) => void,
+  ): unknown;
 }
 
 /** What decides whether updates apply (see {@link updatesEnabled}). */
@@ -66,8 +77,10 @@ export interface UpdateEnvironment {
   isPackaged: boolean;
   /** `process.platform`. */
   platform: NodeJS.Platform;
-  /** `process.env` (only `APPIMAGE` is read). */
+  /** `process.env` (only `APPIMAGE` and `APPDIR` are read). */
   env: Record<string, string | undefined>;
+  /** `process.execPath`: on Linux it must lie inside `APPDIR` (see {@link runningAppImage}). */
+  execPath: string;
   /** `process.mas`: a Mac App Store build (the store updates it). */
   mas?: boolean;
   /** `process.windowsStore`: a Microsoft Store build (the store updates it). */
@@ -77,16 +90,30 @@ export interface UpdateEnvironment {
 }
 
 /**
+ * The AppImage file this process runs from, or null when it is not one: `APPIMAGE` and `APPDIR` are
+ * set (by the AppImage runtime) and `execPath` lies inside `APPDIR` (the mounted image). A bare
+ * `APPIMAGE` may be inherited from an AppImage'd parent (a terminal or launcher started from one),
+ * so it alone does not count. Pure; POSIX paths (Linux only).
+ */
+export function runningAppImage(env: Record<string, string | undefined>, execPath: string): string | null {
+  const image = env.APPIMAGE;
+  const dir = env.APPDIR;
+  if (!image || !dir || !posix.isAbsolute(image) || !posix.isAbsolute(dir) || !posix.isAbsolute(execPath)) return null;
+  const inside = posix.relative(posix.normalize(dir), posix.normalize(execPath));
+  return inside !== '' && !inside.startsWith('..') && !posix.isAbsolute(inside) ? image : null;
+}
+
+/**
  * Whether this copy of the app updates itself: only packaged, with `app-update.yml` (a build with a
- * publish provider), on Linux only as an AppImage (`APPIMAGE` set: deb/rpm/snap/flatpak are updated
- * by the system's package manager), never from the Mac App Store or the Microsoft Store.
+ * publish provider), on Linux only as an AppImage ({@link runningAppImage}: deb/rpm/snap/flatpak are
+ * updated by the system's package manager), never from the Mac App Store or the Microsoft Store.
  * `reason` (for one log line) says why not. Pure apart from `hasUpdateConfig`.
  */
 export function updatesEnabled(e: UpdateEnvironment): { enabled: true } | { enabled: false; reason: string } {
   if (!e.isPackaged) return { enabled: false, reason: 'not packaged (development run)' };
   if (e.mas) return { enabled: false, reason: 'Mac App Store build (the store updates it)' };
   if (e.windowsStore) return { enabled: false, reason: 'Microsoft Store build (the store updates it)' };
-  if (e.platform === 'linux' && !e.env.APPIMAGE) return { enabled: false, reason: 'not an AppImage (the system package manager updates it)' };
+  if (e.platform === 'linux' && !runningAppImage(e.env, e.execPath)) return { enabled: false, reason: 'not an AppImage (the system package manager updates it)' };
   if (!e.hasUpdateConfig()) return { enabled: false, reason: 'no app-update.yml (built without a publish provider)' };
   return { enabled: true };
 }
@@ -130,8 +157,18 @@ export interface UpdateControllerDeps {
   updater(): UpdaterLike;
   /** Shows a system notification (main.ts: `Notification`). */
   notify(n: { title: string; body: string }): void;
-  /** Runs right before `quitAndInstall()`: main.ts sets the quit flag so hide-on-close lets the window close. */
+  /**
+   * Runs right before `quitAndInstall()`: main.ts sets the quit flag so hide-on-close lets the
+   * window close, and releases the single-instance lock (the new AppImage starts before this
+   * process exits and would otherwise quit on the lock).
+   */
   beforeQuitAndInstall(): void;
+  /** Undoes `beforeQuitAndInstall` when the install failed (main.ts: quit flag back to false, lock taken again). */
+  cancelQuit(): void;
+  /** Whether the app has started quitting (main.ts: app `before-quit` seen); asked {@link INSTALL_QUIT_TIMEOUT_MS} after `quitAndInstall()`. */
+  quitting(): boolean;
+  /** The AppImage updater installed the update under a new file name (`appimage-filename-updated`): main.ts points the autostart entry there. */
+  onAppImageRenamed?(newPath: string): void;
   /** Called after every state change (main.ts: redraw the tray menu). */
   onChange(): void;
   log(message: string): void;
@@ -149,7 +186,12 @@ export interface UpdateController {
    * Does nothing when updates are disabled.
    */
   checkNow(): void;
-  /** "Restart to update": `beforeQuitAndInstall()`, then `quitAndInstall()`; only when an update is ready. */
+  /**
+   * "Restart to update": `beforeQuitAndInstall()`, then `quitAndInstall()`; only when an update is
+   * ready. When the updater reports an error, `quitAndInstall()` throws, or the app has not started
+   * quitting {@link INSTALL_QUIT_TIMEOUT_MS} later: `cancelQuit()`, "Could not install the update"
+   * with the reason, state `error`.
+   */
   restartToUpdate(): void;
   /** Stops the timers. */
   dispose(): void;
@@ -193,6 +235,9 @@ export function createUpdateController(deps: UpdateControllerDeps): UpdateContro
   let firstTimer: unknown = null;
   let interval: unknown = null;
   let disposed = false;
+  /** Set by "Restart to update" until the quit starts or the install fails. */
+  let installTimer: unknown = null;
+  let quitRequested = false;
 
   function set(next: UpdateState): void {
     state = next;
@@ -235,9 +280,30 @@ export function createUpdateController(deps: UpdateControllerDeps): UpdateContro
     }
     set({ kind: 'ready', version });
   });
+  /** The install did not happen: the quit flag back, the owner told why, "Check for updates…" again. */
+  function installFailed(error: unknown): void {
+    if (installTimer !== null) timers.clearTimeout(installTimer);
+    installTimer = null;
+    if (quitRequested) {
+      quitRequested = false;
+      deps.cancelQuit();
+    }
+    const reason = safeUpdateReason(error);
+    deps.log(`updates: could not install the update: ${reason}`);
+    deps.notify({ title: UPDATE_TEXT.installFailed, body: reason });
+    manual = false;
+    set({ kind: 'error' });
+  }
+
   updater.on('error', (error: unknown) => {
-    if (state.kind === 'ready') return; // the downloaded update stays installable
-    fail(error);
+    // With an update downloaded, an error is about installing it (BaseUpdater.install, Squirrel.Mac).
+    if (state.kind === 'ready') installFailed(error);
+    else fail(error);
+  });
+  updater.on('appimage-filename-updated', (newPath: unknown) => {
+    if (typeof newPath !== 'string' || !newPath) return;
+    deps.log('updates: the AppImage was installed under a new file name');
+    deps.onAppImageRenamed?.(newPath);
   });
 
   function check(isManual: boolean): void {
@@ -255,6 +321,10 @@ export function createUpdateController(deps: UpdateControllerDeps): UpdateContro
     result.then(
       (r) => {
         inFlight = false;
+        // With autoDownload the result carries the download's promise; its failure is reported by
+        // the `error` event, so it is caught here (else: an unhandled rejection with addresses on stderr).
+        const download = (r as { downloadPromise?: unknown } | null)?.downloadPromise;
+        if (download && typeof (download as PromiseLike<unknown>).then === 'function') Promise.resolve(download).catch(() => undefined);
         // Inactive updater (null) or no event came: back to idle, silently.
         if (state.kind === 'checking') {
           if (r === null) deps.log('updates: the updater is inactive');
@@ -280,12 +350,23 @@ export function createUpdateController(deps: UpdateControllerDeps): UpdateContro
     state: () => state,
     checkNow: () => check(true),
     restartToUpdate() {
-      if (state.kind !== 'ready') return;
+      if (state.kind !== 'ready' || quitRequested) return;
+      quitRequested = true;
       deps.beforeQuitAndInstall();
-      updater.quitAndInstall();
+      installTimer = timers.setTimeout(() => {
+        installTimer = null;
+        if (!deps.quitting()) installFailed(new Error('Avail did not restart'));
+      }, INSTALL_QUIT_TIMEOUT_MS);
+      try {
+        updater.quitAndInstall();
+      } catch (e) {
+        installFailed(e);
+      }
     },
     dispose() {
       disposed = true;
+      if (installTimer !== null) timers.clearTimeout(installTimer);
+      installTimer = null;
       if (firstTimer !== null) timers.clearTimeout(firstTimer);
       if (interval !== null) timers.clearInterval(interval);
       firstTimer = interval = null;
