@@ -4,6 +4,7 @@ import {
   CHECK_INTERVAL_MS,
   FIRST_CHECK_DELAY_MS,
   INSTALL_QUIT_TIMEOUT_MS,
+  SQUIRREL_FETCH_TIMEOUT_MS,
   createUpdateController,
   runningAppImage,
   safeUpdateReason,
@@ -264,6 +265,27 @@ describe('createUpdateController: enabled', () => {
     expect(calls).toEqual(['beforeQuit', 'quitAndInstall']);
     expect(notes).toEqual([]);
     expect(controller.state()).toEqual({ kind: 'ready', version: '1.2.3' });
+  });
+
+  it('macOS: while Squirrel.Mac still fetches the update the wait goes on (it quits once fetched), up to its own limit', () => {
+    const { controller, updater, calls, deps } = ready();
+    Object.assign(updater, { squirrelDownloadedUpdate: false });
+    controller.restartToUpdate();
+    vi.advanceTimersByTime(INSTALL_QUIT_TIMEOUT_MS * 3);
+    expect(calls).not.toContain('cancelQuit');
+    Object.assign(updater, { squirrelDownloadedUpdate: true }); // fetched; the quit starts
+    deps.quitting.mockReturnValue(true);
+    vi.advanceTimersByTime(SQUIRREL_FETCH_TIMEOUT_MS);
+    expect(calls).toEqual(['beforeQuit', 'quitAndInstall']);
+
+    const other = ready();
+    Object.assign(other.updater, { squirrelDownloadedUpdate: false });
+    other.controller.restartToUpdate();
+    vi.advanceTimersByTime(SQUIRREL_FETCH_TIMEOUT_MS - 1);
+    expect(other.calls).not.toContain('cancelQuit');
+    vi.advanceTimersByTime(INSTALL_QUIT_TIMEOUT_MS);
+    expect(other.calls).toContain('cancelQuit');
+    expect(other.notes.map((n) => n.title)).toEqual(['Could not install the update']);
   });
 
   it('quitAndInstall throwing is an install failure too', () => {

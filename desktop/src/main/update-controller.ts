@@ -21,6 +21,11 @@ export const FIRST_CHECK_DELAY_MS = 10_000;
 export const CHECK_INTERVAL_MS = 6 * 60 * 60 * 1000;
 /** After "Restart to update", how long the app may take to start quitting before the install counts as failed (ms). */
 export const INSTALL_QUIT_TIMEOUT_MS = 5_000;
+/**
+ * macOS: while Squirrel.Mac still fetches the update from electron-updater's local server (it quits
+ * only once it has it), the wait is extended, up to this long in all (ms).
+ */
+export const SQUIRREL_FETCH_TIMEOUT_MS = 120_000;
 
 /** The notification titles and bodies of the contract. */
 export const UPDATE_TEXT = {
@@ -64,6 +69,8 @@ export interface UpdaterLike {
   /** Resolves null when the updater is inactive; rejects (and emits `error`) on failure. */
   checkForUpdates(): Promise<unknown>;
   quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void;
+  /** MacUpdater only: false while Squirrel.Mac has not fetched the downloaded update yet. */
+  readonly squirrelDownloadedUpdate?: boolean;
   /** `appimage-filename-updated` (AppImageUpdater, with the new file's path): the update was installed under another name. */
   on(
     event: 'checking-for-update' | 'update-available' | 'update-not-available' | 'download-progress' | 'update-downloaded' | 'error' | 'appimage-filename-updated',
@@ -189,7 +196,8 @@ export interface UpdateController {
   /**
    * "Restart to update": `beforeQuitAndInstall()`, then `quitAndInstall()`; only when an update is
    * ready. When the updater reports an error, `quitAndInstall()` throws, or the app has not started
-   * quitting {@link INSTALL_QUIT_TIMEOUT_MS} later: `cancelQuit()`, "Could not install the update"
+   * quitting {@link INSTALL_QUIT_TIMEOUT_MS} later (on macOS, while Squirrel.Mac still fetches the
+   * update, up to {@link SQUIRREL_FETCH_TIMEOUT_MS}): `cancelQuit()`, "Could not install the update"
    * with the reason, state `error`.
    */
   restartToUpdate(): void;
@@ -353,10 +361,18 @@ export function createUpdateController(deps: UpdateControllerDeps): UpdateContro
       if (state.kind !== 'ready' || quitRequested) return;
       quitRequested = true;
       deps.beforeQuitAndInstall();
-      installTimer = timers.setTimeout(() => {
-        installTimer = null;
-        if (!deps.quitting()) installFailed(new Error('Avail did not restart'));
-      }, INSTALL_QUIT_TIMEOUT_MS);
+      let waited = 0;
+      const watch = () => {
+        installTimer = timers.setTimeout(() => {
+          installTimer = null;
+          waited += INSTALL_QUIT_TIMEOUT_MS;
+          if (deps.quitting()) return;
+          // macOS: Squirrel.Mac quits once it has fetched the update; give it time (its errors arrive as `error`).
+          if (updater.squirrelDownloadedUpdate === false && waited < SQUIRREL_FETCH_TIMEOUT_MS) watch();
+          else installFailed(new Error('Avail did not restart'));
+        }, INSTALL_QUIT_TIMEOUT_MS);
+      };
+      watch();
       try {
         updater.quitAndInstall();
       } catch (e) {
