@@ -174,87 +174,79 @@ async function signInDesktop(page: Page, acct: { email: string }) {
   await expect(page).toHaveURL(/\/app\/dashboard$/);
 }
 
-test('desktop mode: Google connect finishes in the system browser and the connection appears in the app', async ({ browser }) => {
-  expect(await fakeRunning('google'), 'global-setup starts the Google fake').toBe(true);
-  const acct = uniqueAccount('deskg');
-  const web = await browser.newContext({ locale: 'en-GB', baseURL: serverUrl(), timezoneId: OWNER_ZONE });
-  await onboardedOwner(await web.newPage(), acct);
-  await web.close();
+/** The two OAuth providers' desktop connect flows: the same steps, their own names and consent buttons. */
+const OAUTH_PROVIDERS = [
+  {
+    provider: 'google' as const,
+    title: 'Google connect finishes in the system browser and the connection appears in the app',
+    card: 'Google Calendar',
+    connect: 'Connect Google Calendar',
+    note: 'Finish connecting Google Calendar in your browser.',
+    consentButton: '#allow',
+    account: GOOGLE_ACCOUNT,
+    // The fake's authorize page stands in for accounts.google.com.
+    authorizePath: null,
+  },
+  {
+    provider: 'microsoft' as const,
+    title: 'Microsoft connect opens the consent page through the bridge, no window in the app, and the connection appears',
+    card: 'Microsoft Outlook',
+    connect: 'Connect Microsoft Outlook',
+    note: 'Finish connecting Microsoft Outlook Calendar in your browser.',
+    consentButton: '#accept',
+    account: MICROSOFT_ACCOUNT,
+    // The fake's authorize page stands in for login.microsoftonline.com.
+    authorizePath: /\/oauth2\/v2\.0\/authorize$/,
+  },
+];
 
-  const desk = await browser.newContext({ locale: 'en-GB', baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
-  const page = await desk.newPage();
-  await signInDesktop(page, acct);
-  await page.getByRole('button', { name: 'Settings' }).click();
-  await expect(page).toHaveURL(/\/app\/settings/);
-  const popups: unknown[] = [];
-  page.on('popup', (p) => popups.push(p));
-  await page.locator('.provider-card', { hasText: 'Google Calendar' }).getByRole('button', { name: 'Connect Google Calendar' }).click();
-  await expect(page.getByText('Finish connecting Google Calendar in your browser.')).toBeVisible();
-  await expect.poll(async () => (await callsOf(page, 'openExternal')).length).toBe(1);
-  const [{ arg: consentUrl }] = await callsOf(page, 'openExternal');
-  expect(popups).toEqual([]); // no window inside the app
+for (const p of OAUTH_PROVIDERS) {
+  test(`desktop mode: ${p.title}`, async ({ browser }) => {
+    expect(await fakeRunning(p.provider), `global-setup starts the ${p.card} fake`).toBe(true);
+    const acct = uniqueAccount(`desk${p.provider[0]}`);
+    const web = await browser.newContext({ locale: 'en-GB', baseURL: serverUrl(), timezoneId: OWNER_ZONE });
+    await onboardedOwner(await web.newPage(), acct);
+    await web.close();
 
-  // The owner's own browser: the provider's consent page, then the server's callback.
-  const system = await browser.newContext({ locale: 'en-GB' });
-  const consent = await system.newPage();
-  await consent.goto(String(consentUrl));
-  await consent.locator('#allow').click();
-  await expect(consent.getByText(/connected/i)).toBeVisible();
-  await system.close();
+    const desk = await browser.newContext({ locale: 'en-GB', baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
+    const page = await desk.newPage();
+    await signInDesktop(page, acct);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await expect(page).toHaveURL(/\/app\/settings/);
+    // No window of any kind: neither a popup nor an about:blank page in this context.
+    const popups: unknown[] = [];
+    page.on('popup', (w) => popups.push(w));
+    desk.on('page', (w) => popups.push(w));
+    await page.locator('.provider-card', { hasText: p.card }).getByRole('button', { name: p.connect }).click();
+    await expect(page.getByText(p.note)).toBeVisible();
+    await expect.poll(async () => (await callsOf(page, 'openExternal')).length).toBe(1);
+    const [{ arg: consentUrl }] = await callsOf(page, 'openExternal');
+    // The fake's authorize page, with the server's state and its callback.
+    const { url: fakeUrl } = await fakeState(p.provider);
+    expect(String(consentUrl).startsWith(fakeUrl)).toBe(true);
+    const consent = new URL(String(consentUrl));
+    if (p.authorizePath) expect(consent.pathname).toMatch(p.authorizePath);
+    expect(consent.searchParams.get('state')).toBeTruthy();
+    expect(consent.searchParams.get('redirect_uri')).toMatch(new RegExp(`/api/oauth/${p.provider}/callback$`));
+    expect(popups).toEqual([]);
 
-  // Back in the app, without any click: the connection shows up and the note goes away.
-  const row = page.getByTestId('connection-row');
-  await expect(row).toContainText(GOOGLE_ACCOUNT, { timeout: 20_000 });
-  await expect(page.getByText('Finish connecting Google Calendar in your browser.')).toHaveCount(0);
-  await desk.close();
-});
+    // The owner's own browser: the provider's consent page, then the server's callback page.
+    const system = await browser.newContext({ locale: 'en-GB' });
+    const consentPage = await system.newPage();
+    await consentPage.goto(String(consentUrl));
+    await consentPage.locator(p.consentButton).click();
+    await expect(consentPage.getByText(/connected/i)).toBeVisible();
+    await system.close();
 
-test('desktop mode: Microsoft connect opens the consent page through the bridge, no window in the app, and the connection appears', async ({ browser }) => {
-  expect(await fakeRunning('microsoft'), 'global-setup starts the Microsoft fake').toBe(true);
-  const acct = uniqueAccount('deskm');
-  const web = await browser.newContext({ locale: 'en-GB', baseURL: serverUrl(), timezoneId: OWNER_ZONE });
-  await onboardedOwner(await web.newPage(), acct);
-  await web.close();
-
-  const desk = await browser.newContext({ locale: 'en-GB', baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
-  const page = await desk.newPage();
-  await signInDesktop(page, acct);
-  await page.getByRole('button', { name: 'Settings' }).click();
-  await expect(page).toHaveURL(/\/app\/settings/);
-  // No window of any kind: neither a popup nor an about:blank page in this context.
-  const popups: unknown[] = [];
-  page.on('popup', (p) => popups.push(p));
-  desk.on('page', (p) => popups.push(p));
-  const card = page.locator('.provider-card', { hasText: 'Microsoft Outlook' });
-  await card.getByRole('button', { name: 'Connect Microsoft Outlook' }).click();
-  await expect(page.getByText('Finish connecting Microsoft Outlook Calendar in your browser.')).toBeVisible();
-  await expect.poll(async () => (await callsOf(page, 'openExternal')).length).toBe(1);
-  const [{ arg: consentUrl }] = await callsOf(page, 'openExternal');
-  // The fake's authorize page (it stands in for login.microsoftonline.com), with the server's state.
-  const { url: fakeUrl } = await fakeState('microsoft');
-  expect(String(consentUrl).startsWith(fakeUrl)).toBe(true);
-  const consent = new URL(String(consentUrl));
-  expect(consent.pathname).toMatch(/\/oauth2\/v2\.0\/authorize$/);
-  expect(consent.searchParams.get('state')).toBeTruthy();
-  expect(consent.searchParams.get('redirect_uri')).toMatch(/\/api\/oauth\/microsoft\/callback$/);
-  expect(popups).toEqual([]);
-
-  // The owner's own browser: the fake's consent page, Accept, then the server's callback page.
-  const system = await browser.newContext({ locale: 'en-GB' });
-  const consentPage = await system.newPage();
-  await consentPage.goto(String(consentUrl));
-  await consentPage.locator('#accept').click();
-  await expect(consentPage.getByText(/connected/i)).toBeVisible();
-  await system.close();
-
-  // Back in the app, without any click: the connection shows up and the note goes away.
-  const row = page.getByTestId('connection-row').filter({ hasText: 'Microsoft Outlook' });
-  await expect(row).toContainText(MICROSOFT_ACCOUNT, { timeout: 20_000 });
-  await expect(page.getByText('Finish connecting Microsoft Outlook Calendar in your browser.')).toHaveCount(0);
-  expect(popups).toEqual([]);
-  expect((await callsOf(page, 'openExternal')).length).toBe(1);
-  await desk.close();
-});
+    // Back in the app, without any click: the connection shows up and the note goes away.
+    const row = page.getByTestId('connection-row').filter({ hasText: p.card });
+    await expect(row).toContainText(p.account, { timeout: 20_000 });
+    await expect(page.getByText(p.note)).toHaveCount(0);
+    expect(popups).toEqual([]);
+    expect((await callsOf(page, 'openExternal')).length).toBe(1);
+    await desk.close();
+  });
+}
 
 test('desktop mode: changing the server in Settings ends the session there, deletes the device data and only then reloads onto the new server', async ({ browser }) => {
   test.setTimeout(120_000);
