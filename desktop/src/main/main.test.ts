@@ -363,19 +363,34 @@ describe('main.ts: start, quit and launch guards', () => {
       }
     });
 
-    it('an installed app started with --remote-debugging-port or --remote-debugging-pipe exits 1 before anything starts', async () => {
-      for (const flag of ['remote-debugging-port', 'remote-debugging-pipe']) {
+    it('an installed app started with --remote-debugging-port, --ssl-key-log-file, --proxy-server … exits 1 before anything starts', async () => {
+      for (const flag of ['remote-debugging-port', 'remote-debugging-pipe', 'ssl-key-log-file', 'log-net-log', 'host-resolver-rules', 'ignore-certificate-errors', 'proxy-server', 'inspect', 'js-flags']) {
         vi.resetModules();
         const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
         const fake = await boot(true, false, { isPackaged: true, switches: [flag] });
         expect(fake.module.app.exit).toHaveBeenCalledExactlyOnceWith(1);
-        expect(warn).toHaveBeenCalledExactlyOnceWith(`[avail] refusing to start with --${flag}: remote debugging could read the sign-in token`);
+        expect(warn).toHaveBeenCalledExactlyOnceWith(`[avail] refusing to start with --${flag}: it could expose the sign-in token or the connection to the server`);
         warn.mockRestore();
         expect(fake.module.app.requestSingleInstanceLock).not.toHaveBeenCalled();
         fake.module.app.becomeReady();
         await flush();
         expect(fake.windows).toHaveLength(0);
         expect(fake.module.protocol.handle).not.toHaveBeenCalled();
+      }
+    });
+
+    it('an installed app removes SSLKEYLOGFILE from its environment at once; a development run keeps it', async () => {
+      const savedKeys = process.env.SSLKEYLOGFILE;
+      try {
+        process.env.SSLKEYLOGFILE = join(appData, 'keys.log');
+        await boot(true);
+        expect(process.env.SSLKEYLOGFILE).toBe(join(appData, 'keys.log'));
+        vi.resetModules();
+        await boot(true, false, { isPackaged: true });
+        expect(process.env.SSLKEYLOGFILE).toBeUndefined();
+      } finally {
+        if (savedKeys === undefined) delete process.env.SSLKEYLOGFILE;
+        else process.env.SSLKEYLOGFILE = savedKeys;
       }
     });
 

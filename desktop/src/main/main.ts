@@ -49,12 +49,14 @@ import { createTrayStateStore, signedInUnknownTrayState } from './tray-state-sto
 import { confirmWithMessageBox, externalLinkAllowHosts, openExternalWithPolicy } from './external-link-policy.ts';
 import { createWindowStateStore, holdQuitForWindowState, restoredWindowPlacement } from './window-state-store.ts';
 import { e2eEnabled, e2eUserDataDir, probeTray, type E2eTrayProbe } from './e2e-hook.ts';
-import { remoteDebuggingRefusal } from './remote-debugging-policy.ts';
+import { commandLineRefusal, scrubPackagedEnv } from './command-line-policy.ts';
 
 /** Windows needs it for notifications; the same id as electron-builder.yml's appId. */
 const APP_USER_MODEL_ID = 'app.avail.desktop';
 
 const log = (message: string) => console.warn(`[avail] ${message}`);
+// An installed app never writes its TLS session keys where SSLKEYLOGFILE says (command-line-policy.ts).
+scrubPackagedEnv(app.isPackaged, process.env);
 
 const webDistDir = join(__dirname, '..', '..', 'web', 'dist');
 const preloadPath = join(__dirname, 'preload.cjs');
@@ -75,8 +77,8 @@ const liveNotifications = new Set<Notification>();
 app.setName('Avail');
 // The real-Electron suite (AVAIL_E2E=1, unpackaged only) gives each test its own folder (e2e-hook.ts).
 app.setPath('userData', e2eUserDataDir(process.env, app.isPackaged) ?? join(app.getPath('appData'), 'Avail'));
-// An installed app never starts open to remote debugging (remote-debugging-policy.ts).
-const debuggingRefusal = remoteDebuggingRefusal(app.isPackaged, (name) => app.commandLine.hasSwitch(name));
+// An installed app never starts open to a debugger, a net log or a redirection (command-line-policy.ts).
+const commandLineRefused = commandLineRefusal(app.isPackaged, (name) => app.commandLine.hasSwitch(name), process.argv);
 
 // Must run before `ready`.
 protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
@@ -392,8 +394,8 @@ async function start(): Promise<void> {
   if (showRequested) showWindow();
 }
 
-if (debuggingRefusal) {
-  log(debuggingRefusal);
+if (commandLineRefused) {
+  log(commandLineRefused);
   app.exit(1);
 } else if (claimSingleInstance(app, showWindow)) {
   trackQuitting(app, quitFlag);
