@@ -32,6 +32,7 @@ const electron = vi.hoisted(() => {
       getPath: (name: string) => paths[name] ?? join(opts.appData, name),
       isReady: () => ready,
       requestSingleInstanceLock: vi.fn(() => opts.gotLock),
+      releaseSingleInstanceLock: vi.fn(),
       quit: vi.fn(),
       whenReady: () => whenReadyPromise,
       setAppUserModelId: vi.fn(),
@@ -120,6 +121,7 @@ const electron = vi.hoisted(() => {
       dialog: { showMessageBox: vi.fn(async () => ({ response: 1 })) },
       screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1050 } }] },
       powerMonitor: new Emitter(),
+      autoUpdater: new Emitter(),
     };
     return { module, windows, trays, invokeHandlers, sendHandlers, protocolHandlers, notifications };
   }
@@ -138,10 +140,26 @@ const electron = vi.hoisted(() => {
 });
 vi.mock('electron', () => electron.proxy);
 
+/** electron-updater as main.ts gets it: through update-controller.ts's loadUpdater, mocked here (vi.mock does not reach a bundled require). */
+const updaterModule = vi.hoisted(() => ({ load: null as null | (() => unknown), calls: 0 }));
+vi.mock('./update-controller.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./update-controller.ts')>();
+  return {
+    ...actual,
+    loadUpdater: () => {
+      updaterModule.calls++;
+      if (!updaterModule.load) throw new Error('electron-updater is not mocked in this test');
+      return updaterModule.load();
+    },
+  };
+});
+
 let appData: string;
 beforeEach(async () => {
   appData = await mkdtemp(join(tmpdir(), 'avail-main-'));
   electron.log.length = 0;
+  updaterModule.load = null;
+  updaterModule.calls = 0;
   vi.resetModules();
 });
 afterEach(async () => {
@@ -544,18 +562,37 @@ describe('main.ts: the tray on its own (issue 25)', () => {
 });
 
 describe('main.ts: updates (issue 27 review)', () => {
-  it('electron-updater is not loaded at start when updates are off (a development run)', async () => {
-    let loaded = false;
-    vi.doMock('electron-updater', () => {
-      loaded = true;
-      return { default: { autoUpdater: {} }, autoUpdater: {} };
-    });
+  it('electron-updater is not loaded at start when updates are off (a development run): no menu item', async () => {
+    updaterModule.load = () => fakeUpdater();
     const fake = await boot(true);
     fake.module.app.becomeReady();
     await until(() => fake.trays.length > 0);
     await flush();
-    expect(loaded).toBe(false);
-    vi.doUnmock('electron-updater');
+    expect(updaterModule.calls).toBe(0);
+    expect((fake.trays[0].menu as Array<{ id?: string }>).some((i) => i.id === 'update')).toBe(false);
+  });
+
+  it('a restart keeps the token of a confirmed non-default server; once desktop-config.json names another server it is not given', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const dataDir = join(appData, 'Avail');
+    await mkdir(dataDir, { recursive: true });
+    const config = join(dataDir, 'desktop-config.json');
+    await writeFile(config, JSON.stringify({ serverOrigin: 'https://avail.example.com', confirmed: true }));
+    const sender = { senderFrame: { url: 'app://avail/app/dashboard' } };
+    const run = async () => {
+      vi.resetModules();
+      const fake = await boot(true, true);
+      fake.module.app.becomeReady();
+      await until(() => fake.invokeHandlers.has(IPC_CHANNELS.loadToken) && fake.trays.length > 0);
+      return fake;
+    };
+    const first = await run();
+    expect(await first.invokeHandlers.get(IPC_CHANNELS.saveToken)!(sender, 'token-for-example')).toBe('os');
+    const second = await run();
+    expect(await second.invokeHandlers.get(IPC_CHANNELS.loadToken)!(sender)).toBe('token-for-example');
+    await writeFile(config, JSON.stringify({ serverOrigin: 'https://evil.example.net', confirmed: true }));
+    const third = await run();
+    expect(await third.invokeHandlers.get(IPC_CHANNELS.loadToken)!(sender)).toBeNull();
   });
 
   it("run from an AppImage: an autostart entry naming another file (an update's new name, a move) is rewritten to start this one", async () => {
@@ -601,6 +638,129 @@ describe('main.ts: updates (issue 27 review)', () => {
         else process.env[key] = saved[key];
       }
     }
+  });
+});
+
+/** electron-updater's autoUpdater, faked: never checks on its own; quitAndInstall is replaced per test. */
+function fakeUpdater() {
+  return Object.assign(new EventEmitter(), {
+    autoDownload: false,
+    autoInstallOnAppQuit: false,
+    logger: null as unknown,
+    checkForUpdates: vi.fn(() => new Promise<unknown>(() => undefined)),
+    quitAndInstall: vi.fn(),
+  });
+}
+
+describe('main.ts: a packaged AppImage that updates itself (issue 27 review)', () => {
+  const saved = { env: { ...process.env }, execPath: process.execPath, resourcesPath: (process as { resourcesPath?: string }).resourcesPath, platform: process.platform };
+  type Item = { id?: string; label?: string; enabled?: boolean; click?: () => void };
+  beforeEach(async () => {
+    const { writeFile } = await import('node:fs/promises');
+    (process as { resourcesPath?: string }).resourcesPath = appData;
+    await writeFile(join(appData, 'app-update.yml'), 'provider: generic\nurl: https://updates.example.com/avail/\n');
+    Object.defineProperty(process, 'platform', { value: 'linux', configurable: true });
+    Object.assign(process.env, { XDG_CONFIG_HOME: join(appData, 'config'), APPIMAGE: join(appData, 'Avail-0.1.0-x86_64.AppImage'), APPDIR: '/tmp/.mount_AvailQx', AVAIL_E2E: '1' });
+    process.execPath = '/tmp/.mount_AvailQx/avail';
+    delete (globalThis as { __availE2E?: unknown }).__availE2E;
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    (process as { resourcesPath?: string }).resourcesPath = saved.resourcesPath;
+    Object.defineProperty(process, 'platform', { value: saved.platform, configurable: true });
+    process.execPath = saved.execPath;
+    for (const key of ['XDG_CONFIG_HOME', 'APPIMAGE', 'APPDIR', 'AVAIL_E2E']) {
+      if (saved.env[key] === undefined) delete process.env[key];
+      else process.env[key] = saved.env[key];
+    }
+  });
+
+  /** Boots packaged with the fake updater, an update downloaded: the menu offers "Restart to update (v0.2.0)". */
+  async function bootWithUpdate() {
+    const updater = fakeUpdater();
+    updaterModule.load = () => updater;
+    const fake = await boot(true, false, { isPackaged: true });
+    fake.module.app.becomeReady();
+    await until(() => fake.trays.length > 0 && fake.windows.length > 0 && updater.listenerCount('update-downloaded') > 0);
+    updater.emit('update-downloaded', { version: '0.2.0' });
+    const item = () => (fake.trays[0].menu as Item[]).find((i) => i.id === 'update');
+    expect(item()?.label).toBe('Restart to update (v0.2.0)');
+    return { fake, updater, item };
+  }
+
+  it('Restart to update: the lock released before quitAndInstall, "Restarting to update…" and the window still opens until the updater quits; its before-quit counts as the quit (no failure reported); no e2e probe', async () => {
+    const { fake, updater, item } = await bootWithUpdate();
+    expect((globalThis as { __availE2E?: unknown }).__availE2E).toBeUndefined(); // AVAIL_E2E=1 is ignored when packaged
+    expect(updaterModule.calls).toBe(1);
+    // BaseUpdater.quitAndInstall: install() returned true, then setImmediate(before-quit-for-update, app.quit()).
+    updater.quitAndInstall.mockImplementation(() =>
+      void setImmediate(() => {
+        fake.module.autoUpdater.emit('before-quit-for-update');
+        fake.module.app.emit('before-quit');
+      }),
+    );
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate'] });
+    item()!.click!();
+    const { releaseSingleInstanceLock } = fake.module.app;
+    expect(releaseSingleInstanceLock).toHaveBeenCalled();
+    expect(releaseSingleInstanceLock.mock.invocationCallOrder[0]).toBeLessThan(updater.quitAndInstall.mock.invocationCallOrder[0]);
+    expect(item()).toMatchObject({ label: 'Restarting to update…', enabled: false });
+    // Before the updater's quit: closing still hides, a second launch still shows the window.
+    const win = fake.windows[0];
+    let prevented = false;
+    win.emit('close', { preventDefault: () => void (prevented = true) });
+    expect(prevented).toBe(true);
+    fake.module.app.emit('second-instance', {}, ['avail'], appData);
+    expect(win.show).toHaveBeenCalled();
+    vi.advanceTimersByTime(1); // the scheduled before-quit-for-update + quit
+    prevented = false;
+    win.emit('close', { preventDefault: () => void (prevented = true) });
+    expect(prevented).toBe(false);
+    vi.advanceTimersByTime(10_000);
+    expect(fake.notifications.map((n) => n.title)).not.toContain('Could not install the update');
+    expect(fake.module.app.requestSingleInstanceLock).toHaveBeenCalledTimes(1); // never taken back
+  });
+
+  it('Restart to update after which no quit comes (an earlier before-quit forgotten): the lock taken back, Check for updates again; if another instance took it meanwhile, this one quits', async () => {
+    const { fake, updater, item } = await bootWithUpdate();
+    fake.module.app.emit('before-quit'); // a quit that did not end the app
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate'] });
+    item()!.click!();
+    expect(updater.quitAndInstall).toHaveBeenCalledOnce();
+    vi.advanceTimersByTime(5_000);
+    expect(fake.notifications.map((n) => n.title)).toEqual(['Avail 0.2.0 is ready — restart to update', 'Could not install the update']);
+    expect(fake.module.app.requestSingleInstanceLock).toHaveBeenCalledTimes(2);
+    expect(fake.module.app.quit).not.toHaveBeenCalled();
+    expect(item()?.label).toBe('Check for updates…');
+    // Hide-on-close holds again.
+    let prevented = false;
+    fake.windows[0].emit('close', { preventDefault: () => void (prevented = true) });
+    expect(prevented).toBe(true);
+
+    // The same with the lock taken by another instance meanwhile: this one quits.
+    vi.useRealTimers();
+    vi.resetModules();
+    const again = await bootWithUpdate();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate'] });
+    again.item()!.click!();
+    again.fake.module.app.requestSingleInstanceLock.mockReturnValue(false);
+    vi.advanceTimersByTime(5_000);
+    expect(again.fake.module.app.quit).toHaveBeenCalledOnce();
+  });
+
+  it('electron-updater failing to load leaves updates off (no menu item, one log line); the app starts', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    updaterModule.load = () => {
+      throw new Error('Cannot find module ./AppImageUpdater');
+    };
+    const fake = await boot(true, false, { isPackaged: true });
+    fake.module.app.becomeReady();
+    await until(() => fake.trays.length > 0 && updaterModule.calls > 0);
+    await flush();
+    expect(warn).toHaveBeenCalledWith('[avail] updates: off (the updater could not be loaded: Cannot find module ./AppImageUpdater)');
+    warn.mockRestore();
+    expect(fake.module.app.quit).not.toHaveBeenCalled();
+    expect((fake.trays[0].menu as Item[]).some((i) => i.id === 'update')).toBe(false);
   });
 });
 

@@ -13,7 +13,7 @@
  * `desktop/dist/main.cjs`, the preload `desktop/dist/preload.cjs`, the web build `web/dist/`;
  * tray images come from `build/` in development and `<resources>/tray/` when packaged.
  */
-import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, nativeTheme, Notification, powerMonitor, protocol, safeStorage, screen, session, shell, Tray } from 'electron';
+import { app, autoUpdater as nativeAutoUpdater, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, nativeTheme, Notification, powerMonitor, protocol, safeStorage, screen, session, shell, Tray } from 'electron';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -41,7 +41,7 @@ import { createLoginItem, linuxAutostartEntry, shouldStartHidden, type LinuxAuto
 import { readBytes, removeFile, writePrivateFile } from './private-file.ts';
 import { createServerSettingStore } from './server-setting-store.ts';
 import { createTokenStore } from './token-store.ts';
-import { createUpdateController, runningAppImage, type UpdateController } from './update-controller.ts';
+import { createUpdateController, loadUpdater, runningAppImage, type UpdateController } from './update-controller.ts';
 import { droppedCommandNotice } from './dropped-command-notice.ts';
 import { createTrayCommandQueue, isQueuedCommandType } from './tray-command-queue.ts';
 import { createTrayController, type TrayController } from './tray-controller.ts';
@@ -366,25 +366,34 @@ async function start(): Promise<void> {
       windowsStore: process.windowsStore,
       hasUpdateConfig: () => existsSync(join(process.resourcesPath, 'app-update.yml')),
     },
-    // Loaded here, only when updates are on (~680 kB of bundled code otherwise run at every start);
-    // esbuild bundles it and runs it at this first require. Its getter builds the platform's updater.
-    updater: () => (require('electron-updater') as typeof import('electron-updater')).autoUpdater,
+    // Loaded only when updates are on; a failure to load leaves updates off (update-controller.ts).
+    updater: loadUpdater,
     notify: (n) => showNotification({ ...n, route: '' }, () => undefined), // no page to open: the tray menu has the action
-    // Else hide-on-close would keep the window (and the app) from quitting to install; the new
-    // AppImage starts before this process exits and must not find the single-instance lock held.
+    // The quit flag waits for `before-quit-for-update` (below): until then (Squirrel.Mac may still be
+    // fetching) Open Avail, the Dock and a second launch still work. The new AppImage starts inside
+    // quitAndInstall(), before this process exits, and must not find the single-instance lock held.
     beforeQuitAndInstall: () => {
-      quitFlag.quitting = true;
-      app.releaseSingleInstanceLock();
+      appQuitStarted = false;
+      if (process.platform === 'linux') app.releaseSingleInstanceLock();
     },
     cancelQuit: () => {
       quitFlag.quitting = false;
-      app.requestSingleInstanceLock();
+      // Another instance took the lock meanwhile: it is the app now, this one goes.
+      if (!app.requestSingleInstanceLock()) app.quit();
     },
     quitting: () => appQuitStarted,
     onAppImageRenamed: (newPath) => retargetAutostart({ ...linuxAutostart(), command: newPath }),
     onChange: () => trayController?.refresh(),
     log,
   });
+  // Emitted by Electron's autoUpdater (Squirrel) and by electron-updater's BaseUpdater right before
+  // the updater quits the app: from here hide-on-close lets the window close, and nothing shows it again.
+  if (updates.enabled) {
+    nativeAutoUpdater.on('before-quit-for-update', () => {
+      quitFlag.quitting = true;
+      app.releaseSingleInstanceLock();
+    });
+  }
   trayController.refresh();
   if (process.platform !== 'darwin') tray.on('click', showWindow); // macOS opens the menu on click
   nativeTheme.on('updated', () => tray?.setImage(trayImage()));

@@ -193,6 +193,7 @@ describe('updates and the menu-bar text in the menu (issue 27)', () => {
     const h = fullHandlers();
     expect(byLabel(trayMenuTemplate(state(), NOW, SUPPORTED, h, 0, { update: { kind: 'checking' } }), 'Checking for updates…').enabled).toBe(false);
     expect(byLabel(trayMenuTemplate(state(), NOW, SUPPORTED, h, 0, { update: { kind: 'downloading', version: '1.2.3' } }), 'Downloading update (v1.2.3)…').enabled).toBe(false);
+    expect(byLabel(trayMenuTemplate(state(), NOW, SUPPORTED, h, 0, { update: { kind: 'installing', version: '1.2.3' } }), 'Restarting to update…').enabled).toBe(false);
     const ready = byLabel(trayMenuTemplate(state(), NOW, SUPPORTED, h, 0, { update: { kind: 'ready', version: '1.2.3' } }), 'Restart to update (v1.2.3)');
     expect(ready.enabled).not.toBe(false);
     click(ready);

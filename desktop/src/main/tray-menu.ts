@@ -44,6 +44,7 @@ export const UPDATE_LABEL = {
   checking: 'Checking for updates…',
   downloading: (version: string) => `Downloading update${version ? ` (v${version})` : ''}…`,
   restart: (version: string) => `Restart to update${version ? ` (v${version})` : ''}`,
+  restarting: 'Restarting to update…',
 } as const;
 
 /** The label of the macOS menu-bar text checkbox. */
@@ -51,7 +52,7 @@ export const SHOW_IN_MENU_BAR_LABEL = 'Show next free time in the menu bar';
 
 /**
  * The update item for `update` (none when null): "Check for updates…" (idle, or after an error);
- * "Checking for updates…" and "Downloading update (v1.2.3)…" disabled; "Restart to update (v1.2.3)".
+ * "Checking for updates…", "Downloading update (v1.2.3)…" and "Restarting to update…" disabled; "Restart to update (v1.2.3)".
  */
 function updateItems(update: UpdateState | null | undefined, handlers: TrayMenuHandlers): MenuItemConstructorOptions[] {
   if (!update) return [];
@@ -62,6 +63,8 @@ function updateItems(update: UpdateState | null | undefined, handlers: TrayMenuH
       return [{ id: 'update', label: UPDATE_LABEL.downloading(update.version), enabled: false }];
     case 'ready':
       return [{ id: 'update', label: UPDATE_LABEL.restart(update.version), click: () => handlers.restartToUpdate?.() }];
+    case 'installing':
+      return [{ id: 'update', label: UPDATE_LABEL.restarting, enabled: false }];
     default:
       return [{ id: 'update', label: UPDATE_LABEL.check, click: () => handlers.checkForUpdates?.() }];
   }

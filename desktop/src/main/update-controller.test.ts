@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   CHECK_INTERVAL_MS,
+  DEFERRED_QUIT_GRACE_MS,
   FIRST_CHECK_DELAY_MS,
   INSTALL_QUIT_TIMEOUT_MS,
   SQUIRREL_FETCH_TIMEOUT_MS,
@@ -118,6 +119,28 @@ describe('createUpdateController: disabled', () => {
       expect(logs).toEqual([expect.stringMatching(/^updates: off \(.+\)$/)]);
     });
   }
+});
+
+describe('createUpdateController: the updater cannot be loaded', () => {
+  it('updates stay off: one log line without the address, no menu item, no timer, no throw', () => {
+    const logs: string[] = [];
+    const controller = createUpdateController({
+      environment: PACKAGED_APPIMAGE,
+      updater: () => {
+        throw new Error('Cannot find module at https://example.com/x?token=abc');
+      },
+      notify: vi.fn(),
+      beforeQuitAndInstall: vi.fn(),
+      cancelQuit: vi.fn(),
+      quitting: () => false,
+      onChange: vi.fn(),
+      log: (m) => void logs.push(m),
+    });
+    expect(controller.enabled).toBe(false);
+    expect(controller.state()).toBeNull();
+    expect(vi.getTimerCount()).toBe(0);
+    expect(logs).toEqual(['updates: off (the updater could not be loaded: Cannot find module at (address))']);
+  });
 });
 
 describe('createUpdateController: enabled', () => {
@@ -257,14 +280,61 @@ describe('createUpdateController: enabled', () => {
     expect(controller.state()).toEqual({ kind: 'error' });
   });
 
-  it('"Restart to update" followed by the quit: nothing undone, nothing told', () => {
+  it('"Restart to update" followed by the quit: "Restarting to update…" meanwhile, nothing undone, nothing told', () => {
     const { controller, calls, notes, deps } = ready();
     deps.quitting.mockReturnValue(true);
     controller.restartToUpdate();
+    expect(controller.state()).toEqual({ kind: 'installing', version: '1.2.3' });
+    controller.checkNow(); // no check while installing
     vi.advanceTimersByTime(INSTALL_QUIT_TIMEOUT_MS * 2);
     expect(calls).toEqual(['beforeQuit', 'quitAndInstall']);
     expect(notes).toEqual([]);
-    expect(controller.state()).toEqual({ kind: 'ready', version: '1.2.3' });
+    expect(controller.state()).toEqual({ kind: 'installing', version: '1.2.3' });
+  });
+
+  it('an error after quitAndInstall returned (BaseUpdater: the installer spawned, app.quit() scheduled): the scheduled quit goes on, the owner is told to open Avail again', () => {
+    const { controller, updater, calls, notes, deps } = ready();
+    // BaseUpdater.quitAndInstall: install() returned true, then setImmediate(() => app.quit()).
+    updater.quitAndInstall.mockImplementation(() => {
+      calls.push('quitAndInstall');
+      setImmediate(() => deps.quitting.mockReturnValue(true));
+    });
+    controller.restartToUpdate();
+    updater.emit('error', new Error('spawn EACCES')); // the NSIS spawn error, before the scheduled quit ran
+    expect(calls).toEqual(['beforeQuit', 'quitAndInstall']);
+    vi.advanceTimersByTime(DEFERRED_QUIT_GRACE_MS);
+    expect(calls).not.toContain('cancelQuit');
+    expect(notes).toEqual([{ title: 'Could not install the update', body: 'Avail will close; open it again to finish the update.' }]);
+    vi.advanceTimersByTime(INSTALL_QUIT_TIMEOUT_MS * 2);
+    expect(notes).toHaveLength(1);
+
+    // The same error once the quit is under way: told at once, nothing undone.
+    const late = ready();
+    late.controller.restartToUpdate();
+    late.deps.quitting.mockReturnValue(true);
+    late.updater.emit('error', new Error('spawn EACCES'));
+    expect(late.notes).toEqual([{ title: 'Could not install the update', body: 'Avail will close; open it again to finish the update.' }]);
+    expect(late.calls).not.toContain('cancelQuit');
+  });
+
+  it('an error after quitAndInstall returned and no quit follows within the grace: undone as a failed install', () => {
+    const { controller, updater, calls, notes } = ready();
+    controller.restartToUpdate();
+    updater.emit('error', new Error('spawn EACCES'));
+    vi.advanceTimersByTime(DEFERRED_QUIT_GRACE_MS - 1);
+    expect(calls).not.toContain('cancelQuit');
+    vi.advanceTimersByTime(1);
+    expect(calls).toEqual(['beforeQuit', 'quitAndInstall', 'cancelQuit']);
+    expect(notes).toEqual([{ title: 'Could not install the update', body: 'spawn EACCES' }]);
+    expect(controller.state()).toEqual({ kind: 'error' });
+  });
+
+  it('macOS: a Squirrel.Mac error after quitAndInstall returned is a failed install at once (no quit is scheduled)', () => {
+    const { controller, updater, calls } = ready();
+    Object.assign(updater, { squirrelDownloadedUpdate: false });
+    controller.restartToUpdate();
+    updater.emit('error', new Error('Code signature did not pass validation'));
+    expect(calls).toEqual(['beforeQuit', 'quitAndInstall', 'cancelQuit']);
   });
 
   it('macOS: while Squirrel.Mac still fetches the update the wait goes on (it quits once fetched), up to its own limit', () => {

@@ -26,6 +26,12 @@ export const INSTALL_QUIT_TIMEOUT_MS = 5_000;
  * only once it has it), the wait is extended, up to this long in all (ms).
  */
 export const SQUIRREL_FETCH_TIMEOUT_MS = 120_000;
+/**
+ * An `error` after `quitAndInstall()` returned (BaseUpdater: `install()` returned true — the
+ * installer was spawned, NSIS spawn errors come later — and `app.quit()` is scheduled with
+ * `setImmediate`): how long to wait for that quit before the install counts as failed (ms).
+ */
+export const DEFERRED_QUIT_GRACE_MS = 1_000;
 
 /** The notification titles and bodies of the contract. */
 export const UPDATE_TEXT = {
@@ -35,6 +41,8 @@ export const UPDATE_TEXT = {
   checkFailed: 'Could not check for updates',
   downloadFailed: 'Could not download the update',
   installFailed: 'Could not install the update',
+  /** The body when the install failed but the app is already quitting (electron-updater's scheduled quit). */
+  closingAnyway: 'Avail will close; open it again to finish the update.',
 } as const;
 
 /** `Avail 1.2.3`, or `The Avail update` when the feed gave no usable version. */
@@ -44,13 +52,15 @@ function named(version: string): string {
 
 /**
  * Where the updater stands, for the tray menu: `idle` (and `error`, after a failed check) offer
- * "Check for updates…"; `checking` and `downloading` a disabled line; `ready` "Restart to update (v…)".
+ * "Check for updates…"; `checking`, `downloading` and `installing` a disabled line; `ready` "Restart to update (v…)".
  */
 export type UpdateState =
   | { kind: 'idle' }
   | { kind: 'checking' }
   | { kind: 'downloading'; /** '' when the feed gave no usable version. */ version: string }
   | { kind: 'ready'; version: string }
+  /** "Restart to update" was chosen; waiting for the updater to quit the app ("Restarting to update…", disabled). */
+  | { kind: 'installing'; version: string }
   | { kind: 'error' };
 
 /** electron-updater's logger interface (`{ info, warn, error }`, optional `debug`). */
@@ -76,6 +86,16 @@ export interface UpdaterLike {
     event: 'checking-for-update' | 'update-available' | 'update-not-available' | 'download-progress' | 'update-downloaded' | 'error' | 'appimage-filename-updated',
     listener: (...args: any[]) => void,
   ): unknown;
+}
+
+/**
+ * electron-updater's `autoUpdater` (its getter builds the platform's updater). Loaded only when
+ * called — main.ts calls it only when updates apply (~680 kB of bundled code otherwise run at every
+ * start); esbuild bundles electron-updater into `main.cjs` and runs it at this first `require`.
+ * Throws when the module cannot be loaded or the updater not built (see {@link createUpdateController}).
+ */
+export function loadUpdater(): UpdaterLike {
+  return (require('electron-updater') as typeof import('electron-updater')).autoUpdater;
 }
 
 /** What decides whether updates apply (see {@link updatesEnabled}). */
@@ -160,17 +180,17 @@ export interface UpdateTimers {
 
 export interface UpdateControllerDeps {
   environment: UpdateEnvironment;
-  /** electron-updater's `autoUpdater`; called only when updates are enabled (its getter builds the platform's updater). */
+  /** electron-updater's `autoUpdater` (main.ts: {@link loadUpdater}); called only when updates are enabled. May throw: updates are then off. */
   updater(): UpdaterLike;
   /** Shows a system notification (main.ts: `Notification`). */
   notify(n: { title: string; body: string }): void;
   /**
-   * Runs right before `quitAndInstall()`: main.ts sets the quit flag so hide-on-close lets the
-   * window close, and releases the single-instance lock (the new AppImage starts before this
-   * process exits and would otherwise quit on the lock).
+   * Runs right before `quitAndInstall()`: main.ts forgets an earlier `before-quit`, and on Linux
+   * releases the single-instance lock (the new AppImage starts before this process exits and would
+   * otherwise quit on the lock). The quit flag is set later, on Electron's `before-quit-for-update`.
    */
   beforeQuitAndInstall(): void;
-  /** Undoes `beforeQuitAndInstall` when the install failed (main.ts: quit flag back to false, lock taken again). */
+  /** Undoes `beforeQuitAndInstall` when the install failed (main.ts: quit flag back to false, lock taken again — or, if another instance took it meanwhile, quit). */
   cancelQuit(): void;
   /** Whether the app has started quitting (main.ts: app `before-quit` seen); asked {@link INSTALL_QUIT_TIMEOUT_MS} after `quitAndInstall()`. */
   quitting(): boolean;
@@ -194,11 +214,14 @@ export interface UpdateController {
    */
   checkNow(): void;
   /**
-   * "Restart to update": `beforeQuitAndInstall()`, then `quitAndInstall()`; only when an update is
-   * ready. When the updater reports an error, `quitAndInstall()` throws, or the app has not started
-   * quitting {@link INSTALL_QUIT_TIMEOUT_MS} later (on macOS, while Squirrel.Mac still fetches the
-   * update, up to {@link SQUIRREL_FETCH_TIMEOUT_MS}): `cancelQuit()`, "Could not install the update"
-   * with the reason, state `error`.
+   * "Restart to update": state `installing`, `beforeQuitAndInstall()`, then `quitAndInstall()`; only
+   * when an update is ready. When the updater reports an error, `quitAndInstall()` throws, or the app
+   * has not started quitting {@link INSTALL_QUIT_TIMEOUT_MS} later (on macOS, while Squirrel.Mac still
+   * fetches the update, up to {@link SQUIRREL_FETCH_TIMEOUT_MS}): `cancelQuit()`, "Could not install
+   * the update" with the reason, state `error`. An error after `quitAndInstall()` returned (not
+   * Squirrel.Mac) waits up to {@link DEFERRED_QUIT_GRACE_MS} for the quit electron-updater scheduled:
+   * if the app is quitting by then it is let go ("Could not install the update" — "Avail will close;
+   * open it again to finish the update."), else the same as above.
    */
   restartToUpdate(): void;
   /** Stops the timers. */
@@ -218,21 +241,28 @@ export interface UpdateController {
  */
 export function createUpdateController(deps: UpdateControllerDeps): UpdateController {
   const decision = updatesEnabled(deps.environment);
-  if (!decision.enabled) {
-    deps.log(`updates: off (${decision.reason})`);
+  const off = (reason: string): UpdateController => {
+    deps.log(`updates: off (${reason})`);
     return { enabled: false, state: () => null, checkNow: () => undefined, restartToUpdate: () => undefined, dispose: () => undefined };
-  }
+  };
+  if (!decision.enabled) return off(decision.reason);
   const timers: UpdateTimers = deps.timers ?? {
     setTimeout: (fn, ms) => setTimeout(fn, ms),
     clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
     setInterval: (fn, ms) => setInterval(fn, ms),
     clearInterval: (id) => clearInterval(id as ReturnType<typeof setInterval>),
   };
-  const updater = deps.updater();
-  updater.autoDownload = true;
-  updater.autoInstallOnAppQuit = true;
   const quiet = (level: string) => (message?: unknown) => deps.log(`updater ${level}: ${safeUpdateReason(message instanceof Error ? message : String(message ?? ''))}`);
-  updater.logger = { info: quiet('info'), warn: quiet('warn'), error: quiet('error') };
+  let updater: UpdaterLike;
+  try {
+    // Loading electron-updater and building the platform's updater can throw (a broken bundle, an unreadable app-update.yml).
+    updater = deps.updater();
+    updater.autoDownload = true;
+    updater.autoInstallOnAppQuit = true;
+    updater.logger = { info: quiet('info'), warn: quiet('warn'), error: quiet('error') };
+  } catch (e) {
+    return off(`the updater could not be loaded: ${safeUpdateReason(e)}`);
+  }
 
   let state: UpdateState = { kind: 'idle' };
   /** A check (its promise) is running. */
@@ -246,6 +276,10 @@ export function createUpdateController(deps: UpdateControllerDeps): UpdateContro
   /** Set by "Restart to update" until the quit starts or the install fails. */
   let installTimer: unknown = null;
   let quitRequested = false;
+  /** `quitAndInstall()` returned without throwing: a later error may come with a quit already scheduled. */
+  let installReturned = false;
+  /** Waiting {@link DEFERRED_QUIT_GRACE_MS} for that quit after such an error. */
+  let graceTimer: unknown = null;
 
   function set(next: UpdateState): void {
     state = next;
@@ -290,10 +324,10 @@ export function createUpdateController(deps: UpdateControllerDeps): UpdateContro
   });
   /** The install did not happen: the quit flag back, the owner told why, "Check for updates…" again. */
   function installFailed(error: unknown): void {
-    if (installTimer !== null) timers.clearTimeout(installTimer);
-    installTimer = null;
+    stopInstallTimers();
     if (quitRequested) {
       quitRequested = false;
+      installReturned = false;
       deps.cancelQuit();
     }
     const reason = safeUpdateReason(error);
@@ -303,9 +337,34 @@ export function createUpdateController(deps: UpdateControllerDeps): UpdateContro
     set({ kind: 'error' });
   }
 
+  function stopInstallTimers(): void {
+    if (installTimer !== null) timers.clearTimeout(installTimer);
+    if (graceTimer !== null) timers.clearTimeout(graceTimer);
+    installTimer = graceTimer = null;
+  }
+
+  /** The install failed but the app is already quitting (electron-updater's scheduled quit): let it close, say so. */
+  function closingAnyway(error: unknown): void {
+    stopInstallTimers();
+    deps.log(`updates: could not install the update, Avail is closing anyway: ${safeUpdateReason(error)}`);
+    deps.notify({ title: UPDATE_TEXT.installFailed, body: UPDATE_TEXT.closingAnyway });
+  }
+
+  /** An error while installing: see {@link UpdateController.restartToUpdate}. */
+  function installError(error: unknown): void {
+    if (!quitRequested || !installReturned || updater.squirrelDownloadedUpdate !== undefined) return installFailed(error);
+    if (deps.quitting()) return closingAnyway(error);
+    if (graceTimer !== null) return; // already waiting for the scheduled quit
+    graceTimer = timers.setTimeout(() => {
+      graceTimer = null;
+      if (deps.quitting()) closingAnyway(error);
+      else installFailed(error);
+    }, DEFERRED_QUIT_GRACE_MS);
+  }
+
   updater.on('error', (error: unknown) => {
     // With an update downloaded, an error is about installing it (BaseUpdater.install, Squirrel.Mac).
-    if (state.kind === 'ready') installFailed(error);
+    if (state.kind === 'ready' || state.kind === 'installing') installError(error);
     else fail(error);
   });
   updater.on('appimage-filename-updated', (newPath: unknown) => {
@@ -317,7 +376,7 @@ export function createUpdateController(deps: UpdateControllerDeps): UpdateContro
   function check(isManual: boolean): void {
     if (disposed) return;
     if (isManual) manual = true;
-    if (inFlight || state.kind === 'checking' || state.kind === 'downloading' || state.kind === 'ready') return;
+    if (inFlight || state.kind === 'checking' || state.kind === 'downloading' || state.kind === 'ready' || state.kind === 'installing') return;
     inFlight = true;
     set({ kind: 'checking' });
     let result: Promise<unknown>;
@@ -360,6 +419,8 @@ export function createUpdateController(deps: UpdateControllerDeps): UpdateContro
     restartToUpdate() {
       if (state.kind !== 'ready' || quitRequested) return;
       quitRequested = true;
+      installReturned = false;
+      set({ kind: 'installing', version: state.version });
       deps.beforeQuitAndInstall();
       let waited = 0;
       const watch = () => {
@@ -375,14 +436,14 @@ export function createUpdateController(deps: UpdateControllerDeps): UpdateContro
       watch();
       try {
         updater.quitAndInstall();
+        if (quitRequested) installReturned = true;
       } catch (e) {
         installFailed(e);
       }
     },
     dispose() {
       disposed = true;
-      if (installTimer !== null) timers.clearTimeout(installTimer);
-      installTimer = null;
+      stopInstallTimers();
       if (firstTimer !== null) timers.clearTimeout(firstTimer);
       if (interval !== null) timers.clearInterval(interval);
       firstTimer = interval = null;
