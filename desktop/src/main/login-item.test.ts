@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { HIDDEN_ARG, createLoginItem, isLoginItemSupported, linuxAutostartEntry, shouldStartHidden } from './login-item.ts';
+import { HIDDEN_ARG, autostartProgram, createLoginItem, isLoginItemSupported, linuxAutostartEntry, retargetLinuxAutostart, shouldStartHidden } from './login-item.ts';
 
 function fakeApp(settings: { openAtLogin?: boolean; wasOpenedAtLogin?: boolean } = {}) {
   return {
@@ -51,7 +51,19 @@ describe('login item', () => {
 describe('Linux: an XDG autostart entry', () => {
   function memoryFs() {
     const files = new Map<string, string>();
-    return { files, fs: { exists: (f: string) => files.has(f), write: (f: string, t: string) => void files.set(f, t), remove: (f: string) => void files.delete(f) } };
+    return {
+      files,
+      fs: {
+        exists: (f: string) => files.has(f),
+        read: (f: string) => {
+          const t = files.get(f);
+          if (t === undefined) throw new Error('ENOENT');
+          return t;
+        },
+        write: (f: string, t: string) => void files.set(f, t),
+        remove: (f: string) => void files.delete(f),
+      },
+    };
   }
   const FILE = '/home/olivia/.config/autostart/avail.desktop';
 
@@ -69,6 +81,40 @@ describe('Linux: an XDG autostart entry', () => {
     expect(files.has(FILE)).toBe(false);
     expect(item.get().openAtLogin).toBe(false);
     expect(app.setLoginItemSettings).not.toHaveBeenCalled();
+  });
+
+  it('an entry switched off in the desktop settings (Hidden=true, X-GNOME-Autostart-enabled=false) reads as off; Start at login writes it on again', () => {
+    const { files, fs } = memoryFs();
+    const item = createLoginItem(fakeApp(), 'linux', { fs, file: FILE, command: '/opt/Avail/avail' });
+    files.set(FILE, linuxAutostartEntry('/opt/Avail/avail').replace('X-GNOME-Autostart-enabled=true', 'X-GNOME-Autostart-enabled=false'));
+    expect(item.get().openAtLogin).toBe(false);
+    files.set(FILE, `${linuxAutostartEntry('/opt/Avail/avail')}Hidden=true\n`);
+    expect(item.get().openAtLogin).toBe(false);
+    item.set(true);
+    expect(item.get().openAtLogin).toBe(true);
+  });
+
+  it('retargeting: only an entry whose program is another file is rewritten, its on/off lines kept', () => {
+    const { files, fs } = memoryFs();
+    const target = { fs, file: FILE, command: '/home/olivia/Apps/Avail 0.2.0.AppImage' };
+    expect(retargetLinuxAutostart(target)).toBe(false); // none: nothing written
+    expect(files.has(FILE)).toBe(false);
+    // The same program with the owner's own edits (another argument order, an extra key): left alone.
+    const edited = `${linuxAutostartEntry('/home/olivia/Apps/Avail 0.2.0.AppImage')}X-KDE-autostart-phase=2\n`;
+    files.set(FILE, edited);
+    expect(retargetLinuxAutostart(target)).toBe(false);
+    expect(files.get(FILE)).toBe(edited);
+    // Another program, switched off in the desktop's settings: now the new file, still off.
+    files.set(FILE, linuxAutostartEntry('/home/olivia/Apps/Avail-0.1.0.AppImage').replace('X-GNOME-Autostart-enabled=true', 'X-GNOME-Autostart-enabled=false\nHidden=true'));
+    expect(retargetLinuxAutostart(target)).toBe(true);
+    const text = files.get(FILE)!;
+    expect(autostartProgram(text)).toBe('/home/olivia/Apps/Avail 0.2.0.AppImage');
+    expect(text).toContain('X-GNOME-Autostart-enabled=false');
+    expect(text).not.toContain('X-GNOME-Autostart-enabled=true');
+    expect(text).toContain('Hidden=true');
+    expect(createLoginItem(fakeApp(), 'linux', target).get().openAtLogin).toBe(false);
+    expect(autostartProgram('Exec="/a \\"b\\" c" "--hidden"')).toBe('/a "b" c');
+    expect(autostartProgram('Exec=/usr/bin/avail --hidden')).toBe('/usr/bin/avail');
   });
 
   it('quotes paths with spaces and shell characters (Desktop Entry Exec rules); a launch with --hidden stays in the tray', () => {

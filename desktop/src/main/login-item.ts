@@ -20,6 +20,8 @@ export interface LoginItemApp {
 /** The file operations the Linux autostart entry needs (synchronous: the tray menu reads it when built). */
 export interface AutostartFs {
   exists(file: string): boolean;
+  /** The file's text (UTF-8); throws when it cannot be read. */
+  read(file: string): string;
   /** Writes the file, creating its folder. */
   write(file: string, text: string): void;
   remove(file: string): void;
@@ -47,6 +49,61 @@ export function linuxAutostartEntry(command: string, args: readonly string[] = [
   return ['[Desktop Entry]', 'Type=Application', 'Name=Avail', 'Comment=Your free time, in the tray', `Exec=${exec}`, 'Terminal=false', 'X-GNOME-Autostart-enabled=true', ''].join('\n');
 }
 
+/** The first argument of `Exec=` (the program), unquoted (the inverse of the quoting above); null when there is none. */
+export function autostartProgram(text: string): string | null {
+  const line = text.split(/\r?\n/).find((l) => /^Exec\s*=/.test(l));
+  if (!line) return null;
+  const exec = line.replace(/^Exec\s*=\s*/, '');
+  if (!exec.startsWith('"')) return exec.split(/\s+/)[0] || null;
+  let out = '';
+  for (let i = 1; i < exec.length; i++) {
+    const c = exec[i];
+    if (c === '\\' && i + 1 < exec.length) out += exec[++i];
+    else if (c === '"') return out;
+    else out += c;
+  }
+  return null; // unterminated quote
+}
+
+/**
+ * Whether the entry's text turns it off for the session (Autostart spec: `Hidden=true`; GNOME:
+ * `X-GNOME-Autostart-enabled=false`) — the owner may have switched it off in their desktop's settings.
+ */
+export function autostartDisabled(text: string): boolean {
+  const lines = text.split(/\r?\n/).map((l) => l.trim());
+  return lines.some((l) => /^Hidden\s*=\s*true$/i.test(l)) || lines.some((l) => /^X-GNOME-Autostart-enabled\s*=\s*false$/i.test(l));
+}
+
+/**
+ * The entry `text` made to start `command` (an AppImage renamed by an update, or moved): null when
+ * its program already is `command` (nothing to write). Else a fresh entry
+ * ({@link linuxAutostartEntry}) keeping the owner's `Hidden=` and `X-GNOME-Autostart-enabled=` lines.
+ */
+export function retargetedAutostartEntry(text: string, command: string, args: readonly string[] = []): string | null {
+  if (autostartProgram(text) === command) return null;
+  const key = (l: string) => /^(Hidden|X-GNOME-Autostart-enabled)\s*=/.exec(l.trim())?.[1] ?? null;
+  const kept = text.split(/\r?\n/).filter((l) => key(l) !== null).map((l) => l.trim());
+  const keptKeys = new Set(kept.map(key));
+  const fresh = linuxAutostartEntry(command, args)
+    .split('\n')
+    .filter((l) => !keptKeys.has(key(l)));
+  fresh.splice(fresh.length - 1, 0, ...kept);
+  return fresh.join('\n');
+}
+
+/**
+ * Points an existing Linux autostart entry at `linux.command` ({@link retargetedAutostartEntry}).
+ * Returns true when it was rewritten, false when there is none or it already starts that program.
+ * Throws when the file cannot be read or written.
+ */
+export function retargetLinuxAutostart(linux: LinuxAutostart): boolean {
+  if (!linux.fs.exists(linux.file)) return false;
+  const next = retargetedAutostartEntry(linux.fs.read(linux.file), linux.command, linux.args);
+  if (next === null) return false;
+  linux.fs.write(linux.file, next);
+  return true;
+}
+
 /** true on macOS ('darwin') and Windows ('win32'), where Electron supports login items. */
 export function isLoginItemSupported(platform: string): boolean {
   return platform === 'darwin' || platform === 'win32';
@@ -60,14 +117,16 @@ function loginArgs(platform: string): string[] | undefined {
 /**
  * The tray's start-at-login switch. `get()` reports `{ openAtLogin, loginItemSupported }`
  * (always `openAtLogin: false` where unsupported); `set()` is a no-op where unsupported. On Linux,
- * pass `linux` (the autostart entry); without it Linux stays unsupported.
+ * pass `linux` (the autostart entry; on when it exists and is not {@link autostartDisabled};
+ * `set(true)` writes a fresh, enabled entry); without it Linux stays unsupported.
  */
 export function createLoginItem(app: LoginItemApp, platform: string, linux?: LinuxAutostart): LoginItemControl {
   if (platform === 'linux' && linux) {
     return {
       get() {
         try {
-          return { openAtLogin: linux.fs.exists(linux.file), loginItemSupported: true };
+          // Switched off in the desktop's settings (Hidden=true, X-GNOME-Autostart-enabled=false): off.
+          return { openAtLogin: linux.fs.exists(linux.file) && !autostartDisabled(linux.fs.read(linux.file)), loginItemSupported: true };
         } catch {
           return { openAtLogin: false, loginItemSupported: true };
         }

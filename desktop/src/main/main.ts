@@ -37,7 +37,7 @@ import {
 } from './app-window.ts';
 import { desktopCsp } from '@avail/shared/desktop/content-security-policy.ts';
 import { registerIpcHandlers } from './ipc-handlers.ts';
-import { createLoginItem, linuxAutostartEntry, shouldStartHidden, type LinuxAutostart } from './login-item.ts';
+import { createLoginItem, retargetLinuxAutostart, shouldStartHidden, type LinuxAutostart } from './login-item.ts';
 import { readBytes, removeFile, writePrivateFile } from './private-file.ts';
 import { createServerSettingStore } from './server-setting-store.ts';
 import { createTokenStore } from './token-store.ts';
@@ -156,6 +156,7 @@ function linuxAutostart() {
   return {
     fs: {
       exists: (file: string) => existsSync(file),
+      read: (file: string) => readFileSync(file, 'utf8'),
       write: (file: string, text: string) => {
         mkdirSync(dirname(file), { recursive: true });
         writeFileSync(file, text, { mode: 0o644 });
@@ -171,12 +172,12 @@ function linuxAutostart() {
 
 /**
  * An existing autostart entry made to start `entry.command` (an AppImage renamed by an update or
- * moved by its owner); nothing when there is none or it already does. Linux only in effect.
+ * moved by its owner), its on/off lines kept; nothing when there is none or its program already is
+ * that file (login-item.ts). Linux only in effect.
  */
 function retargetAutostart(entry: LinuxAutostart): void {
   try {
-    if (!entry.fs.exists(entry.file) || readFileSync(entry.file, 'utf8') === linuxAutostartEntry(entry.command, entry.args)) return;
-    createLoginItem(app, 'linux', entry).set(true);
+    if (!retargetLinuxAutostart(entry)) return;
     log('start at login: the autostart entry now starts the current AppImage');
   } catch {
     log('start at login: could not update the autostart entry');
