@@ -141,4 +141,22 @@ describe('the question', () => {
     expect(dialog.showMessageBox).toHaveBeenCalledWith(expect.objectContaining({ detail: expect.stringContaining('Site: xn--pple-43d.com') }));
     expect(shell.openExternal).not.toHaveBeenCalled();
   });
+
+  it('the browser gets the address the question showed (punycode host, normalised), not the raw string', async () => {
+    const raw = 'HTTPS://\u0430pple.COM/a b?x=1';
+    let shown = '';
+    const dialog = {
+      showMessageBox: vi.fn(async (o: { detail: string }) => {
+        shown = o.detail.split('\n')[0];
+        return { response: 0 };
+      }),
+    };
+    const shell = { openExternal: vi.fn(async (_url: string) => undefined) };
+    expect(await openExternalWithPolicy(raw, { shell, confirm: confirmWithMessageBox(dialog), allowHosts: ['apple.com'], log: vi.fn() })).toBe('opened');
+    expect(shown).toBe('https://xn--pple-43d.com/a%20b?x=1');
+    expect(shell.openExternal).toHaveBeenCalledExactlyOnceWith(shown);
+    const allowed = { shell: { openExternal: vi.fn(async (_url: string) => undefined) }, confirm: vi.fn(async () => false), allowHosts, log: vi.fn() };
+    expect(await openExternalWithPolicy('https://Accounts.Google.com/o/oauth2/v2/auth?state=s', allowed)).toBe('opened');
+    expect(allowed.shell.openExternal).toHaveBeenCalledWith('https://accounts.google.com/o/oauth2/v2/auth?state=s');
+  });
 });

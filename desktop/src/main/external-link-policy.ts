@@ -123,8 +123,9 @@ export type ExternalLinkOutcome = 'opened' | 'cancelled' | 'refused' | 'failed';
 
 /**
  * Opens `url` in the system browser if {@link decideExternalLink} allows it: at once (`open`),
- * after the owner chose Open (`ask`), or never (`refuse`, logged as scheme + host). Never throws:
- * a failing `confirm` or `shell.openExternal` is logged and reported as `'failed'`.
+ * after the owner chose Open (`ask`), or never (`refuse`, logged as scheme + host). The browser gets
+ * `new URL(url).href` — the address the question showed (host in punycode), not the raw string.
+ * Never throws: a failing `confirm` or `shell.openExternal` is logged and reported as `'failed'`.
  */
 export async function openExternalWithPolicy(url: string, deps: ExternalLinkDeps): Promise<ExternalLinkOutcome> {
   const decision = decideExternalLink(url, { allowHosts: deps.allowHosts });
@@ -133,9 +134,11 @@ export async function openExternalWithPolicy(url: string, deps: ExternalLinkDeps
     deps.log(`external link refused: ${what}`);
     return 'refused';
   }
+  // Not 'refuse': it parsed. What the dialog showed is what opens.
+  const href = new URL(url).href;
   try {
     if (decision === 'ask' && !(await deps.confirm(url))) return 'cancelled';
-    await deps.shell.openExternal(url);
+    await deps.shell.openExternal(href);
     return 'opened';
   } catch {
     deps.log(`could not open ${what} in the default browser`);
