@@ -41,6 +41,27 @@ describe('the packaging check requires the packaged main bundle with a stub elec
     expect(result).toEqual({ ok: false, reason: expect.stringContaining('ReferenceError: undefinedDefine is not defined') });
   });
 
+  it('with updater: the app starts as an AppImage with app-update.yml; it passes only once main listens to before-quit-for-update (updates on)', () => {
+    const started = (onUpdates: string) =>
+      bundle(`
+        const { app, autoUpdater } = require('electron');
+        const fs = require('node:fs');
+        const path = require('node:path');
+        if (app.commandLine.hasSwitch('remote-debugging-port')) throw new Error('the stub reported a switch');
+        if (app.requestSingleInstanceLock()) {
+          app.whenReady().then(() => {
+            const on = process.env.APPIMAGE && process.env.APPDIR && fs.existsSync(path.join(process.resourcesPath, 'app-update.yml'));
+            ${onUpdates}
+          });
+        }
+      `);
+    expect(loadBundleWithStubElectron(started(`if (on) autoUpdater.on('before-quit-for-update', () => undefined);`), { updater: true })).toEqual({ ok: true });
+    const off = loadBundleWithStubElectron(started(`console.warn('[avail] updates: off (the updater could not be loaded: broken)');`), { updater: true });
+    expect(off).toEqual({ ok: false, reason: expect.stringContaining('[avail] updates: off (the updater could not be loaded: broken)') });
+    // Without the option the second run does not happen.
+    expect(loadBundleWithStubElectron(started(`console.warn('[avail] updates: off (x)');`))).toEqual({ ok: true });
+  });
+
   it('a promise rejected at the top level fails too', () => {
     const result = loadBundleWithStubElectron(bundle(`Promise.reject(new Error('config unreadable'));`));
     expect(result).toEqual({ ok: false, reason: expect.stringContaining('config unreadable') });

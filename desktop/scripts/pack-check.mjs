@@ -187,7 +187,8 @@ try {
   if (files.includes('/desktop/dist/main.cjs')) {
     const packagedMain = join(scratch, 'packaged-main.cjs');
     writeFileSync(packagedMain, asar.extractFile(archive, 'desktop/dist/main.cjs'));
-    loaded = loadBundleWithStubElectron(packagedMain);
+    // Twice: nothing starting, then started with updates on (the bundled electron-updater evaluated).
+    loaded = loadBundleWithStubElectron(packagedMain, { updater: true });
   }
   const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const updateYml = existsSync(join(resources, 'app-update.yml')) ? readFileSync(join(resources, 'app-update.yml'), 'utf8') : '';
