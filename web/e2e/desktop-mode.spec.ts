@@ -13,7 +13,7 @@
  * the bridge's `openExternal` (the system browser), never a window inside the app; changing the
  * server in Settings ends the session there and deletes the device's data before the reload (issue 27).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { OWNER_ZONE, todayIn, uniqueAccount, zonedDateTime } from './fixtures.ts';
 import { fakeRunning, fakeState, GOOGLE_ACCOUNT, MICROSOFT_ACCOUNT } from './fakes-control.ts';
 import { onboardedOwner } from './helpers.ts';
@@ -174,6 +174,21 @@ async function signInDesktop(page: Page, acct: { email: string }) {
   await expect(page).toHaveURL(/\/app\/dashboard$/);
 }
 
+/**
+ * An owner onboarded in the browser build, then signed in on the desktop renderer (second origin,
+ * desktop CSP, recording bridge): the new account, the desktop context and its page on the dashboard.
+ */
+async function desktopOwner(browser: Browser, prefix: string) {
+  const acct = uniqueAccount(prefix);
+  const web = await browser.newContext({ locale: 'en-GB', baseURL: serverUrl(), timezoneId: OWNER_ZONE });
+  await onboardedOwner(await web.newPage(), acct);
+  await web.close();
+  const desk = await browser.newContext({ locale: 'en-GB', baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
+  const page = await desk.newPage();
+  await signInDesktop(page, acct);
+  return { acct, desk, page };
+}
+
 /** The two OAuth providers' desktop connect flows: the same steps, their own names and consent buttons. */
 const OAUTH_PROVIDERS = [
   {
@@ -203,14 +218,7 @@ const OAUTH_PROVIDERS = [
 for (const p of OAUTH_PROVIDERS) {
   test(`desktop mode: ${p.title}`, async ({ browser }) => {
     expect(await fakeRunning(p.provider), `global-setup starts the ${p.card} fake`).toBe(true);
-    const acct = uniqueAccount(`desk${p.provider[0]}`);
-    const web = await browser.newContext({ locale: 'en-GB', baseURL: serverUrl(), timezoneId: OWNER_ZONE });
-    await onboardedOwner(await web.newPage(), acct);
-    await web.close();
-
-    const desk = await browser.newContext({ locale: 'en-GB', baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
-    const page = await desk.newPage();
-    await signInDesktop(page, acct);
+    const { desk, page } = await desktopOwner(browser, `desk${p.provider[0]}`);
     await page.getByRole('button', { name: 'Settings' }).click();
     await expect(page).toHaveURL(/\/app\/settings/);
     // No window of any kind: neither a popup nor an about:blank page in this context.
@@ -250,14 +258,7 @@ for (const p of OAUTH_PROVIDERS) {
 
 test('desktop mode: changing the server in Settings ends the session there, deletes the device data and only then reloads onto the new server', async ({ browser }) => {
   test.setTimeout(120_000);
-  const acct = uniqueAccount('desks');
-  const web = await browser.newContext({ locale: 'en-GB', baseURL: serverUrl(), timezoneId: OWNER_ZONE });
-  await onboardedOwner(await web.newPage(), acct);
-  await web.close();
-
-  const desk = await browser.newContext({ locale: 'en-GB', baseURL: desktopUrl(), timezoneId: OWNER_ZONE, serviceWorkers: 'block' });
-  const page = await desk.newPage();
-  await signInDesktop(page, acct);
+  const { desk, page } = await desktopOwner(browser, 'desks');
   const oldToken = await page.evaluate(() => (window as unknown as { __bridgeToken(): string | null }).__bridgeToken());
   expect(oldToken).toBeTruthy();
   // The device database is open (the tray reports the device's own data).
