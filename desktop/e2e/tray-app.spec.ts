@@ -19,6 +19,9 @@ import { apiOwner, clickTrayItem, electronBinary, launchAvail, newDataFolder, no
 
 const binary = electronBinary();
 const skipReason = noBinaryReason(binary);
+// Where Electron's binary is meant to be there (the release workflow sets AVAIL_REQUIRE_ELECTRON=1),
+// its absence fails the suite: a skip there would publish installers no real-Electron test has seen.
+if (skipReason !== null && process.env.AVAIL_REQUIRE_ELECTRON === '1') throw new Error(`AVAIL_REQUIRE_ELECTRON=1, but ${skipReason}`);
 test.skip(skipReason !== null, skipReason ?? '');
 
 const serverUrl = () => process.env.E2E_BASE_URL!;
