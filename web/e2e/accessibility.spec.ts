@@ -15,9 +15,8 @@
  * proposal, its Decline and Cancel meeting dialogs, and the one-click link page of the owner's
  * e-mail (a valid link, after acting, a used link and an invalid one).
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { onboardedOwner, registerVerified } from './helpers.ts';
+import { axeViolations, onboardedOwner, registerVerified } from './helpers.ts';
 import { nextWeekMonday, uniqueAccount, waitForMail, zonedDateTime } from './fixtures.ts';
 
 const WIDTHS = [
@@ -29,12 +28,7 @@ const SCHEMES = ['light', 'dark'] as const;
 type Scheme = (typeof SCHEMES)[number];
 
 /** axe on the current page with every rule (no tag filter: WCAG and best practices); every violation, whatever its impact, as readable lines. */
-async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` [${n.failureSummary.split('\n').slice(1).join(' ').trim()}]` : ''}`).slice(0, 3).join(' | ')}`,
-  );
-}
+const violations = (page: Page) => axeViolations(page);
 
 /** Pixels the page is wider than the viewport (0 when nothing overflows sideways). */
 async function horizontalOverflow(page: Page): Promise<number> {

@@ -10,11 +10,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import Database from 'better-sqlite3';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { OWNER_ZONE, uniqueAccount, waitForMail, waitForVerificationCode } from './fixtures.ts';
-import { onboardedOwner } from './helpers.ts';
+import { axeViolations, onboardedOwner, signInThroughLogin } from './helpers.ts';
 import { callsOf, installRecordingBridge } from './recording-bridge.ts';
 
 const PASSWORD = 'password-123';
@@ -37,10 +36,7 @@ async function device(browser: Browser, userAgent: string, opts: { baseURL?: str
  * was signed out there returns (the login page remembers the screen it was sent from).
  */
 async function signIn(page: Page, email: string, password = PASSWORD) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInThroughLogin(page, email, password);
   await expect(page).toHaveURL(/\/app\/(dashboard|settings)$/);
 }
 
@@ -428,8 +424,7 @@ test('Privacy & Security at 1280 and 375 px, light and dark, en-GB and de-DE dat
               .map((c) => c.outerHTML.slice(0, 80));
           });
           expect(wide, `${where}: wider than the card`).toEqual([]);
-          const axe = await new AxeBuilder({ page: a.page }).include('section[aria-labelledby="privacy-title"]').analyze();
-          expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), where).toEqual([]);
+          expect(await axeViolations(a.page, { include: 'section[aria-labelledby="privacy-title"]' }), where).toEqual([]);
           // The sticky header is set in place for the picture (else it covers part of the scrolled section).
           await section.screenshot({ path: path.join(dir, `account-security-${state.name}-${width.name}-${scheme}-${locale}.png`), style: '.app-header { position: static !important; }' });
         }

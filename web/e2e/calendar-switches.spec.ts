@@ -6,11 +6,10 @@
  * public page → switching it on makes that hour busy on the public page at once; at 375 px the
  * list fits the screen; axe (every rule) finds nothing in the open list, light or dark.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { GOOGLE_ACCOUNT, fakeCall, fakeRunning } from './fakes-control.ts';
 import { nextWeekMonday, OWNER_ZONE, uniqueAccount, zonedDateTime } from './fixtures.ts';
-import { onboardedOwner } from './helpers.ts';
+import { axeViolations, onboardedOwner } from './helpers.ts';
 import { connectThroughPopup } from './oauth-popup.ts';
 
 const HOLIDAYS = 'e2e-holidays-be@group.v.calendar.google.com';
@@ -58,8 +57,7 @@ test('Google: a holidays calendar starts switched off; switching it on makes its
   // axe, every rule, on the open list in light and dark.
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const found = await new AxeBuilder({ page }).include('#calendars').analyze();
-    expect(found.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), colorScheme).toEqual([]);
+    expect(await axeViolations(page, { include: '#calendars' }), colorScheme).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: 'light' });
 

@@ -103,9 +103,13 @@ export async function waitForVerificationCode(to: string, timeoutMs = 20_000): P
 }
 
 let n = 0;
-/** A unique e-mail and username for this run. */
+/**
+ * A unique e-mail and username for this run: the clock, a counter and random digits, so two
+ * Playwright workers (separate processes, each counting from 0) never pick the same one.
+ */
 export function uniqueAccount(prefix = 'owner') {
-  const id = `${Date.now().toString(36)}${(n++).toString(36)}`.slice(-8);
+  const random = Math.floor(Math.random() * 36 ** 3).toString(36).padStart(3, '0');
+  const id = `${Date.now().toString(36).slice(-4)}${(n++ % 36).toString(36)}${random}`;
   return { email: `${prefix}.${id}@example.com`, username: `${prefix.slice(0, 4)}-${id}`.slice(0, 15), name: 'Olivia Owner' };
 }
 

@@ -5,26 +5,20 @@
  * durations (fake timers), and the once-only parallel preload of the four data areas (T-14, T-15).
  * Screenshots at 1280 and 375 px go to test-results/screenshots/.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { nextWeekMonday, OWNER_ZONE, uniqueAccount } from './fixtures.ts';
-import { onboardedOwner } from './helpers.ts';
+import { WCAG_AA, axeViolations, onboardedOwner } from './helpers.ts';
 
 const SHOTS = 'test-results/screenshots';
 
 /** Serious or critical WCAG 2 A/AA violations axe finds on the page, as readable lines. */
-async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
-}
+const seriousAxe = (page: Page) => axeViolations(page, { tags: WCAG_AA, seriousOnly: true });
 
 /** Full-page screenshots at 1280 and 375 px, no axe violation; at 375 px no sideways scrolling. */
 async function shoot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.setViewportSize({ width: 1280, height: 800 });
-  expect(await axeViolations(page), name).toEqual([]);
+  expect(await seriousAxe(page), name).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/owner-${name}-1280.png`, fullPage: true });
   await page.setViewportSize({ width: 375, height: 812 });
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);

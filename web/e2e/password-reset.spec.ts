@@ -5,7 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { uniqueAccount, waitForMail } from './fixtures.ts';
-import { registerVerified } from './helpers.ts';
+import { registerVerified, signInThroughLogin } from './helpers.ts';
 
 const SHOTS = 'test-results/screenshots';
 const SENT = 'If an account exists for that email, we sent a reset code. Please check your inbox and spam folder.';
@@ -18,14 +18,6 @@ function readResetMail(text: string) {
   const link = /https?:\/\/\S+\/forgot-password\?[^\s"<>]+/.exec(text)?.[0];
   if (!code || !link) throw new Error(`No code or link in the reset mail:\n${text}`);
   return { code, link: new URL(link.replace(/&amp;/g, '&')) };
-}
-
-/** Signs in through /login and reports where it ended: an /app/ path, or the error alert's text. */
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 /** A request gate: the matching request waits for `release()` before going on to the real server. */
@@ -79,10 +71,10 @@ test('a forgotten password is reset with the e-mailed code; a wrong code is refu
   await expect(page).toHaveURL(/\/login$/);
 
   // The old password fails, the new one signs in.
-  await signIn(page, acct.email, oldPassword);
+  await signInThroughLogin(page, acct.email, oldPassword);
   await expect(page.getByRole('alert').first()).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
-  await signIn(page, acct.email, newPassword);
+  await signInThroughLogin(page, acct.email, newPassword);
   await expect(page).toHaveURL(/\/app\//);
 });
 
@@ -109,7 +101,7 @@ test('the link in the reset e-mail opens the reset step prefilled', async ({ pag
   await page.getByRole('button', { name: 'Reset password' }).click();
   await expect(page.getByRole('status').filter({ hasText: DONE })).toBeVisible();
 
-  await signIn(page, acct.email, 'second-password-2');
+  await signInThroughLogin(page, acct.email, 'second-password-2');
   await expect(page).toHaveURL(/\/app\//);
 });
 

@@ -9,11 +9,26 @@ import { defineConfig, devices } from '@playwright/test';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 
+/**
+ * Specs that drive the Google and Microsoft fakes: one fake account each, shared by the whole run
+ * (global-setup.ts), whose tokens, channels and calendars these specs change. They run one
+ * after another (each project depends on the one before), beside the rest of the suite.
+ */
+const FAKE_SPECS = ['oauth-connect', 'calendar-switches', 'desktop-mode'];
+const fakeSpec = (name: string) => new RegExp(`[/\\\\]${name}\\.spec\\.ts$`);
+
 export default defineConfig({
   testDir: here,
   testMatch: /.*\.spec\.ts$/,
-  fullyParallel: false,
-  workers: 1,
+  // Every test makes its own owner (helpers.ts: seeded through the API, signed in by token), so
+  // tests run in parallel across files and inside them; files whose tests build on each other say
+  // `test.describe.configure({ mode: 'serial' })`. Two workers: the machine has two cores.
+  fullyParallel: true,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  projects: [
+    { name: 'app', testIgnore: FAKE_SPECS.map(fakeSpec) },
+    ...FAKE_SPECS.map((name, i) => ({ name: `fakes-${name}`, testMatch: fakeSpec(name), fullyParallel: false, dependencies: i ? [`fakes-${FAKE_SPECS[i - 1]}`] : [] })),
+  ],
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 15_000 },

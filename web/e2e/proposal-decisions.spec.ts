@@ -7,10 +7,9 @@
  * one-click link of the owner's e-mail works once, never on load, and says so the second time;
  * Settings → Confirmed meetings; 375 px and dark.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { nextWeekMonday, uniqueAccount, waitForMail, zonedDateTime } from './fixtures.ts';
-import { onboardedOwner } from './helpers.ts';
+import { axeViolations, onboardedOwner, WCAG_AA } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -38,10 +37,7 @@ async function propose(page: Page, from: string, to: string, who: { name: string
 }
 
 /** Serious or critical axe findings (WCAG 2.1 A/AA) of the page. */
-async function axeFindings(page: Page): Promise<string[]> {
-  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-}
+const axeFindings = (page: Page) => axeViolations(page, { tags: WCAG_AA, seriousOnly: true });
 
 /** The public page's free-time buttons next Monday, as a visitor in Brussels sees them. */
 async function publicMondayWindows(browser: Browser, baseURL: string | undefined): Promise<string[]> {
@@ -282,7 +278,7 @@ test('at 375 px the proposals fit the screen, light and dark', async () => {
     const box = (await confirm.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(375);
     await page.screenshot({ path: `${SHOTS}/proposal-decisions-375-${colorScheme}.png`, fullPage: true });
-    expect(await new AxeBuilder({ page }).include('.proposals-card').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze().then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id))).toEqual([]);
+    expect(await axeViolations(page, { include: '.proposals-card', tags: WCAG_AA, seriousOnly: true })).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: 'light' });
 });

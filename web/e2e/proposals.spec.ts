@@ -6,10 +6,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { nextWeekMonday, uniqueAccount } from './fixtures.ts';
-import { onboardedOwner } from './helpers.ts';
+import { axeViolations, onboardedOwner, WCAG_AA } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -273,8 +272,7 @@ test('the owner sees the proposals on the dashboard, replies by e-mail and dismi
   expect(href.startsWith(`mailto:${visitor.email}?subject=`)).toBe(true);
   expect(decodeURIComponent(href.split('subject=')[1])).toContain(`${day}, 10:00–10:45`);
   await page.screenshot({ path: `${SHOTS}/proposals-card-1280.png`, fullPage: true });
-  const axe = await new AxeBuilder({ page }).include('.proposals-card').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  expect(await axeViolations(page, { include: '.proposals-card', tags: WCAG_AA, seriousOnly: true })).toEqual([]);
 
   // A failed dismiss puts the proposal back and says so.
   await page.route('**/api/me/proposals/*', (route) => (route.request().method() === 'DELETE' ? route.fulfill({ status: 500, json: {} }) : route.continue()));

@@ -12,10 +12,9 @@
  *   German browser and readable with JavaScript off.
  * - axe finds nothing on the phone layout in light and dark.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { OWNER_ZONE, todayIn, uniqueAccount } from './fixtures.ts';
-import { onboardedOwner } from './helpers.ts';
+import { axeViolations, onboardedOwner } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -206,8 +205,7 @@ test('the phone layout and its propose dialog pass axe in light and dark', async
     await page.goto(`/${owner.username}`);
     await expect(page.getByTestId('day-buttons')).toBeVisible();
     const scan = async (what: string) => {
-      const r = await new AxeBuilder({ page }).analyze();
-      expect(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`), `${what} (${colorScheme})`).toEqual([]);
+      expect(await axeViolations(page), `${what} (${colorScheme})`).toEqual([]);
     };
     await scan('phone week');
     await page.screenshot({ path: `${SHOTS}/public-de-DE-375-${colorScheme}.png`, fullPage: true });

@@ -15,10 +15,9 @@
  * (screenshots in test-results/screenshots/two-factor-*.png) at 375 and 1280 px, light and dark.
  */
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { uniqueAccount } from './fixtures.ts';
-import { onboardedOwner, registerVerified } from './helpers.ts';
+import { axeViolations, onboardedOwner, registerVerified, signInThroughLogin } from './helpers.ts';
 import { callsOf, installRecordingBridge } from './recording-bridge.ts';
 import { freshTotp, totp, TOTP_STEP_S } from './totp.ts';
 
@@ -51,9 +50,7 @@ async function lookAt(page: Page, name: string, part?: Locator) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.waitForTimeout(350); // colour transitions settle
       const where = `${name} at ${w} px, ${scheme}`;
-      const axe = new AxeBuilder({ page });
-      const result = await (part ? axe.include(TWO_FACTOR_SECTION) : axe).analyze();
-      expect.soft(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`), where).toEqual([]);
+      expect.soft(await axeViolations(page, part ? { include: TWO_FACTOR_SECTION } : {}), where).toEqual([]);
       if (w === 375) expect.soft(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${where}: overflows`).toBeLessThanOrEqual(0);
       const path = `test-results/screenshots/two-factor-${name}-${w}-${scheme}.png`;
       if (part) await part.screenshot({ path });
@@ -62,13 +59,6 @@ async function lookAt(page: Page, name: string, part?: Locator) {
   }
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.emulateMedia({ colorScheme: 'light' });
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 /** Turns two-step verification on through the API for the owner of `token`; returns the secret. */
@@ -143,7 +133,7 @@ test('two-step verification: turned on in Settings, asked at sign-in (code and r
   await page.goto('/app/dashboard'); // (signing in again returns to the screen that was open)
   await page.getByRole('button', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/login$/);
-  await signIn(page, acct.email);
+  await signInThroughLogin(page, acct.email);
   await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible();
   const codeField = page.getByLabel('Authentication code');
   await expect(codeField).toBeFocused();
@@ -162,7 +152,7 @@ test('two-step verification: turned on in Settings, asked at sign-in (code and r
 
   // Back on the first step, "Back" forgets the password.
   await page.getByRole('button', { name: 'Log out' }).click();
-  await signIn(page, acct.email);
+  await signInThroughLogin(page, acct.email);
   await page.getByRole('button', { name: 'Back' }).click();
   await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
   await expect(page.getByLabel('Email')).toHaveValue(acct.email);
@@ -178,7 +168,7 @@ test('two-step verification: turned on in Settings, asked at sign-in (code and r
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/app\/dashboard$/);
   await page.getByRole('button', { name: 'Log out' }).click();
-  await signIn(page, acct.email);
+  await signInThroughLogin(page, acct.email);
   await page.getByRole('button', { name: 'Use a recovery code' }).click();
   await page.getByLabel('Recovery code').fill(codes[0]);
   await page.getByRole('button', { name: 'Verify' }).click();
@@ -215,7 +205,7 @@ test('two-step verification: turned on in Settings, asked at sign-in (code and r
 
   // Off: the password alone signs in, and the deletion asks for no code.
   await page.getByRole('button', { name: 'Log out' }).click();
-  await signIn(page, acct.email);
+  await signInThroughLogin(page, acct.email);
   await expect(page).toHaveURL(/\/app\/settings$/); // back on the screen that was open
   await page.getByRole('button', { name: 'Delete account' }).click();
   await expect(dialog.getByLabel('Code from your authenticator app, or a recovery code')).toHaveCount(0);
@@ -239,7 +229,7 @@ test('desktop mode: the code step in the desktop renderer; the token reaches the
   const desk = await browser.newContext({ locale: 'en-GB', baseURL: desktopUrl(), serviceWorkers: 'block' });
   const page = await desk.newPage();
   await installRecordingBridge(page, { origin: serverUrl(), confirmed: true });
-  await signIn(page, acct.email);
+  await signInThroughLogin(page, acct.email);
   await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible();
   const codeField = page.getByLabel('Authentication code');
   await codeField.fill(wrongCode(secret));
@@ -260,7 +250,7 @@ test('too many wrong codes: the sign-in is throttled and says so', async ({ page
   const token = (await page.evaluate(() => localStorage.getItem('auth_token')))!;
   const secret = await enableByApi(page.request, token, used);
   await page.evaluate(() => localStorage.clear()); // signed out on this page (the session stays on the server)
-  await signIn(page, acct.email);
+  await signInThroughLogin(page, acct.email);
   const codeField = page.getByLabel('Authentication code');
   const error = page.locator('#two-factor-code-error');
   // 5 wrong codes are free (docs/account-security.md); the next attempt is throttled.
