@@ -4,7 +4,7 @@
  * and the best practices (`region`, landmarks, headings…) alike, color-contrast included (issue 23
  * item 8) — the scheme's palette really applied (a dark page under dark, a light
  * one under light), no horizontal page overflow at 375 px, and a full-page screenshot saved to
- * test-results/screenshots/<screen>-<width>-<scheme>.png for a person to look at.
+ * test-results/screenshots/<screen>-<width>-<scheme>.png for a person to look at (with E2E_SCREENSHOTS=1).
  *
  * Screens: the anonymous ones (landing, legal, support, 404, login and its error alert, register,
  * verify-email, forgot-password), the five onboarding steps, the owner's app (overview,
@@ -16,7 +16,7 @@
  * e-mail (a valid link, after acting, a used link and an invalid one).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { axeViolations, onboardedOwner, registerVerified } from './helpers.ts';
+import { axeViolations, onboardedOwner, registerVerified, saveScreenshot } from './helpers.ts';
 import { nextWeekMonday, uniqueAccount, waitForMail, zonedDateTime } from './fixtures.ts';
 
 const WIDTHS = [
@@ -81,7 +81,7 @@ async function checkScheme(page: Page, screen: string, width: (typeof WIDTHS)[nu
   expect.soft(await violations(page), where).toEqual([]);
   axeChecks += 1;
   if (width.width === 375) expect.soft(await horizontalOverflow(page), `${where}: overflows at 375 px`).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: `test-results/screenshots/${screen}-${width.name}-${scheme}.png`, fullPage: true });
+  await saveScreenshot(page, { path: `test-results/screenshots/${screen}-${width.name}-${scheme}.png`, fullPage: true });
 }
 
 const anonymousScreens: { screen: string; path: string; ready: (page: Page) => Promise<void> }[] = [
@@ -128,8 +128,8 @@ for (const width of WIDTHS) {
       }
     });
 
-    test("onboarding, the owner's screens and the public page are accessible and fit, light and dark", async ({ page, browser }) => {
-      test.setTimeout(300_000);
+    test('the five onboarding steps are accessible and fit, light and dark', async ({ page }) => {
+      test.setTimeout(180_000);
       const acct = uniqueAccount(`a11y${width.name}`);
       await registerVerified(page, acct);
 
@@ -153,6 +153,12 @@ for (const width of WIDTHS) {
       await checkScreen(page, 'onboarding-5-complete', width);
       await page.getByRole('button', { name: 'Go to Dashboard' }).click();
       await expect(page).toHaveURL(/\/app\/dashboard$/);
+    });
+
+    test("the owner's screens and dialogs are accessible and fit, light and dark", async ({ page }) => {
+      test.setTimeout(240_000);
+      const acct = uniqueAccount(`a11yo${width.name}`);
+      await onboardedOwner(page, acct);
 
       const ownerScreens: { screen: string; path: string; ready: () => Promise<void> }[] = [
         { screen: 'dashboard-overview', path: '/app/dashboard', ready: () => expect(page.getByTestId('total-views')).toBeVisible() },
@@ -217,6 +223,12 @@ for (const width of WIDTHS) {
       }
       await expect(page.locator('.spinner')).toHaveCount(0);
       await checkScreen(page, 'settings-connection-error', width);
+    });
+
+    test('the public page, its month view and the propose dialog are accessible and fit, light and dark', async ({ page, browser }) => {
+      test.setTimeout(240_000);
+      const acct = uniqueAccount(`a11yv${width.name}`);
+      await onboardedOwner(page, acct);
 
       // The visitor's page: a fresh context with no token.
       const visitor = await browser.newContext({ locale: 'en-GB', viewport: { width: width.width, height: width.height }, timezoneId: 'Europe/Brussels' });

@@ -13,7 +13,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { OWNER_ZONE, uniqueAccount, waitForMail, waitForVerificationCode } from './fixtures.ts';
-import { axeViolations, onboardedOwner, signInThroughLogin } from './helpers.ts';
+import { axeViolations, onboardedOwner, saveScreenshot, signInThroughLogin } from './helpers.ts';
 import { callsOf, installRecordingBridge } from './recording-bridge.ts';
 
 const PASSWORD = 'password-123';
@@ -426,7 +426,7 @@ test('Privacy & Security at 1280 and 375 px, light and dark, en-GB and de-DE dat
           expect(wide, `${where}: wider than the card`).toEqual([]);
           expect(await axeViolations(a.page, { include: 'section[aria-labelledby="privacy-title"]' }), where).toEqual([]);
           // The sticky header is set in place for the picture (else it covers part of the scrolled section).
-          await section.screenshot({ path: path.join(dir, `account-security-${state.name}-${width.name}-${scheme}-${locale}.png`), style: '.app-header { position: static !important; }' });
+          await saveScreenshot(section, { path: path.join(dir, `account-security-${state.name}-${width.name}-${scheme}-${locale}.png`), style: '.app-header { position: static !important; }' });
         }
         await a.page.emulateMedia({ colorScheme: 'light' });
       }

@@ -9,7 +9,7 @@
  * /api/me/profile/username), then the bearer token in localStorage (`auth_token`, spec §9).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { AUTH_TOKEN_STORAGE_KEY, DEFAULT_RULE } from '../../shared/src/constants.ts';
 import { waitForVerificationCode } from './fixtures.ts';
 
@@ -130,4 +130,14 @@ export async function axeViolations(page: Page, { include, tags, seriousOnly = f
     .map(
     (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` [${n.failureSummary.split('\n').slice(1).join(' ').trim()}]` : ''}`).slice(0, 3).join(' | ')}`,
   );
+}
+
+/**
+ * Saves a screenshot for a person to look at (test-results/screenshots/…) when E2E_SCREENSHOTS=1
+ * (`E2E_SCREENSHOTS=1 npm run test:e2e`); otherwise nothing: the assertions beside each call are
+ * the test, the pictures are for review, and `npm test` does not spend its minutes drawing them.
+ */
+export async function saveScreenshot(target: Page | Locator, options: Parameters<Locator['screenshot']>[0] & { fullPage?: boolean }): Promise<void> {
+  if (process.env.E2E_SCREENSHOTS !== '1') return;
+  await target.screenshot(options);
 }

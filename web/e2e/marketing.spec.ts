@@ -4,6 +4,7 @@
  * Saves screenshots at 1280 and 375 px wide under test-results/screenshots/.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { saveScreenshot } from './helpers.ts';
 
 const SHOTS = 'test-results/screenshots';
 const DESKTOP = { width: 1280, height: 800 };
@@ -113,7 +114,7 @@ test('landing: the sections in order with the spec counts, the top bar, pricing 
 
   await expectNoHorizontalOverflow(page);
   await scrollInstantly(page, 0);
-  await page.screenshot({ path: `${SHOTS}/landing-1280.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/landing-1280.png`, fullPage: true });
 
   await hero.getByRole('link', { name: 'Get started free' }).click();
   await expect(page).toHaveURL(/\/register$/);
@@ -191,7 +192,7 @@ test('landing at 375 px: the menu opens full screen, traps focus, closes on Esca
   expect(await menu.boundingBox()).toEqual({ x: 0, y: 0, width: MOBILE.width, height: MOBILE.height });
   await expect(menu.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
   await expect(menu.getByRole('link', { name: 'Get started' })).toHaveAttribute('href', '/register');
-  await page.screenshot({ path: `${SHOTS}/landing-menu-375.png` });
+  await saveScreenshot(page, { path: `${SHOTS}/landing-menu-375.png` });
 
   // Focus stays inside the open menu.
   for (let i = 0; i < 10; i++) {
@@ -218,7 +219,7 @@ test('landing at 375 px: the menu opens full screen, traps focus, closes on Esca
 
   await scrollInstantly(page, 0);
   await expectNoHorizontalOverflow(page);
-  await page.screenshot({ path: `${SHOTS}/landing-375.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/landing-375.png`, fullPage: true });
 });
 
 test('landing: testimonials are a scrolling row below 768 px and a three-column grid from 768 px (L-14)', async ({ page }) => {
@@ -331,7 +332,7 @@ test('legal pages state the spec facts (F-20..F-25) and fit 375 px', async ({ pa
   await expect(privacy).toContainText('removed within 30 days of account deletion'); // F-21
   await expect(privacy).toContainText('laws of Belgium'); // F-22
   await expect(privacy).toContainText('© 2025'); // F-23
-  await page.screenshot({ path: `${SHOTS}/privacy-1280.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/privacy-1280.png`, fullPage: true });
 
   await page.goto('/termsofservice');
   await expect(page.getByRole('heading', { name: 'Terms of Service', level: 1 })).toBeVisible();
@@ -341,7 +342,7 @@ test('legal pages state the spec facts (F-20..F-25) and fit 375 px', async ({ pa
   await expect(terms).toContainText('removed within 30 days of account deletion');
   await expect(terms).toContainText('governed by the laws of Belgium');
   await expect(terms).toContainText('© 2025');
-  await page.screenshot({ path: `${SHOTS}/terms-1280.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/terms-1280.png`, fullPage: true });
 
   await page.setViewportSize(MOBILE);
   for (const [path, name] of [
@@ -351,7 +352,7 @@ test('legal pages state the spec facts (F-20..F-25) and fit 375 px', async ({ pa
     await page.goto(path);
     await expect(page.getByRole('link', { name: 'Login' }).first()).toBeVisible();
     await expectNoHorizontalOverflow(page);
-    await page.screenshot({ path: `${SHOTS}/${name}-375.png`, fullPage: true });
+    await saveScreenshot(page, { path: `${SHOTS}/${name}-375.png`, fullPage: true });
   }
 });
 
@@ -364,7 +365,7 @@ test('/support shows the support e-mail, a link to the FAQ that opens it, and he
   await expect(main.getByRole('link', { name: 'support@avail.app' })).toHaveAttribute('href', 'mailto:support@avail.app');
   await expect(main.getByRole('link', { name: 'Reset your password' })).toHaveAttribute('href', '/forgot-password');
   await expect(main.getByText('My calendar is not syncing')).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/support-1280.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/support-1280.png`, fullPage: true });
 
   const toFaq = main.getByRole('link', { name: 'see the FAQ' });
   await expect(toFaq).toHaveAttribute('href', '/#faq');
@@ -377,7 +378,7 @@ test('/support shows the support e-mail, a link to the FAQ that opens it, and he
   await page.goto('/support');
   await expect(page.getByRole('link', { name: 'support@avail.app' })).toBeVisible();
   await expectNoHorizontalOverflow(page);
-  await page.screenshot({ path: `${SHOTS}/support-375.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/support-375.png`, fullPage: true });
 });
 
 test('unknown paths show a real 404 page with a way home and its own document title', async ({ page }) => {
@@ -389,7 +390,7 @@ test('unknown paths show a real 404 page with a way home and its own document ti
     await expect(page).toHaveTitle('Page not found · Avail');
     await expect(page.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
   }
-  await page.screenshot({ path: `${SHOTS}/404-1280.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/404-1280.png`, fullPage: true });
 
   await page.getByRole('link', { name: 'Back to home' }).click();
   await expect(page).toHaveURL(/\/$/);
@@ -400,5 +401,5 @@ test('unknown paths show a real 404 page with a way home and its own document ti
   await page.goto('/app/nope');
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
   await expectNoHorizontalOverflow(page);
-  await page.screenshot({ path: `${SHOTS}/404-375.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/404-375.png`, fullPage: true });
 });

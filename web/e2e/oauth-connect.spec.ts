@@ -17,7 +17,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { GOOGLE_ACCOUNT, MICROSOFT_ACCOUNT, fakeCall, fakeRunning, fakeState } from './fakes-control.ts';
 import { connectThroughPopup } from './oauth-popup.ts';
 import { nextWeekMonday, OWNER_ZONE, uniqueAccount, zonedDateTime } from './fixtures.ts';
-import { onboardedOwner } from './helpers.ts';
+import { onboardedOwner, saveScreenshot } from './helpers.ts';
 
 /** Screenshots (not committed): test-results/oauth-screens at the repository root. */
 const shots = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-results', 'oauth-screens');
@@ -131,7 +131,7 @@ test('Google: a cancelled consent, then connect in a popup, the event is busy on
   await expect(row.getByRole('button', { name: 'Disconnect' })).toBeVisible();
   await expect(row.getByRole('button', { name: 'Reconnect' })).toBeVisible();
   await expect(card).toContainText('Expired');
-  await page.locator('#calendars').screenshot({ path: `${shots}/my-calendars-expired-1280.png` });
+  await saveScreenshot(page.locator('#calendars'), { path: `${shots}/my-calendars-expired-1280.png` });
   const reconnect = card.getByRole('button', { name: 'Reconnect Google Calendar' });
   await expect(reconnect).toBeEnabled();
   const popupPromise = page.waitForEvent('popup');
@@ -170,7 +170,7 @@ test('Microsoft: connect in a popup, the event is busy on the public page, a cha
   // Screenshots of Settings → My Calendars with a live connection (not committed).
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.locator('#calendars').screenshot({ path: `${shots}/my-calendars-${width}.png` });
+    await saveScreenshot(page.locator('#calendars'), { path: `${shots}/my-calendars-${width}.png` });
   }
   await page.setViewportSize({ width: 1280, height: 720 });
 
@@ -247,7 +247,7 @@ test('a provider the server reports unavailable, and a failed connect, per the s
   await expect(googleButton).toHaveAccessibleDescription(`Unavailable: ${reason}`);
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.locator('#calendars').screenshot({ path: `${shots}/my-calendars-unavailable-${width}.png` });
+    await saveScreenshot(page.locator('#calendars'), { path: `${shots}/my-calendars-unavailable-${width}.png` });
   }
   await page.setViewportSize({ width: 1280, height: 720 });
 

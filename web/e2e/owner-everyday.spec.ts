@@ -8,7 +8,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { uniqueAccount } from './fixtures.ts';
-import { onboardedOwner } from './helpers.ts';
+import { onboardedOwner, saveScreenshot } from './helpers.ts';
 
 const SHOTS = 'test-results/screenshots';
 const DESKTOP = { width: 1280, height: 800 };
@@ -26,10 +26,10 @@ async function shootBoth(page: Page, name: string) {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.setViewportSize(DESKTOP);
-    await page.screenshot({ path: `${SHOTS}/everyday-${name}-1280-${scheme}.png`, fullPage: true });
+    await saveScreenshot(page, { path: `${SHOTS}/everyday-${name}-1280-${scheme}.png`, fullPage: true });
     await page.setViewportSize(PHONE);
     await expectNoSidewaysScroll(page);
-    await page.screenshot({ path: `${SHOTS}/everyday-${name}-375-${scheme}.png`, fullPage: true });
+    await saveScreenshot(page, { path: `${SHOTS}/everyday-${name}-375-${scheme}.png`, fullPage: true });
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize(DESKTOP);
@@ -177,7 +177,7 @@ test('Links at 375 px with a personal link: nothing wider than the screen, a rea
     const prefix = page.locator('.input-prefix span');
     await expect(prefix).toHaveText(/\/$/);
     expect(await prefix.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
-    await page.screenshot({ path: `${SHOTS}/everyday-links-375-${scheme}.png`, fullPage: true });
+    await saveScreenshot(page, { path: `${SHOTS}/everyday-links-375-${scheme}.png`, fullPage: true });
   }
 
   await card.getByLabel(/Only people with a personal link/).check();
@@ -185,7 +185,7 @@ test('Links at 375 px with a personal link: nothing wider than the screen, a rea
   await expectNoSidewaysScroll(page);
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize(DESKTOP);
-  await page.screenshot({ path: `${SHOTS}/everyday-links-1280-light.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/everyday-links-1280-light.png`, fullPage: true });
 });
 
 for (const locale of ['en-GB', 'de-DE'] as const) {
@@ -230,11 +230,11 @@ for (const locale of ['en-GB', 'de-DE'] as const) {
         expect(Math.abs(gutter.x - weekBox.x)).toBeLessThanOrEqual(2);
         // The link is legible at 375 too.
         expect(await link.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
-        await page.screenshot({ path: `${SHOTS}/everyday-dashboard-375-${scheme}-${locale}.png`, fullPage: true });
+        await saveScreenshot(page, { path: `${SHOTS}/everyday-dashboard-375-${scheme}-${locale}.png`, fullPage: true });
       }
       await page.emulateMedia({ colorScheme: 'light' });
       await page.setViewportSize(DESKTOP);
-      await page.screenshot({ path: `${SHOTS}/everyday-dashboard-1280-light-${locale}.png`, fullPage: true });
+      await saveScreenshot(page, { path: `${SHOTS}/everyday-dashboard-1280-light-${locale}.png`, fullPage: true });
     });
   });
 }

@@ -7,7 +7,7 @@
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { nextWeekMonday, OWNER_ZONE, uniqueAccount } from './fixtures.ts';
-import { WCAG_AA, axeViolations, onboardedOwner } from './helpers.ts';
+import { axeViolations, onboardedOwner, saveScreenshot, WCAG_AA } from './helpers.ts';
 
 const SHOTS = 'test-results/screenshots';
 
@@ -19,10 +19,10 @@ async function shoot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.setViewportSize({ width: 1280, height: 800 });
   expect(await seriousAxe(page), name).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}/owner-${name}-1280.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/owner-${name}-1280.png`, fullPage: true });
   await page.setViewportSize({ width: 375, height: 812 });
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  await page.screenshot({ path: `${SHOTS}/owner-${name}-375.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/owner-${name}-375.png`, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 

@@ -5,7 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { uniqueAccount, waitForMail } from './fixtures.ts';
-import { registerVerified, signInThroughLogin } from './helpers.ts';
+import { registerVerified, saveScreenshot, signInThroughLogin } from './helpers.ts';
 
 const SHOTS = 'test-results/screenshots';
 const SENT = 'If an account exists for that email, we sent a reset code. Please check your inbox and spam folder.';
@@ -66,7 +66,7 @@ test('a forgotten password is reset with the e-mailed code; a wrong code is refu
   await page.getByRole('button', { name: 'Reset password' }).click();
   await expect(page.getByRole('heading', { name: 'Password reset' })).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: DONE })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/forgot-password-3-done-1280.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/forgot-password-3-done-1280.png`, fullPage: true });
   await page.getByRole('link', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/login$/);
 
@@ -114,7 +114,7 @@ test('forgot-password: client validation, busy labels, server errors, show/hide,
   await page.goto('/forgot-password');
   await expect(page).toHaveTitle('Forgot your password? · Avail');
   await expect(page.getByRole('link', { name: 'Back to sign in' })).toHaveAttribute('href', '/login');
-  await page.screenshot({ path: `${SHOTS}/forgot-password-1-1280.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/forgot-password-1-1280.png`, fullPage: true });
 
   // Step 1: e-mail required, then a valid pattern; nothing is sent while invalid.
   const email = page.getByLabel('Email');
@@ -159,7 +159,7 @@ test('forgot-password: client validation, busy labels, server errors, show/hide,
   await expect(page.getByText('Please enter the complete 6-digit code')).toBeVisible();
   await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
   await expect(page.getByText('Passwords do not match')).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/forgot-password-2-errors-1280.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/forgot-password-2-errors-1280.png`, fullPage: true });
   expect(posts).toEqual(['/api/auth/forgot-password', '/api/auth/forgot-password']);
 
   // Editing a field clears its error; the code input keeps at most 6 characters.
@@ -177,7 +177,7 @@ test('forgot-password: client validation, busy labels, server errors, show/hide,
   await expect(page.getByLabel('Confirm new password')).toHaveAttribute('type', 'text');
   await page.getByRole('button', { name: 'Hide password' }).click();
   await expect(page.getByLabel('New password', { exact: true })).toHaveAttribute('type', 'password');
-  await page.screenshot({ path: `${SHOTS}/forgot-password-2-1280.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/forgot-password-2-1280.png`, fullPage: true });
 
   // 'Resetting...' while under way; an address without an account gets the invalid-code message.
   const heldReset = await holdRequests(page, '**/api/auth/reset-password');
@@ -197,12 +197,12 @@ test('forgot-password: client validation, busy labels, server errors, show/hide,
   await page.goto('/forgot-password');
   await expect(page.getByRole('button', { name: 'Send reset code' })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  await page.screenshot({ path: `${SHOTS}/forgot-password-1-375.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/forgot-password-1-375.png`, fullPage: true });
   await page.goto(`/forgot-password?email=${encodeURIComponent(address)}&code=123456`);
   await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
   await expect(page.getByLabel('Reset code')).toHaveValue('123456');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  await page.screenshot({ path: `${SHOTS}/forgot-password-2-375.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/forgot-password-2-375.png`, fullPage: true });
 
   // A link whose code is not 6 characters opens step 1 with the address filled in.
   await page.goto(`/forgot-password?email=${encodeURIComponent(address)}&code=12`);

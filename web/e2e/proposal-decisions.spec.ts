@@ -9,7 +9,7 @@
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { nextWeekMonday, uniqueAccount, waitForMail, zonedDateTime } from './fixtures.ts';
-import { axeViolations, onboardedOwner, WCAG_AA } from './helpers.ts';
+import { axeViolations, onboardedOwner, saveScreenshot, WCAG_AA } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -87,7 +87,7 @@ test('a visitor proposes on the public page; the owner confirms it in one step; 
   await expect(vera).toContainText('vera.decisions@example.org');
   await expect(vera).toContainText('Intro call');
   await expect(vera.locator('.proposal-status')).toHaveText('Pending');
-  await page.screenshot({ path: `${SHOTS}/proposal-decisions-pending-1280.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/proposal-decisions-pending-1280.png`, fullPage: true });
 
   await vera.getByRole('button', { name: 'Confirm the proposal from Vera Visitor' }).click();
   await expect(vera.locator('.proposal-status')).toHaveText('Confirmed');
@@ -176,7 +176,7 @@ test('offline: a confirm is saved on the device, shows as pending, and is carrie
   await expect(otto.getByRole('status')).toHaveText('Confirmation pending sync — saved on this device; it is sent when the server is reachable.');
   await expect(otto.locator('.proposal-status')).toHaveText('Pending');
   await expect(otto.getByRole('button', { name: /^(Confirm|Decline)/ })).toHaveCount(0);
-  await page.screenshot({ path: `${SHOTS}/proposal-decisions-offline-1280.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/proposal-decisions-offline-1280.png`, fullPage: true });
 
   await page.context().setOffline(false);
   await expect(otto.locator('.proposal-status')).toHaveText('Confirmed', { timeout: 45_000 });
@@ -219,7 +219,7 @@ test('the one-click link of the owner\'s e-mail: shown first, acts once on its b
   await expect(card.getByRole('button')).toHaveCount(1);
   const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(await overflow()).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: `${SHOTS}/proposal-link-375.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/proposal-link-375.png`, fullPage: true });
   expect(await axeFindings(page)).toEqual([]);
   await card.getByRole('button', { name: 'Confirm meeting' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Meeting confirmed');
@@ -241,7 +241,7 @@ test('the one-click link of the owner\'s e-mail: shown first, acts once on its b
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto('/proposal#t=forged.token');
   await expect(card.getByRole('alert')).toHaveText('This link is not valid.');
-  await page.screenshot({ path: `${SHOTS}/proposal-link-invalid-1280-dark.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/proposal-link-invalid-1280-dark.png`, fullPage: true });
   expect(await axeFindings(page)).toEqual([]);
   await page.goto('/proposal');
   await expect(card.getByRole('alert')).toHaveText('This link is not valid.');
@@ -277,7 +277,7 @@ test('at 375 px the proposals fit the screen, light and dark', async () => {
     await expect(confirm).toBeVisible();
     const box = (await confirm.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(375);
-    await page.screenshot({ path: `${SHOTS}/proposal-decisions-375-${colorScheme}.png`, fullPage: true });
+    await saveScreenshot(page, { path: `${SHOTS}/proposal-decisions-375-${colorScheme}.png`, fullPage: true });
     expect(await axeViolations(page, { include: '.proposals-card', tags: WCAG_AA, seriousOnly: true })).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: 'light' });

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { nextWeekMonday, uniqueAccount } from './fixtures.ts';
-import { axeViolations, onboardedOwner, WCAG_AA } from './helpers.ts';
+import { axeViolations, onboardedOwner, saveScreenshot, WCAG_AA } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -150,7 +150,7 @@ test('a visitor proposes a time with the keyboard; the owner is e-mailed with Re
   const send = dialog.getByRole('button', { name: 'Send proposal' });
   for (let i = 0; i < 8 && !(await send.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
   await expect(send).toBeFocused();
-  await page.screenshot({ path: `${SHOTS}/propose-dialog-1280.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/propose-dialog-1280.png`, fullPage: true });
   await page.keyboard.press('Enter');
   await expect(dialog.getByRole('button', { name: 'Sending...' })).toBeDisabled();
   release();
@@ -158,7 +158,7 @@ test('a visitor proposes a time with the keyboard; the owner is e-mailed with Re
   await expect(success).toContainText(`Your proposal was sent. ${owner.name} will confirm by email.`);
   const close = dialog.getByRole('button', { name: 'Close', exact: true });
   await expect(close).toBeFocused();
-  await page.screenshot({ path: `${SHOTS}/propose-success-1280.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/propose-success-1280.png`, fullPage: true });
   await page.keyboard.press('Enter');
   await expect(dialog).toHaveCount(0);
   await expect(slot).toBeFocused();
@@ -226,7 +226,7 @@ test('at 375 px a visitor proposes from the chosen day\'s buttons; the dialog fi
   await expect(page.getByRole('group', { name: 'Days of the week' })).toBeVisible();
   const fromList = page.getByTestId('day-buttons').getByRole('button', { name: `Free ${day}, 09:00–17:00 — propose a time` });
   await expect(fromList).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/public-page-week-live-375.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/public-page-week-live-375.png`, fullPage: true });
   const dialog = page.getByRole('dialog', { name: 'Propose a time' });
   await expect(async () => {
     await fromList.click(); // again if it landed before hydration
@@ -239,10 +239,10 @@ test('at 375 px a visitor proposes from the chosen day\'s buttons; the dialog fi
   await expect(dialog.getByLabel('Duration').locator('option:checked')).toHaveText('30 min');
   await dialog.getByLabel('Your name').fill('Mo Mobile');
   await dialog.getByLabel('Your email').fill('mo.mobile@example.org');
-  await page.screenshot({ path: `${SHOTS}/propose-dialog-375.png` });
+  await saveScreenshot(page, { path: `${SHOTS}/propose-dialog-375.png` });
   await dialog.getByRole('button', { name: 'Send proposal' }).click();
   await expect(dialog.getByRole('status')).toContainText(`Your proposal was sent. ${owner.name} will confirm by email.`);
-  await page.screenshot({ path: `${SHOTS}/propose-success-375.png` });
+  await saveScreenshot(page, { path: `${SHOTS}/propose-success-375.png` });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await dialog.getByRole('button', { name: 'Close', exact: true }).click();
@@ -271,7 +271,7 @@ test('the owner sees the proposals on the dashboard, replies by e-mail and dismi
   const href = (await reply.getAttribute('href'))!;
   expect(href.startsWith(`mailto:${visitor.email}?subject=`)).toBe(true);
   expect(decodeURIComponent(href.split('subject=')[1])).toContain(`${day}, 10:00–10:45`);
-  await page.screenshot({ path: `${SHOTS}/proposals-card-1280.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/proposals-card-1280.png`, fullPage: true });
   expect(await axeViolations(page, { include: '.proposals-card', tags: WCAG_AA, seriousOnly: true })).toEqual([]);
 
   // A failed dismiss puts the proposal back and says so.
@@ -294,7 +294,7 @@ test('the owner sees the proposals on the dashboard, replies by e-mail and dismi
   await expect(card).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: `${SHOTS}/proposals-card-375.png`, fullPage: true });
+  await saveScreenshot(page, { path: `${SHOTS}/proposals-card-375.png`, fullPage: true });
 });
 
 test('the card is live: a new proposal shows without a reload (the device database replicates it)', async ({ baseURL }) => {

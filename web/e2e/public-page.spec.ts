@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { nextWeekMonday, OWNER_ZONE, SECRET_TITLE, todayIn, uniqueAccount, zonedDateTime } from './fixtures.ts';
-import { WCAG_AA, axeViolations, registerVerified } from './helpers.ts';
+import { axeViolations, registerVerified, saveScreenshot, WCAG_AA } from './helpers.ts';
 
 const SLUG = 'jane-doe';
 const NAME = 'Jane Doe';
@@ -323,7 +323,7 @@ test('week, month and dialog at 1280 and 375 px: screenshots, no page overflow, 
     await expect(page.getByRole('group', { name: width === 1280 ? 'Week of free times' : 'Days of the week' })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/public-page-week-${width}.png`, fullPage: true });
+    await saveScreenshot(page, { path: `${SHOTS}/public-page-week-${width}.png`, fullPage: true });
     expect(await seriousAxe(page), `week at ${width}`).toEqual([]);
     await page.getByRole('button', { name: 'Month', exact: true }).click();
     await expect(page.getByRole('group', { name: 'Month of free times' })).toBeVisible();
@@ -332,7 +332,7 @@ test('week, month and dialog at 1280 and 375 px: screenshots, no page overflow, 
     await expect(page.getByRole('heading', { name: /^Free on / })).toBeVisible();
     const overflowMonth = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflowMonth).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/public-page-month-${width}.png`, fullPage: true });
+    await saveScreenshot(page, { path: `${SHOTS}/public-page-month-${width}.png`, fullPage: true });
     expect(await seriousAxe(page), `month at ${width}`).toEqual([]);
     // The propose dialog, opened from the day list, fits the screen and passes axe too.
     await page.getByRole('button', { name: /^Free .*, 09:00–12:00 — propose a time$/ }).click();

@@ -14,7 +14,7 @@
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { OWNER_ZONE, todayIn, uniqueAccount } from './fixtures.ts';
-import { axeViolations, onboardedOwner } from './helpers.ts';
+import { axeViolations, onboardedOwner, saveScreenshot } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -96,7 +96,7 @@ test('every width and locale: free times in the first screen, nothing sideways, 
       }
       expect(await sideways(page), `${locale} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
       if (locale === 'de-DE' || (locale === 'en-US' && (width === 375 || width === 1280))) {
-        await page.screenshot({ path: `${SHOTS}/public-${locale}-${width}.png`, fullPage: true });
+        await saveScreenshot(page, { path: `${SHOTS}/public-${locale}-${width}.png`, fullPage: true });
       }
       await ctx.close();
     }
@@ -208,7 +208,7 @@ test('the phone layout and its propose dialog pass axe in light and dark', async
       expect(await axeViolations(page), `${what} (${colorScheme})`).toEqual([]);
     };
     await scan('phone week');
-    await page.screenshot({ path: `${SHOTS}/public-de-DE-375-${colorScheme}.png`, fullPage: true });
+    await saveScreenshot(page, { path: `${SHOTS}/public-de-DE-375-${colorScheme}.png`, fullPage: true });
     await page.getByTestId('day-buttons').getByRole('button').first().click();
     const dialog = page.getByRole('dialog', { name: 'Zeit vorschlagen' });
     await expect(dialog).toBeVisible();

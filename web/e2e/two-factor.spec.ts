@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { uniqueAccount } from './fixtures.ts';
-import { axeViolations, onboardedOwner, registerVerified, signInThroughLogin } from './helpers.ts';
+import { axeViolations, onboardedOwner, registerVerified, saveScreenshot, signInThroughLogin } from './helpers.ts';
 import { callsOf, installRecordingBridge } from './recording-bridge.ts';
 import { freshTotp, totp, TOTP_STEP_S } from './totp.ts';
 
@@ -53,8 +53,8 @@ async function lookAt(page: Page, name: string, part?: Locator) {
       expect.soft(await axeViolations(page, part ? { include: TWO_FACTOR_SECTION } : {}), where).toEqual([]);
       if (w === 375) expect.soft(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${where}: overflows`).toBeLessThanOrEqual(0);
       const path = `test-results/screenshots/two-factor-${name}-${w}-${scheme}.png`;
-      if (part) await part.screenshot({ path });
-      else await page.screenshot({ path, fullPage: true });
+      if (part) await saveScreenshot(part, { path });
+      else await saveScreenshot(page, { path, fullPage: true });
     }
   }
   await page.setViewportSize({ width: 1280, height: 800 });

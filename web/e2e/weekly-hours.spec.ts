@@ -8,7 +8,7 @@
 import { REPLICATION_SCHEMA_VERSION, SCHEMA_HEADER } from '../../shared/src/rx/replication-protocol.ts';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { uniqueAccount } from './fixtures.ts';
-import { onboardedOwner } from './helpers.ts';
+import { onboardedOwner, saveScreenshot } from './helpers.ts';
 
 const OVERLAP = 'This time slot overlaps another slot on the same day';
 const DUPLICATE = 'This time slot is already set for this day';
@@ -63,7 +63,7 @@ for (const viewport of [
     await expect(slotRows(modal).first().getByLabel('Start')).not.toHaveAttribute('aria-invalid', 'true');
     await expect(modal.getByTestId('slot-error')).toHaveCount(1);
     await expect(modal).toBeVisible();
-    await page.screenshot({ path: `test-results/screenshots/weekly-hours-overlap-${viewport.width}.png`, fullPage: true });
+    await saveScreenshot(page, { path: `test-results/screenshots/weekly-hours-overlap-${viewport.width}.png`, fullPage: true });
 
     // The same hours again: a repeated slot, also refused on slot 4.
     await modal.getByLabel('Start').nth(3).fill('09:00');
