@@ -41,7 +41,9 @@ import { createLoginItem, retargetLinuxAutostart, shouldStartHidden, type LinuxA
 import { readBytes, removeFile, writePrivateFile } from './private-file.ts';
 import { createServerSettingStore } from './server-setting-store.ts';
 import { createTokenStore } from './token-store.ts';
-import { createUpdateController, loadUpdater, runningAppImage, type UpdateController } from './update-controller.ts';
+import { createUpdateController, type UpdateController } from './update-controller.ts';
+import { runningAppImage } from './update-environment.ts';
+import { loadUpdater } from './updater.ts';
 import { droppedCommandNotice } from './dropped-command-notice.ts';
 import { createTrayCommandQueue, isQueuedCommandType } from './tray-command-queue.ts';
 import { createTrayController, type TrayController } from './tray-controller.ts';

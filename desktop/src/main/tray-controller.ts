@@ -12,7 +12,7 @@ import { proposalRoute, signedOutTrayState, type DesktopCommand, type TrayState 
 import { MINUTE_MS } from '@avail/shared/domain/zone-time.ts';
 import { trayMenuTemplate, type LoginItemState } from './tray-menu.ts';
 import { freeTimesTextCurrent, trayStatusText, trayTitleText } from './tray-label.ts';
-import type { UpdateState } from './update-controller.ts';
+import type { UpdateState } from './update-cycle.ts';
 
 /** The part of Electron's `Tray` the controller uses. */
 export interface TrayLike<M> {

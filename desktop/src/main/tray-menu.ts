@@ -7,7 +7,7 @@ import type { MenuItemConstructorOptions } from 'electron';
 import type { BusyDuration, TrayProposal, TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
 import { MINUTE_MS } from '@avail/shared/domain/zone-time.ts';
 import { computedAtText, freeTimesTextCurrent, proposalTimeText, trayStatusText } from './tray-label.ts';
-import type { UpdateState } from './update-controller.ts';
+import type { UpdateState } from './update-cycle.ts';
 
 /** What the menu's items do; the controller wires them to the window, clipboard and renderer. */
 export interface TrayMenuHandlers {
