@@ -14,11 +14,11 @@
  * tray images come from `build/` in development and `<resources>/tray/` when packaged.
  */
 import { app, autoUpdater as nativeAutoUpdater, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, nativeTheme, Notification, powerMonitor, protocol, safeStorage, screen, session, shell, Tray } from 'electron';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { signedOutTrayState, type DesktopCommand, type DesktopNotification } from '@avail/shared/desktop/desktop-bridge.ts';
+import { join } from 'node:path';
+import { signedOutTrayState, type DesktopCommand } from '@avail/shared/desktop/desktop-bridge.ts';
 import { BUILD_DEFAULT_SERVER_ORIGIN, PROJECT_HOMEPAGE } from '../build-constants.ts';
 import { IPC_CHANNELS } from '../ipc-channels.ts';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_START_URL, createAppProtocolHandler } from './app-protocol.ts';
@@ -37,13 +37,17 @@ import {
 } from './app-window.ts';
 import { desktopCsp } from '@avail/shared/desktop/content-security-policy.ts';
 import { registerIpcHandlers } from './ipc-handlers.ts';
-import { createLoginItem, retargetLinuxAutostart, shouldStartHidden, type LinuxAutostart } from './login-item.ts';
+import { createLoginItem, shouldStartHidden } from './login-item.ts';
+import { linuxAutostart as linuxAutostartFor, retargetAutostart } from './linux-autostart.ts';
 import { readBytes, removeFile, writePrivateFile } from './private-file.ts';
 import { createServerSettingStore } from './server-setting-store.ts';
 import { createTokenStore } from './token-store.ts';
-import { createUpdateController, type UpdateController } from './update-controller.ts';
+import { startAppUpdates, type AppQuitStarted } from './app-updates.ts';
+import type { UpdateController } from './update-controller.ts';
 import { runningAppImage } from './update-environment.ts';
 import { loadUpdater } from './updater.ts';
+import { createNotifier } from './system-notifications.ts';
+import { trayImage as trayImageFor } from './tray-image.ts';
 import { droppedCommandNotice } from './dropped-command-notice.ts';
 import { createTrayCommandQueue, isQueuedCommandType } from './tray-command-queue.ts';
 import { createTrayController, type TrayController } from './tray-controller.ts';
@@ -71,9 +75,9 @@ let trayController: TrayController | null = null;
 /** electron-updater behind update-controller.ts (issue 27); created after the tray. */
 let updates: UpdateController | null = null;
 /** The app has started quitting (`before-quit`): asked by the updater after "Restart to update". */
-let appQuitStarted = false;
-/** Notifications are kept referenced until clicked or closed (else they may be garbage-collected). */
-const liveNotifications = new Set<Notification>();
+const appQuit: AppQuitStarted = { started: false };
+/** System notifications, each kept referenced until clicked or closed (system-notifications.ts). */
+const showNotification = createNotifier(Notification);
 
 // One data folder, `<appData>/Avail`, in development (`electron .` in desktop/) and packaged alike.
 app.setName('Avail');
@@ -152,63 +156,13 @@ function createWindow(startHidden: boolean): BrowserWindow {
   return win;
 }
 
-/** The XDG autostart entry of "Start at login" on Linux: the AppImage or installed binary, `--hidden`. */
+/** The XDG autostart entry of "Start at login" on Linux (linux-autostart.ts). */
 function linuxAutostart() {
-  const configHome = process.env.XDG_CONFIG_HOME || join(app.getPath('home'), '.config');
-  return {
-    fs: {
-      exists: (file: string) => existsSync(file),
-      read: (file: string) => readFileSync(file, 'utf8'),
-      write: (file: string, text: string) => {
-        mkdirSync(dirname(file), { recursive: true });
-        writeFileSync(file, text, { mode: 0o644 });
-      },
-      remove: (file: string) => rmSync(file, { force: true }),
-    },
-    file: join(configHome, 'autostart', 'avail.desktop'),
-    command: runningAppImage(process.env, process.execPath) ?? process.execPath,
-    // In development `electron` needs the app folder.
-    args: app.isPackaged ? [] : [app.getAppPath()],
-  };
+  return linuxAutostartFor({ env: process.env, home: () => app.getPath('home'), execPath: process.execPath, isPackaged: app.isPackaged, appPath: () => app.getAppPath() });
 }
 
-/**
- * An existing autostart entry made to start `entry.command` (an AppImage renamed by an update or
- * moved by its owner), its on/off lines kept; nothing when there is none or its program already is
- * that file (login-item.ts). Linux only in effect.
- */
-function retargetAutostart(entry: LinuxAutostart): void {
-  try {
-    if (!retargetLinuxAutostart(entry)) return;
-    log('start at login: the autostart entry now starts the current AppImage');
-  } catch {
-    log('start at login: could not update the autostart entry');
-  }
-}
-
-function trayImage(): Electron.NativeImage {
-  if (process.platform === 'darwin') {
-    // `…Template.png` (+ `@2x`) is a template image: macOS tints it for the menu bar.
-    const image = nativeImage.createFromPath(join(resourcesDir, 'trayTemplate.png'));
-    image.setTemplateImage(true);
-    return image;
-  }
-  const dark = process.platform === 'win32' ? nativeTheme.shouldUseDarkColorsForSystemIntegratedUI : nativeTheme.shouldUseDarkColors;
-  // tray-dark.png: light mark for dark panels; tray-light.png: dark mark for light panels.
-  return nativeImage.createFromPath(join(resourcesDir, dark ? 'tray-dark.png' : 'tray-light.png'));
-}
-
-function showNotification(n: DesktopNotification, onClick: () => void): void {
-  if (!Notification.isSupported()) return;
-  const notification = new Notification({ title: n.title, body: n.body, silent: false });
-  liveNotifications.add(notification);
-  notification.on('click', () => {
-    liveNotifications.delete(notification);
-    onClick();
-  });
-  notification.on('close', () => liveNotifications.delete(notification));
-  notification.show();
-}
+/** The tray icon for the platform and the current theme (tray-image.ts). */
+const trayImage = () => trayImageFor({ platform: process.platform, resourcesDir, nativeImage, nativeTheme });
 
 const userData = (): string => app.getPath('userData');
 const serverSettings = createServerSettingStore({
@@ -331,7 +285,7 @@ async function start(): Promise<void> {
 
   const loginItem = createLoginItem(app, process.platform, process.platform === 'linux' ? linuxAutostart() : undefined);
   // Run from an AppImage (Linux): "Start at login" keeps pointing at this file.
-  if (runningAppImage(process.env, process.execPath)) retargetAutostart(linuxAutostart());
+  if (runningAppImage(process.env, process.execPath)) retargetAutostart(linuxAutostart(), log);
   const startHidden = shouldStartHidden({ argv: process.argv, platform: process.platform, app });
   if (startHidden) dock?.hide(); // started at login: in the menu bar only, until the window is opened
   mainWindow = createWindow(startHidden);
@@ -359,44 +313,19 @@ async function start(): Promise<void> {
     menuBarText: { get: () => serverSettings.showNextFreeInMenuBar(), set: (on) => void serverSettings.setShowNextFreeInMenuBar(on) },
     updates: { state: () => updates?.state() ?? null, checkNow: () => updates?.checkNow(), restartToUpdate: () => updates?.restartToUpdate() },
   });
-  updates = createUpdateController({
-    environment: {
-      isPackaged: app.isPackaged,
-      platform: process.platform,
-      env: process.env,
-      execPath: process.execPath,
-      mas: process.mas,
-      windowsStore: process.windowsStore,
-      hasUpdateConfig: () => existsSync(join(process.resourcesPath, 'app-update.yml')),
-    },
-    // Loaded only when updates are on; a failure to load leaves updates off (update-controller.ts).
+  updates = startAppUpdates({
+    app,
+    nativeAutoUpdater,
+    process,
+    exists: existsSync,
     updater: loadUpdater,
-    notify: (n) => showNotification({ ...n, route: '' }, () => undefined), // no page to open: the tray menu has the action
-    // The quit flag waits for `before-quit-for-update` (below): until then (Squirrel.Mac may still be
-    // fetching) Open Avail, the Dock and a second launch still work. The new AppImage starts inside
-    // quitAndInstall(), before this process exits, and must not find the single-instance lock held.
-    beforeQuitAndInstall: () => {
-      appQuitStarted = false;
-      if (process.platform === 'linux') app.releaseSingleInstanceLock();
-    },
-    cancelQuit: () => {
-      quitFlag.quitting = false;
-      // Another instance took the lock meanwhile: it is the app now, this one goes.
-      if (!app.requestSingleInstanceLock()) app.quit();
-    },
-    quitting: () => appQuitStarted,
-    onAppImageRenamed: (newPath) => retargetAutostart({ ...linuxAutostart(), command: newPath }),
+    quitFlag,
+    appQuit,
+    showNotification,
+    onAppImageRenamed: (newPath) => retargetAutostart({ ...linuxAutostart(), command: newPath }, log),
     onChange: () => trayController?.refresh(),
     log,
   });
-  // Emitted by Electron's autoUpdater (Squirrel) and by electron-updater's BaseUpdater right before
-  // the updater quits the app: from here hide-on-close lets the window close, and nothing shows it again.
-  if (updates.enabled) {
-    nativeAutoUpdater.on('before-quit-for-update', () => {
-      quitFlag.quitting = true;
-      app.releaseSingleInstanceLock();
-    });
-  }
   trayController.refresh();
   if (process.platform !== 'darwin') tray.on('click', showWindow); // macOS opens the menu on click
   nativeTheme.on('updated', () => tray?.setImage(trayImage()));
@@ -411,7 +340,7 @@ if (commandLineRefused) {
   app.exit(1);
 } else if (claimSingleInstance(app, showWindow)) {
   trackQuitting(app, quitFlag);
-  app.on('before-quit', () => void (appQuitStarted = true));
+  app.on('before-quit', () => void (appQuit.started = true));
   // A move or the close-time save still being written when the app quits: held up to 1 s.
   holdQuitForWindowState(app, windowState, { setTimeout, clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>), log });
   // The tray keeps the app alive without windows; only Quit ends it.
