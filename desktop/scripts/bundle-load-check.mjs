@@ -16,7 +16,7 @@
  * logged `updates: off (…)` or `start failed` fails it.
  */
 /** What the stub prints when main.ts listens to `autoUpdater`'s `before-quit-for-update`. */
-export const UPDATER_MARK = '[stub] the updater is running: before-quit-for-update listened to';
+const UPDATER_MARK = '[stub] the updater is running: before-quit-for-update listened to';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
