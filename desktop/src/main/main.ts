@@ -20,19 +20,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { signedOutTrayState, type DesktopCommand } from '@avail/shared/desktop/desktop-bridge.ts';
 import { BUILD_DEFAULT_SERVER_ORIGIN, PROJECT_HOMEPAGE } from '../build-constants.ts';
-import { IPC_CHANNELS } from '../ipc-channels.ts';
-import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_START_URL, createAppProtocolHandler } from './app-protocol.ts';
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.ts';
 import {
-  attachCrashRecovery,
-  attachHideOnClose,
-  attachMainWindowGuards,
   claimSingleInstance,
   createDockControl,
   isAllowedPermission,
-  mainWindowOptions,
-  revealWindow,
   trackQuitting,
-  trackSessionEnd,
   type QuitFlag,
 } from './app-window.ts';
 import { desktopCsp } from '@avail/shared/desktop/content-security-policy.ts';
@@ -53,7 +46,8 @@ import { createTrayCommandQueue, isQueuedCommandType } from './tray-command-queu
 import { createTrayController, type TrayController } from './tray-controller.ts';
 import { createTrayStateStore, signedInUnknownTrayState } from './tray-state-store.ts';
 import { confirmWithMessageBox, externalLinkAllowHosts, openExternalWithPolicy } from './external-link-policy.ts';
-import { createWindowStateStore, holdQuitForWindowState, restoredWindowPlacement } from './window-state-store.ts';
+import { createWindowStateStore, holdQuitForWindowState } from './window-state-store.ts';
+import { createMainWindow } from './main-window.ts';
 import { e2eEnabled, e2eUserDataDir, probeTray, type E2eTrayProbe } from './e2e-hook.ts';
 import { commandLineRefusal, scrubPackagedEnv } from './command-line-policy.ts';
 
@@ -69,7 +63,6 @@ const preloadPath = join(__dirname, 'preload.cjs');
 const resourcesDir = app.isPackaged ? join(process.resourcesPath, 'tray') : join(__dirname, '..', '..', 'build');
 
 const quitFlag: QuitFlag = { quitting: false };
-let mainWindow: BrowserWindow | null = null;
 let tray: Tray | null = null;
 let trayController: TrayController | null = null;
 /** electron-updater behind update-controller.ts (issue 27); created after the tray. */
@@ -91,69 +84,16 @@ protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 
 /** macOS: the Dock icon, hidden and shown only where the app hides / shows the window on purpose. */
 const dock = createDockControl(app, process.platform);
-/** Set at the end of start(): before it, the protocol, IPC and window state are not there yet. */
-let started = false;
-/** A show asked for during start() (a second launch, a notification): done once start() finished. */
-let showRequested = false;
-/** Windows whose restored maximized state waits for their first show (maximized before it: no jump). */
-const maximizeAtFirstShow = new WeakSet<BrowserWindow>();
-const applyFirstShowMaximize = (win: BrowserWindow) => {
-  if (maximizeAtFirstShow.delete(win)) win.maximize();
-};
-
-function showWindow(): void {
-  if (quitFlag.quitting) return; // quitting (e.g. an updater restart): never a new window
-  if (!started) {
-    showRequested = true;
-    return;
-  }
-  if (!mainWindow || mainWindow.isDestroyed()) mainWindow = createWindow(false);
-  const win = mainWindow;
-  void revealWindow(win, dock, () => applyFirstShowMaximize(win));
-}
-
-/** Sends a command to the renderer; false when there is no window (the command is not sent). */
-function sendCommand(command: DesktopCommand): boolean {
-  if (!mainWindow || mainWindow.isDestroyed()) return false;
-  mainWindow.webContents.send(IPC_CHANNELS.command, command);
-  return true;
-}
 
 /** Every address leaving the app (bridge, web links, window.open): allow-list, else a question. */
 function openExternal(url: string) {
-  const parent = mainWindow && !mainWindow.isDestroyed() && mainWindow.isVisible() ? mainWindow : null;
+  const parent = mainWindow.visible();
   return openExternalWithPolicy(url, {
     shell,
     confirm: confirmWithMessageBox({ showMessageBox: (options) => (parent ? dialog.showMessageBox(parent, options) : dialog.showMessageBox(options)) }),
     allowHosts: externalLinkAllowHosts(PROJECT_HOMEPAGE),
     log,
   });
-}
-
-function createWindow(startHidden: boolean): BrowserWindow {
-  // Runs after `ready` only (start(), showWindow): Electron's `screen` is not usable before it.
-  const placement = restoredWindowPlacement(windowState.latest(), screen.getAllDisplays().map((d) => d.workArea));
-  const win = new BrowserWindow(mainWindowOptions({ preload: preloadPath, icon: process.platform === 'linux' ? join(resourcesDir, 'icon.png') : undefined, bounds: placement.bounds }));
-  attachHideOnClose(win, quitFlag, dock);
-  windowState.track(win);
-  trackSessionEnd(win, powerMonitor, quitFlag);
-  attachCrashRecovery(win.webContents, { setTimeout, log });
-  attachMainWindowGuards(win.webContents, { openExternal, log });
-  if (placement.maximized) maximizeAtFirstShow.add(win);
-  win.once('ready-to-show', () => {
-    if (startHidden) return;
-    applyFirstShowMaximize(win);
-    win.show();
-  });
-  win.on('closed', () => {
-    if (mainWindow === win) mainWindow = null;
-    commandQueue.notReady();
-  });
-  // A (re)load or a crash closes the page's database: tray commands wait again for its "ready".
-  win.webContents.on('did-start-loading', () => commandQueue.notReady());
-  win.webContents.on('render-process-gone', () => commandQueue.notReady());
-  void win.loadURL(APP_START_URL);
-  return win;
 }
 
 /** The XDG autostart entry of "Start at login" on Linux (linux-autostart.ts). */
@@ -188,6 +128,25 @@ const windowState = createWindowStateStore({
   clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
   log,
 });
+
+/** The one main window (main-window.ts). */
+const mainWindow = createMainWindow({
+  BrowserWindow,
+  screen,
+  powerMonitor,
+  dock,
+  quitFlag,
+  windowState,
+  preloadPath,
+  icon: process.platform === 'linux' ? join(resourcesDir, 'icon.png') : undefined,
+  openExternal,
+  pageGone: () => commandQueue.notReady(),
+  setTimeout,
+  log,
+});
+const showWindow = (): void => mainWindow.show();
+/** Sends a command to the renderer; false when there is no window (the command is not sent). */
+const sendCommand = (command: DesktopCommand): boolean => mainWindow.send(command);
 
 const trayStateStore = createTrayStateStore({
   readFile: (file) => readFile(file),
@@ -288,7 +247,7 @@ async function start(): Promise<void> {
   if (runningAppImage(process.env, process.execPath)) retargetAutostart(linuxAutostart(), log);
   const startHidden = shouldStartHidden({ argv: process.argv, platform: process.platform, app });
   if (startHidden) dock?.hide(); // started at login: in the menu bar only, until the window is opened
-  mainWindow = createWindow(startHidden);
+  mainWindow.create(startHidden);
 
   tray = new Tray(trayImage());
   // AVAIL_E2E=1 only: the suite reads what the tray shows and clicks its menu (e2e-hook.ts).
@@ -331,8 +290,7 @@ async function start(): Promise<void> {
   nativeTheme.on('updated', () => tray?.setImage(trayImage()));
 
   app.on('activate', showWindow); // macOS: Dock icon clicked
-  started = true;
-  if (showRequested) showWindow();
+  mainWindow.started();
 }
 
 if (commandLineRefused) {
