@@ -6,7 +6,7 @@
  * others under their own skip annotation.
  */
 
-export const NO_BINARY = 'no Electron binary on this machine';
+const NO_BINARY = 'no Electron binary on this machine';
 
 /**
  * @typedef {{ type: string, description?: string }} Annotation

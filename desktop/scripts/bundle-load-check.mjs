@@ -12,11 +12,11 @@
  * With `{ updater: true }` a second run then lets the app start (the lock granted, `whenReady()`
  * resolved, `screen.getAllDisplays()` empty) as an AppImage with `resources/app-update.yml`, so
  * main.ts's `loadUpdater()` evaluates the bundled electron-updater and builds its updater. It passes
- * when main.ts then listens to Electron's `before-quit-for-update` (done only with updates on); a
+ * when main.ts then listens to Electron's `before-quit-for-update` (app-updates.ts, only with updates on); a
  * logged `updates: off (…)` or `start failed` fails it.
  */
 /** What the stub prints when main.ts listens to `autoUpdater`'s `before-quit-for-update`. */
-export const UPDATER_MARK = '[stub] the updater is running: before-quit-for-update listened to';
+const UPDATER_MARK = '[stub] the updater is running: before-quit-for-update listened to';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -32,8 +32,6 @@ export const IPC_CHANNELS = {
   command: 'avail:command',
 } as const;
 
-export type IpcChannel = (typeof IPC_CHANNELS)[keyof typeof IPC_CHANNELS];
-
 /**
  * Reply of `setServerOrigin`. Electron prefixes an error thrown in an invoke handler with
  * "Error invoking remote method …", so the user-facing message travels as data and the preload

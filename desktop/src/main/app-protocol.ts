@@ -86,7 +86,7 @@ export function resolveAppRequest(distDir: string, requestUrl: string): AppReque
 }
 
 /** `Content-Type` of the build's files; others are `application/octet-stream`. */
-export const CONTENT_TYPES: Readonly<Record<string, string>> = {
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',

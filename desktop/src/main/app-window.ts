@@ -23,7 +23,7 @@ import { APP_HOST, APP_SCHEME } from './app-protocol.ts';
  * The web preferences every window of the app shares: isolated, sandboxed, no Node, no webviews
  * (https://www.electronjs.org/docs/latest/tutorial/security).
  */
-export const LOCKED_DOWN_WEB_PREFERENCES = {
+const LOCKED_DOWN_WEB_PREFERENCES = {
   contextIsolation: true,
   nodeIntegration: false,
   nodeIntegrationInSubFrames: false,
@@ -80,7 +80,7 @@ export function isAppUrl(url: string): boolean {
 }
 
 /** true for an http: or https: URL (what may go to the default browser, through the policy). */
-export function isWebUrl(url: string): boolean {
+function isWebUrl(url: string): boolean {
   const u = parse(url);
   return u !== null && (u.protocol === 'http:' || u.protocol === 'https:');
 }
@@ -103,7 +103,7 @@ export function decideWindowOpen(url: string): WindowOpenDecision {
  * Hands a web address to the system browser. main.ts passes `openExternalWithPolicy` (allow-list,
  * else a question); it may return a promise, whose rejection is logged, never thrown.
  */
-export type ExternalOpener = (url: string) => unknown;
+type ExternalOpener = (url: string) => unknown;
 
 /** A navigation event: `event.url` and `preventDefault()` (Electron's `will-navigate` / `will-redirect` details). */
 export interface NavigationEvent {
@@ -159,7 +159,7 @@ export function attachMainWindowGuards(contents: GuardedContents, deps: MainWind
 }
 
 /** Permissions the renderer may get (https://www.electronjs.org/docs/latest/api/session#sessetpermissionrequesthandlerhandler). */
-export const ALLOWED_PERMISSIONS: readonly string[] = ['notifications', 'clipboard-sanitized-write'];
+const ALLOWED_PERMISSIONS: readonly string[] = ['notifications', 'clipboard-sanitized-write'];
 
 /**
  * The permission rule for `setPermissionRequestHandler` and `setPermissionCheckHandler`: only

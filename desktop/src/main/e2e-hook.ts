@@ -20,7 +20,7 @@ export interface ProbedMenu {
 }
 
 /** The part of an Electron `MenuItem` the probe reads (`click` as Electron types it). */
-export interface ProbedMenuItem {
+interface ProbedMenuItem {
   label: string;
   type: string;
   enabled: boolean;

@@ -32,7 +32,7 @@ export interface IpcSenderEvent {
 }
 
 /** The part of `ipcMain` the handlers use. */
-export interface IpcMainLike {
+interface IpcMainLike {
   handle(channel: string, listener: (event: IpcSenderEvent, ...args: unknown[]) => unknown): void;
   on(channel: string, listener: (event: IpcSenderEvent, ...args: unknown[]) => void): unknown;
 }
@@ -84,7 +84,7 @@ export const EXTERNAL_NOT_OPENED_MESSAGE: Record<Exclude<ExternalLinkOutcome, 'o
 export const FOREIGN_SENDER_MESSAGE = 'Refused: this call is only answered for the Avail app';
 
 /** true when the event's sender frame is a page of `app://avail`. */
-export function isTrustedSender(event: IpcSenderEvent | null | undefined): boolean {
+function isTrustedSender(event: IpcSenderEvent | null | undefined): boolean {
   const url = event?.senderFrame?.url;
   return typeof url === 'string' && isAppUrl(url);
 }

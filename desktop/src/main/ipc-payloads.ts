@@ -7,11 +7,11 @@ import { TRAY_PROPOSALS_MAX, type BusyDuration, type DesktopCommand, type Deskto
 import { isValidIanaZone } from '@avail/shared/domain/zone-time.ts';
 
 /** At most this many windows (14 days of short windows is far fewer). */
-export const MAX_TRAY_WINDOWS = 2000;
+const MAX_TRAY_WINDOWS = 2000;
 /** Longest accepted `freeTimesText`, link/route and token (characters). */
-export const MAX_TEXT_LENGTH = 20_000;
-export const MAX_URL_LENGTH = 2048;
-export const MAX_TOKEN_LENGTH = 8192;
+const MAX_TEXT_LENGTH = 20_000;
+const MAX_URL_LENGTH = 2048;
+const MAX_TOKEN_LENGTH = 8192;
 
 const CONNECTIONS: ReadonlySet<string> = new Set(['online', 'syncing', 'offline', 'outdated', 'unauthorized']);
 
@@ -34,15 +34,15 @@ function isWebUrl(v: string): boolean {
 }
 
 /** Longest proposal id and visitor name the tray accepts (the server's limits: 64, 100). */
-export const MAX_PROPOSAL_ID_LENGTH = 64;
-export const MAX_PROPOSAL_NAME_LENGTH = 100;
+const MAX_PROPOSAL_ID_LENGTH = 64;
+const MAX_PROPOSAL_NAME_LENGTH = 100;
 
 /**
  * The tray's pending proposals rebuilt from untrusted `value` (absent → []), or null when any is
  * wrong: at most {@link TRAY_PROPOSALS_MAX} `{ id, name, start, end }` — id a non-empty string of
  * at most 64 characters, name at most 100 without control characters, instants with start < end.
  */
-export function parseTrayProposals(value: unknown): TrayProposal[] | null {
+function parseTrayProposals(value: unknown): TrayProposal[] | null {
   if (value === undefined) return [];
   if (!Array.isArray(value) || value.length > TRAY_PROPOSALS_MAX) return null;
   const out: TrayProposal[] = [];
@@ -103,7 +103,7 @@ export function parseTrayState(value: unknown): TrayState | null {
 }
 
 /** An in-app route: starts with one `/` (not `//`, not a URL), no backslash or control character. */
-export function isAppRoute(route: unknown): route is string {
+function isAppRoute(route: unknown): route is string {
   return typeof route === 'string' && route.length <= MAX_URL_LENGTH && /^\/(?![/\\])/.test(route) && !/[\\\u0000-\u001f\u007f]/.test(route);
 }
 
@@ -136,7 +136,7 @@ function parseBusyDuration(value: unknown): BusyDuration | null {
 }
 
 /** How far ahead of this computer's clock a command's click instant may be (a clock step back, not more). */
-export const MAX_COMMAND_AHEAD_MS = 60_000;
+const MAX_COMMAND_AHEAD_MS = 60_000;
 
 /** A tray command id (`crypto.randomUUID` or similar): 1–64 characters of letters, digits, `-` and `_`. */
 export function isCommandId(value: unknown): value is string {

@@ -18,7 +18,7 @@ export interface LoginItemApp {
 }
 
 /** The file operations the Linux autostart entry needs (synchronous: the tray menu reads it when built). */
-export interface AutostartFs {
+interface AutostartFs {
   exists(file: string): boolean;
   /** The file's text (UTF-8); throws when it cannot be read. */
   read(file: string): string;
@@ -69,7 +69,7 @@ export function autostartProgram(text: string): string | null {
  * Whether the entry's text turns it off for the session (Autostart spec: `Hidden=true`; GNOME:
  * `X-GNOME-Autostart-enabled=false`) — the owner may have switched it off in their desktop's settings.
  */
-export function autostartDisabled(text: string): boolean {
+function autostartDisabled(text: string): boolean {
   const lines = text.split(/\r?\n/).map((l) => l.trim());
   return lines.some((l) => /^Hidden\s*=\s*true$/i.test(l)) || lines.some((l) => /^X-GNOME-Autostart-enabled\s*=\s*false$/i.test(l));
 }
@@ -79,7 +79,7 @@ export function autostartDisabled(text: string): boolean {
  * its program already is `command` (nothing to write). Else a fresh entry
  * ({@link linuxAutostartEntry}) keeping the owner's `Hidden=` and `X-GNOME-Autostart-enabled=` lines.
  */
-export function retargetedAutostartEntry(text: string, command: string, args: readonly string[] = []): string | null {
+function retargetedAutostartEntry(text: string, command: string, args: readonly string[] = []): string | null {
   if (autostartProgram(text) === command) return null;
   const key = (l: string) => /^(Hidden|X-GNOME-Autostart-enabled)\s*=/.exec(l.trim())?.[1] ?? null;
   const kept = text.split(/\r?\n/).filter((l) => key(l) !== null).map((l) => l.trim());

@@ -140,10 +140,10 @@ const electron = vi.hoisted(() => {
 });
 vi.mock('electron', () => electron.proxy);
 
-/** electron-updater as main.ts gets it: through update-controller.ts's loadUpdater, mocked here (vi.mock does not reach a bundled require). */
+/** electron-updater as main.ts gets it: through updater.ts's loadUpdater, mocked here (vi.mock does not reach a bundled require). */
 const updaterModule = vi.hoisted(() => ({ load: null as null | (() => unknown), calls: 0 }));
-vi.mock('./update-controller.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('./update-controller.ts')>();
+vi.mock('./updater.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./updater.ts')>();
   return {
     ...actual,
     loadUpdater: () => {

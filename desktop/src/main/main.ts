@@ -14,40 +14,40 @@
  * tray images come from `build/` in development and `<resources>/tray/` when packaged.
  */
 import { app, autoUpdater as nativeAutoUpdater, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, nativeTheme, Notification, powerMonitor, protocol, safeStorage, screen, session, shell, Tray } from 'electron';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { signedOutTrayState, type DesktopCommand, type DesktopNotification } from '@avail/shared/desktop/desktop-bridge.ts';
+import { join } from 'node:path';
+import { signedOutTrayState, type DesktopCommand } from '@avail/shared/desktop/desktop-bridge.ts';
 import { BUILD_DEFAULT_SERVER_ORIGIN, PROJECT_HOMEPAGE } from '../build-constants.ts';
-import { IPC_CHANNELS } from '../ipc-channels.ts';
-import { APP_SCHEME, APP_SCHEME_PRIVILEGES, APP_START_URL, createAppProtocolHandler } from './app-protocol.ts';
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.ts';
 import {
-  attachCrashRecovery,
-  attachHideOnClose,
-  attachMainWindowGuards,
   claimSingleInstance,
   createDockControl,
   isAllowedPermission,
-  mainWindowOptions,
-  revealWindow,
   trackQuitting,
-  trackSessionEnd,
   type QuitFlag,
 } from './app-window.ts';
 import { desktopCsp } from '@avail/shared/desktop/content-security-policy.ts';
 import { registerIpcHandlers } from './ipc-handlers.ts';
-import { createLoginItem, retargetLinuxAutostart, shouldStartHidden, type LinuxAutostart } from './login-item.ts';
+import { createLoginItem, shouldStartHidden } from './login-item.ts';
+import { linuxAutostart as linuxAutostartFor, retargetAutostart } from './linux-autostart.ts';
 import { readBytes, removeFile, writePrivateFile } from './private-file.ts';
 import { createServerSettingStore } from './server-setting-store.ts';
 import { createTokenStore } from './token-store.ts';
-import { createUpdateController, loadUpdater, runningAppImage, type UpdateController } from './update-controller.ts';
+import { startAppUpdates, type AppQuitStarted } from './app-updates.ts';
+import type { UpdateController } from './update-controller.ts';
+import { runningAppImage } from './update-environment.ts';
+import { loadUpdater } from './updater.ts';
+import { createNotifier } from './system-notifications.ts';
+import { trayImage as trayImageFor } from './tray-image.ts';
 import { droppedCommandNotice } from './dropped-command-notice.ts';
 import { createTrayCommandQueue, isQueuedCommandType } from './tray-command-queue.ts';
 import { createTrayController, type TrayController } from './tray-controller.ts';
 import { createTrayStateStore, signedInUnknownTrayState } from './tray-state-store.ts';
 import { confirmWithMessageBox, externalLinkAllowHosts, openExternalWithPolicy } from './external-link-policy.ts';
-import { createWindowStateStore, holdQuitForWindowState, restoredWindowPlacement } from './window-state-store.ts';
+import { createWindowStateStore, holdQuitForWindowState } from './window-state-store.ts';
+import { createMainWindow } from './main-window.ts';
 import { e2eEnabled, e2eUserDataDir, probeTray, type E2eTrayProbe } from './e2e-hook.ts';
 import { commandLineRefusal, scrubPackagedEnv } from './command-line-policy.ts';
 
@@ -63,15 +63,14 @@ const preloadPath = join(__dirname, 'preload.cjs');
 const resourcesDir = app.isPackaged ? join(process.resourcesPath, 'tray') : join(__dirname, '..', '..', 'build');
 
 const quitFlag: QuitFlag = { quitting: false };
-let mainWindow: BrowserWindow | null = null;
 let tray: Tray | null = null;
 let trayController: TrayController | null = null;
 /** electron-updater behind update-controller.ts (issue 27); created after the tray. */
 let updates: UpdateController | null = null;
 /** The app has started quitting (`before-quit`): asked by the updater after "Restart to update". */
-let appQuitStarted = false;
-/** Notifications are kept referenced until clicked or closed (else they may be garbage-collected). */
-const liveNotifications = new Set<Notification>();
+const appQuit: AppQuitStarted = { started: false };
+/** System notifications, each kept referenced until clicked or closed (system-notifications.ts). */
+const showNotification = createNotifier(Notification);
 
 // One data folder, `<appData>/Avail`, in development (`electron .` in desktop/) and packaged alike.
 app.setName('Avail');
@@ -85,37 +84,10 @@ protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 
 /** macOS: the Dock icon, hidden and shown only where the app hides / shows the window on purpose. */
 const dock = createDockControl(app, process.platform);
-/** Set at the end of start(): before it, the protocol, IPC and window state are not there yet. */
-let started = false;
-/** A show asked for during start() (a second launch, a notification): done once start() finished. */
-let showRequested = false;
-/** Windows whose restored maximized state waits for their first show (maximized before it: no jump). */
-const maximizeAtFirstShow = new WeakSet<BrowserWindow>();
-const applyFirstShowMaximize = (win: BrowserWindow) => {
-  if (maximizeAtFirstShow.delete(win)) win.maximize();
-};
-
-function showWindow(): void {
-  if (quitFlag.quitting) return; // quitting (e.g. an updater restart): never a new window
-  if (!started) {
-    showRequested = true;
-    return;
-  }
-  if (!mainWindow || mainWindow.isDestroyed()) mainWindow = createWindow(false);
-  const win = mainWindow;
-  void revealWindow(win, dock, () => applyFirstShowMaximize(win));
-}
-
-/** Sends a command to the renderer; false when there is no window (the command is not sent). */
-function sendCommand(command: DesktopCommand): boolean {
-  if (!mainWindow || mainWindow.isDestroyed()) return false;
-  mainWindow.webContents.send(IPC_CHANNELS.command, command);
-  return true;
-}
 
 /** Every address leaving the app (bridge, web links, window.open): allow-list, else a question. */
 function openExternal(url: string) {
-  const parent = mainWindow && !mainWindow.isDestroyed() && mainWindow.isVisible() ? mainWindow : null;
+  const parent = mainWindow.visible();
   return openExternalWithPolicy(url, {
     shell,
     confirm: confirmWithMessageBox({ showMessageBox: (options) => (parent ? dialog.showMessageBox(parent, options) : dialog.showMessageBox(options)) }),
@@ -124,89 +96,13 @@ function openExternal(url: string) {
   });
 }
 
-function createWindow(startHidden: boolean): BrowserWindow {
-  // Runs after `ready` only (start(), showWindow): Electron's `screen` is not usable before it.
-  const placement = restoredWindowPlacement(windowState.latest(), screen.getAllDisplays().map((d) => d.workArea));
-  const win = new BrowserWindow(mainWindowOptions({ preload: preloadPath, icon: process.platform === 'linux' ? join(resourcesDir, 'icon.png') : undefined, bounds: placement.bounds }));
-  attachHideOnClose(win, quitFlag, dock);
-  windowState.track(win);
-  trackSessionEnd(win, powerMonitor, quitFlag);
-  attachCrashRecovery(win.webContents, { setTimeout, log });
-  attachMainWindowGuards(win.webContents, { openExternal, log });
-  if (placement.maximized) maximizeAtFirstShow.add(win);
-  win.once('ready-to-show', () => {
-    if (startHidden) return;
-    applyFirstShowMaximize(win);
-    win.show();
-  });
-  win.on('closed', () => {
-    if (mainWindow === win) mainWindow = null;
-    commandQueue.notReady();
-  });
-  // A (re)load or a crash closes the page's database: tray commands wait again for its "ready".
-  win.webContents.on('did-start-loading', () => commandQueue.notReady());
-  win.webContents.on('render-process-gone', () => commandQueue.notReady());
-  void win.loadURL(APP_START_URL);
-  return win;
-}
-
-/** The XDG autostart entry of "Start at login" on Linux: the AppImage or installed binary, `--hidden`. */
+/** The XDG autostart entry of "Start at login" on Linux (linux-autostart.ts). */
 function linuxAutostart() {
-  const configHome = process.env.XDG_CONFIG_HOME || join(app.getPath('home'), '.config');
-  return {
-    fs: {
-      exists: (file: string) => existsSync(file),
-      read: (file: string) => readFileSync(file, 'utf8'),
-      write: (file: string, text: string) => {
-        mkdirSync(dirname(file), { recursive: true });
-        writeFileSync(file, text, { mode: 0o644 });
-      },
-      remove: (file: string) => rmSync(file, { force: true }),
-    },
-    file: join(configHome, 'autostart', 'avail.desktop'),
-    command: runningAppImage(process.env, process.execPath) ?? process.execPath,
-    // In development `electron` needs the app folder.
-    args: app.isPackaged ? [] : [app.getAppPath()],
-  };
+  return linuxAutostartFor({ env: process.env, home: () => app.getPath('home'), execPath: process.execPath, isPackaged: app.isPackaged, appPath: () => app.getAppPath() });
 }
 
-/**
- * An existing autostart entry made to start `entry.command` (an AppImage renamed by an update or
- * moved by its owner), its on/off lines kept; nothing when there is none or its program already is
- * that file (login-item.ts). Linux only in effect.
- */
-function retargetAutostart(entry: LinuxAutostart): void {
-  try {
-    if (!retargetLinuxAutostart(entry)) return;
-    log('start at login: the autostart entry now starts the current AppImage');
-  } catch {
-    log('start at login: could not update the autostart entry');
-  }
-}
-
-function trayImage(): Electron.NativeImage {
-  if (process.platform === 'darwin') {
-    // `…Template.png` (+ `@2x`) is a template image: macOS tints it for the menu bar.
-    const image = nativeImage.createFromPath(join(resourcesDir, 'trayTemplate.png'));
-    image.setTemplateImage(true);
-    return image;
-  }
-  const dark = process.platform === 'win32' ? nativeTheme.shouldUseDarkColorsForSystemIntegratedUI : nativeTheme.shouldUseDarkColors;
-  // tray-dark.png: light mark for dark panels; tray-light.png: dark mark for light panels.
-  return nativeImage.createFromPath(join(resourcesDir, dark ? 'tray-dark.png' : 'tray-light.png'));
-}
-
-function showNotification(n: DesktopNotification, onClick: () => void): void {
-  if (!Notification.isSupported()) return;
-  const notification = new Notification({ title: n.title, body: n.body, silent: false });
-  liveNotifications.add(notification);
-  notification.on('click', () => {
-    liveNotifications.delete(notification);
-    onClick();
-  });
-  notification.on('close', () => liveNotifications.delete(notification));
-  notification.show();
-}
+/** The tray icon for the platform and the current theme (tray-image.ts). */
+const trayImage = () => trayImageFor({ platform: process.platform, resourcesDir, nativeImage, nativeTheme });
 
 const userData = (): string => app.getPath('userData');
 const serverSettings = createServerSettingStore({
@@ -232,6 +128,25 @@ const windowState = createWindowStateStore({
   clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
   log,
 });
+
+/** The one main window (main-window.ts). */
+const mainWindow = createMainWindow({
+  BrowserWindow,
+  screen,
+  powerMonitor,
+  dock,
+  quitFlag,
+  windowState,
+  preloadPath,
+  icon: process.platform === 'linux' ? join(resourcesDir, 'icon.png') : undefined,
+  openExternal,
+  pageGone: () => commandQueue.notReady(),
+  setTimeout,
+  log,
+});
+const showWindow = (): void => mainWindow.show();
+/** Sends a command to the renderer; false when there is no window (the command is not sent). */
+const sendCommand = (command: DesktopCommand): boolean => mainWindow.send(command);
 
 const trayStateStore = createTrayStateStore({
   readFile: (file) => readFile(file),
@@ -329,10 +244,10 @@ async function start(): Promise<void> {
 
   const loginItem = createLoginItem(app, process.platform, process.platform === 'linux' ? linuxAutostart() : undefined);
   // Run from an AppImage (Linux): "Start at login" keeps pointing at this file.
-  if (runningAppImage(process.env, process.execPath)) retargetAutostart(linuxAutostart());
+  if (runningAppImage(process.env, process.execPath)) retargetAutostart(linuxAutostart(), log);
   const startHidden = shouldStartHidden({ argv: process.argv, platform: process.platform, app });
   if (startHidden) dock?.hide(); // started at login: in the menu bar only, until the window is opened
-  mainWindow = createWindow(startHidden);
+  mainWindow.create(startHidden);
 
   tray = new Tray(trayImage());
   // AVAIL_E2E=1 only: the suite reads what the tray shows and clicks its menu (e2e-hook.ts).
@@ -357,51 +272,25 @@ async function start(): Promise<void> {
     menuBarText: { get: () => serverSettings.showNextFreeInMenuBar(), set: (on) => void serverSettings.setShowNextFreeInMenuBar(on) },
     updates: { state: () => updates?.state() ?? null, checkNow: () => updates?.checkNow(), restartToUpdate: () => updates?.restartToUpdate() },
   });
-  updates = createUpdateController({
-    environment: {
-      isPackaged: app.isPackaged,
-      platform: process.platform,
-      env: process.env,
-      execPath: process.execPath,
-      mas: process.mas,
-      windowsStore: process.windowsStore,
-      hasUpdateConfig: () => existsSync(join(process.resourcesPath, 'app-update.yml')),
-    },
-    // Loaded only when updates are on; a failure to load leaves updates off (update-controller.ts).
+  updates = startAppUpdates({
+    app,
+    nativeAutoUpdater,
+    process,
+    exists: existsSync,
     updater: loadUpdater,
-    notify: (n) => showNotification({ ...n, route: '' }, () => undefined), // no page to open: the tray menu has the action
-    // The quit flag waits for `before-quit-for-update` (below): until then (Squirrel.Mac may still be
-    // fetching) Open Avail, the Dock and a second launch still work. The new AppImage starts inside
-    // quitAndInstall(), before this process exits, and must not find the single-instance lock held.
-    beforeQuitAndInstall: () => {
-      appQuitStarted = false;
-      if (process.platform === 'linux') app.releaseSingleInstanceLock();
-    },
-    cancelQuit: () => {
-      quitFlag.quitting = false;
-      // Another instance took the lock meanwhile: it is the app now, this one goes.
-      if (!app.requestSingleInstanceLock()) app.quit();
-    },
-    quitting: () => appQuitStarted,
-    onAppImageRenamed: (newPath) => retargetAutostart({ ...linuxAutostart(), command: newPath }),
+    quitFlag,
+    appQuit,
+    showNotification,
+    onAppImageRenamed: (newPath) => retargetAutostart({ ...linuxAutostart(), command: newPath }, log),
     onChange: () => trayController?.refresh(),
     log,
   });
-  // Emitted by Electron's autoUpdater (Squirrel) and by electron-updater's BaseUpdater right before
-  // the updater quits the app: from here hide-on-close lets the window close, and nothing shows it again.
-  if (updates.enabled) {
-    nativeAutoUpdater.on('before-quit-for-update', () => {
-      quitFlag.quitting = true;
-      app.releaseSingleInstanceLock();
-    });
-  }
   trayController.refresh();
   if (process.platform !== 'darwin') tray.on('click', showWindow); // macOS opens the menu on click
   nativeTheme.on('updated', () => tray?.setImage(trayImage()));
 
   app.on('activate', showWindow); // macOS: Dock icon clicked
-  started = true;
-  if (showRequested) showWindow();
+  mainWindow.started();
 }
 
 if (commandLineRefused) {
@@ -409,7 +298,7 @@ if (commandLineRefused) {
   app.exit(1);
 } else if (claimSingleInstance(app, showWindow)) {
   trackQuitting(app, quitFlag);
-  app.on('before-quit', () => void (appQuitStarted = true));
+  app.on('before-quit', () => void (appQuit.started = true));
   // A move or the close-time save still being written when the app quits: held up to 1 s.
   holdQuitForWindowState(app, windowState, { setTimeout, clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>), log });
   // The tray keeps the app alive without windows; only Quit ends it.

@@ -41,7 +41,7 @@ export function isQueuedCommandType(command: DesktopCommand): command is QueuedC
 export type DroppedReason = 'signed-out' | 'unverified' | 'other-account' | 'too-many';
 
 /** A waiting command as kept on disk: the command (with its `commandId`) and the account it was clicked for. */
-export interface KeptCommand {
+interface KeptCommand {
   command: QueuedCommand & { commandId: string };
   /** The signed-in user's id when it was clicked; null when no account had reported yet. */
   userId: string | null;

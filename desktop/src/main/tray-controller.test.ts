@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MenuItemConstructorOptions } from 'electron';
 import type { DesktopCommand, TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
 import { createTrayController, type TrayUpdates } from './tray-controller.ts';
-import type { UpdateState } from './update-controller.ts';
+import type { UpdateState } from './update-cycle.ts';
 import { createServerSettingStore } from './server-setting-store.ts';
 
 type Template = MenuItemConstructorOptions[];

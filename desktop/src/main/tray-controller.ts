@@ -12,10 +12,10 @@ import { proposalRoute, signedOutTrayState, type DesktopCommand, type TrayState 
 import { MINUTE_MS } from '@avail/shared/domain/zone-time.ts';
 import { trayMenuTemplate, type LoginItemState } from './tray-menu.ts';
 import { freeTimesTextCurrent, trayStatusText, trayTitleText } from './tray-label.ts';
-import type { UpdateState } from './update-controller.ts';
+import type { UpdateState } from './update-cycle.ts';
 
 /** The part of Electron's `Tray` the controller uses. */
-export interface TrayLike<M> {
+interface TrayLike<M> {
   setContextMenu(menu: M | null): void;
   setToolTip(text: string): void;
   /** macOS only: the text beside the icon in the menu bar. */
@@ -23,7 +23,7 @@ export interface TrayLike<M> {
 }
 
 /** The "Show next free time in the menu bar" preference (server-setting-store.ts keeps it in desktop-config.json). */
-export interface MenuBarTextPreference {
+interface MenuBarTextPreference {
   get(): boolean;
   set(on: boolean): void;
 }
@@ -43,7 +43,7 @@ export interface LoginItemControl {
 }
 
 /** Timers, injectable so tests run on a fake clock. */
-export interface ControllerTimers {
+interface ControllerTimers {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(id: unknown): void;
 }
@@ -105,7 +105,7 @@ export interface TrayController {
  * The state the tray shows when the renderer reports `incoming` while `shown` is on screen (see
  * {@link TrayController.setState}). Pure.
  */
-export function mergeTrayState(shown: TrayState, incoming: TrayState): TrayState {
+function mergeTrayState(shown: TrayState, incoming: TrayState): TrayState {
   if (!incoming.signedIn || !incoming.syncing || !shown.signedIn) return incoming;
   return {
     ...incoming,

@@ -7,12 +7,12 @@ import type { TrayState, TrayWindow } from '@avail/shared/desktop/desktop-bridge
 import { DAY_MS, UTC_ZONE, fieldsFromWall, getIanaZone, instantToWall, wallDay, weekdayOfDay, type TimeZone } from '@avail/shared/domain/zone-time.ts';
 
 /** How far ahead the renderer computes windows (the "no free time" line says so). */
-export const TRAY_HORIZON_DAYS = 14;
+const TRAY_HORIZON_DAYS = 14;
 
 /** The status line when signed out, and when there is no free window left. */
 export const SIGNED_OUT_TEXT = 'Not signed in';
 /** The label of an owner signed in whose e-mail address is not verified yet (issue 25). */
-export const UNVERIFIED_TEXT = 'Verify your e-mail in Avail';
+const UNVERIFIED_TEXT = 'Verify your e-mail in Avail';
 export const NO_FREE_TIME_TEXT = `Busy — no free time in the next ${TRAY_HORIZON_DAYS} days`;
 /**
  * The status line of a signed-in owner whose device has not pulled yet (issue 25) when no known
@@ -55,7 +55,7 @@ export function trayStatusText(state: TrayState, now: number): string {
 }
 
 /** The text beside the macOS menu-bar icon when there is no free window left (signed in, not syncing). */
-export const NO_FREE_TIME_TITLE = 'No free time';
+const NO_FREE_TIME_TITLE = 'No free time';
 
 /**
  * The short text beside the tray icon in the macOS menu bar (`tray.setTitle`, the "Show next free

@@ -7,7 +7,7 @@ import type { MenuItemConstructorOptions } from 'electron';
 import type { BusyDuration, TrayProposal, TrayState } from '@avail/shared/desktop/desktop-bridge.ts';
 import { MINUTE_MS } from '@avail/shared/domain/zone-time.ts';
 import { computedAtText, freeTimesTextCurrent, proposalTimeText, trayStatusText } from './tray-label.ts';
-import type { UpdateState } from './update-controller.ts';
+import type { UpdateState } from './update-cycle.ts';
 
 /** What the menu's items do; the controller wires them to the window, clipboard and renderer. */
 export interface TrayMenuHandlers {
@@ -39,7 +39,7 @@ export interface TrayMenuOptions {
 }
 
 /** Labels of the update item. */
-export const UPDATE_LABEL = {
+const UPDATE_LABEL = {
   check: 'Check for updates…',
   checking: 'Checking for updates…',
   downloading: (version: string) => `Downloading update${version ? ` (v${version})` : ''}…`,
@@ -48,7 +48,7 @@ export const UPDATE_LABEL = {
 } as const;
 
 /** The label of the macOS menu-bar text checkbox. */
-export const SHOW_IN_MENU_BAR_LABEL = 'Show next free time in the menu bar';
+const SHOW_IN_MENU_BAR_LABEL = 'Show next free time in the menu bar';
 
 /**
  * The update item for `update` (none when null): "Check for updates…" (idle, or after an error);
@@ -86,7 +86,7 @@ export const BUSY_ITEMS: ReadonlyArray<{ label: string; duration: BusyDuration }
 ];
 
 /** Same words as the web app's header (`SYNC_STATUS_LABEL` in web/src/app/local-data.tsx). */
-export const CONNECTION_LABEL: Record<TrayState['connection'], string> = {
+const CONNECTION_LABEL: Record<TrayState['connection'], string> = {
   online: 'Online',
   syncing: 'Syncing…',
   offline: 'Offline',
@@ -116,7 +116,7 @@ export function connectionText(
 }
 
 /** `Proposed times (2)`: the heading of the pending proposals' submenu. */
-export function proposalsHeading(count: number): string {
+function proposalsHeading(count: number): string {
   return `Proposed times (${count})`;
 }
 

@@ -21,7 +21,7 @@ import { parseTrayState } from './ipc-payloads.ts';
 import { readJsonFile } from './private-file.ts';
 
 /** The file's JSON: the fields of {@link TrayState} worth keeping across a restart. */
-export interface StoredTrayState {
+interface StoredTrayState {
   version: 1;
   signedIn: true;
   timezone: string;
@@ -64,7 +64,7 @@ export interface TrayStateStore {
  * The tray state restored from `stored`: signed in, `connection: 'syncing'`, `syncing: true`
  * (the menu says "Syncing…" and how old the windows are), no pending count, no proposals.
  */
-export function restoredTrayState(stored: Pick<TrayState, 'timezone' | 'windows' | 'link' | 'freeTimesText' | 'computedAt'>): TrayState {
+function restoredTrayState(stored: Pick<TrayState, 'timezone' | 'windows' | 'link' | 'freeTimesText' | 'computedAt'>): TrayState {
   return {
     signedIn: true,
     connection: 'syncing',
@@ -88,7 +88,7 @@ export function signedInUnknownTrayState(now: number): TrayState {
 }
 
 /** The part of a signed-in state that is written to disk (see the module doc). */
-export function storedFields(state: TrayState): StoredTrayState {
+function storedFields(state: TrayState): StoredTrayState {
   return {
     version: 1,
     signedIn: true,

@@ -1,18 +1,10 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  CHECK_INTERVAL_MS,
-  DEFERRED_QUIT_GRACE_MS,
-  FIRST_CHECK_DELAY_MS,
-  INSTALL_QUIT_TIMEOUT_MS,
-  SQUIRREL_FETCH_TIMEOUT_MS,
-  createUpdateController,
-  runningAppImage,
-  safeUpdateReason,
-  updatesEnabled,
-  type UpdateEnvironment,
-  type UpdaterLike,
-} from './update-controller.ts';
+import { CHECK_INTERVAL_MS, FIRST_CHECK_DELAY_MS } from './update-checks.ts';
+import { createUpdateController } from './update-controller.ts';
+import type { UpdateEnvironment } from './update-environment.ts';
+import { DEFERRED_QUIT_GRACE_MS, INSTALL_QUIT_TIMEOUT_MS, SQUIRREL_FETCH_TIMEOUT_MS } from './update-install.ts';
+import type { UpdaterLike } from './updater.ts';
 
 /** electron-updater's autoUpdater, mocked: `checkForUpdates` returns a promise the test settles. */
 function fakeUpdater() {
@@ -68,33 +60,6 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.useRealTimers();
-});
-
-describe('updatesEnabled', () => {
-  const base = { platform: 'darwin' as const, env: {}, execPath: '/Applications/Avail.app/Contents/MacOS/Avail', hasUpdateConfig: () => true };
-  it('only a packaged copy with app-update.yml, not from a channel that updates it', () => {
-    expect(updatesEnabled({ ...base, isPackaged: true })).toEqual({ enabled: true });
-    expect(updatesEnabled({ ...base, isPackaged: true, platform: 'win32' })).toEqual({ enabled: true });
-    expect(updatesEnabled(PACKAGED_APPIMAGE)).toEqual({ enabled: true });
-    expect(updatesEnabled({ ...base, isPackaged: false })).toMatchObject({ enabled: false, reason: expect.stringContaining('not packaged') });
-    expect(updatesEnabled({ ...base, isPackaged: true, hasUpdateConfig: () => false })).toMatchObject({ enabled: false, reason: expect.stringContaining('app-update.yml') });
-    expect(updatesEnabled({ ...base, isPackaged: true, platform: 'linux' })).toMatchObject({ enabled: false, reason: expect.stringContaining('AppImage') });
-    expect(updatesEnabled({ ...base, isPackaged: true, mas: true })).toMatchObject({ enabled: false, reason: expect.stringContaining('Mac App Store') });
-    expect(updatesEnabled({ ...base, isPackaged: true, platform: 'win32', windowsStore: true })).toMatchObject({ enabled: false, reason: expect.stringContaining('Microsoft Store') });
-  });
-});
-
-describe('runningAppImage', () => {
-  it('only when APPIMAGE and APPDIR are set and the executable runs from inside APPDIR', () => {
-    expect(runningAppImage(PACKAGED_APPIMAGE.env, PACKAGED_APPIMAGE.execPath)).toBe('/home/ana/Avail.AppImage');
-    // Inherited from an AppImage'd parent: the deb's binary is not inside that AppImage's mount.
-    expect(runningAppImage({ APPIMAGE: '/home/ana/Other.AppImage' }, '/opt/Avail/avail')).toBeNull();
-    expect(runningAppImage({ APPIMAGE: '/home/ana/Other.AppImage', APPDIR: '/tmp/.mount_OtherAb' }, '/opt/Avail/avail')).toBeNull();
-    expect(runningAppImage({ APPIMAGE: '/home/ana/Other.AppImage', APPDIR: '/tmp/.mount_Av' }, '/tmp/.mount_Avail/avail')).toBeNull();
-    expect(runningAppImage({ APPIMAGE: '/home/ana/Other.AppImage', APPDIR: '/tmp/.mount_Av' }, '/tmp/.mount_Av/../x/avail')).toBeNull();
-    expect(runningAppImage({ APPDIR: '/tmp/.mount_Av' }, '/tmp/.mount_Av/avail')).toBeNull();
-    expect(runningAppImage({ APPIMAGE: 'Avail.AppImage', APPDIR: '/tmp/.mount_Av' }, '/tmp/.mount_Av/avail')).toBeNull();
-  });
 });
 
 describe('createUpdateController: disabled', () => {
@@ -436,18 +401,5 @@ describe('createUpdateController: enabled', () => {
     controller.dispose();
     vi.advanceTimersByTime(CHECK_INTERVAL_MS * 2);
     expect(updater.checkForUpdates).not.toHaveBeenCalled();
-  });
-});
-
-describe('safeUpdateReason', () => {
-  it('keeps the first line, removes addresses and credentials', () => {
-    expect(safeUpdateReason(new Error('Error: getaddrinfo ENOTFOUND\nat https://x.example/a'))).toBe('Error: getaddrinfo ENOTFOUND');
-    expect(safeUpdateReason(new Error('GET http://localhost:8080/latest.yml?token=s3cr3t failed'))).toBe('GET (address) failed');
-    expect(safeUpdateReason(new Error('Bearer abcdefghijklmnop rejected'))).toBe('(hidden) rejected');
-    expect(safeUpdateReason(new Error('bad token=xyz123'))).toBe('bad (hidden)');
-    expect(safeUpdateReason(new Error('see www.example.com/path'))).toBe('see (address)');
-    expect(safeUpdateReason(undefined)).toBe('unknown error');
-    expect(safeUpdateReason(new Error('word '.repeat(60)))).toHaveLength(160);
-    expect(safeUpdateReason(new Error(`signed ${'A'.repeat(40)} end`))).toBe('signed (hidden) end');
   });
 });

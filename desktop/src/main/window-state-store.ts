@@ -17,12 +17,12 @@ import { readJsonFile } from './private-file.ts';
 /** Debounce between the last move/resize and the write (ms). */
 export const WINDOW_STATE_SAVE_DELAY_MS = 500;
 /** How much of the window must lie on a display's work area to restore it there (px). */
-export const MIN_VISIBLE_WIDTH = 100;
-export const MIN_VISIBLE_HEIGHT = 50;
+const MIN_VISIBLE_WIDTH = 100;
+const MIN_VISIBLE_HEIGHT = 50;
 /** The window's size on a first start or when the stored place is off every display. */
 export const DEFAULT_WINDOW_SIZE = { width: 1200, height: 800 } as const;
 /** The window's minimum size (mainWindowOptions' minWidth / minHeight). */
-export const MIN_WINDOW_SIZE = { width: 380, height: 480 } as const;
+const MIN_WINDOW_SIZE = { width: 380, height: 480 } as const;
 /** Larger than any display: a stored size above it is garbage. */
 const MAX_DIMENSION = 100_000;
 
@@ -87,7 +87,7 @@ export function restoredWindowPlacement(state: WindowState | null, workAreas: re
 }
 
 /** The part of `BrowserWindow` the store watches (https://www.electronjs.org/docs/latest/api/browser-window). */
-export interface TrackedWindow {
+interface TrackedWindow {
   on(event: 'move' | 'resize' | 'maximize' | 'unmaximize' | 'close', listener: () => void): unknown;
   getNormalBounds(): Rect;
   isMaximized(): boolean;
