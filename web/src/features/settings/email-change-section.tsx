@@ -19,6 +19,7 @@ import { useSession } from '../../data/session.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { CodeInput } from '../../components/ui/code-input.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';
+import { PasswordField } from '../../components/password-field.tsx';
 import { cleanAnyCode } from '../../lib/two-factor.ts';
 import { AUTH_CODE_REQUIRED, AuthCodeField } from './auth-code-field.tsx';
 
@@ -149,22 +150,17 @@ export function EmailChangeSection() {
             />
             <FieldError id="email-change-new-error">{errors.email}</FieldError>
           </div>
-          <div className="field">
-            <label htmlFor="email-change-password">Password</label>
-            <input
-              id="email-change-password"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              aria-invalid={Boolean(errors.password)}
-              aria-describedby={errors.password ? 'email-change-password-error' : undefined}
-              onChange={(e) => {
-                setPassword(e.target.value);
-                setErrors((x) => ({ ...x, password: undefined }));
-              }}
-            />
-            <FieldError id="email-change-password-error">{errors.password}</FieldError>
-          </div>
+          <PasswordField
+            id="email-change-password"
+            label="Password"
+            autoComplete="current-password"
+            value={password}
+            error={errors.password}
+            onChange={(value) => {
+              setPassword(value);
+              setErrors((x) => ({ ...x, password: undefined }));
+            }}
+          />
           {askCode && (
             <AuthCodeField
               id={REQUEST_IDS.two_factor_code}
