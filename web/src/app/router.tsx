@@ -94,7 +94,7 @@ function AppShellOrPublicNotFound() {
   return status === 'authenticated' && isVerified ? <AppShell /> : <NotFoundPage />;
 }
 
-export function AppRoutes() {
+function AppRoutes() {
   return (
     <Suspense fallback={<FullScreenLoader />}>
       <Routes>

@@ -56,7 +56,7 @@ function removeLocalData(userId: string, keep = false): Promise<void> {
 }
 
 /** How long `logout({ waitForDeviceData: true })` waits for the device database's removal (ms). */
-export const DEVICE_DATA_REMOVAL_WAIT_MS = 5_000;
+const DEVICE_DATA_REMOVAL_WAIT_MS = 5_000;
 
 /** What the end of a session needs from SessionProvider. */
 export interface SessionEndDeps {

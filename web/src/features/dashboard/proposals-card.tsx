@@ -29,7 +29,7 @@ import { browserTimeZone } from '../../lib/time.ts';
 const LOAD_ERROR = 'Failed to load proposals. Please try again.';
 const DISMISS_ERROR = 'Failed to dismiss the proposal. Please try again.';
 
-export const STATUS_LABEL: Record<ProposalView['status'], string> = {
+const STATUS_LABEL: Record<ProposalView['status'], string> = {
   pending: 'Pending',
   confirmed: 'Confirmed',
   declined: 'Declined',
@@ -37,14 +37,14 @@ export const STATUS_LABEL: Record<ProposalView['status'], string> = {
 };
 
 /** What a queued action is called while it waits for the server. */
-export const PENDING_ACTION_TEXT: Record<ProposalAction, string> = {
+const PENDING_ACTION_TEXT: Record<ProposalAction, string> = {
   confirm: 'Confirmation pending sync — saved on this device; it is sent when the server is reachable.',
   decline: 'Decline pending sync — saved on this device; it is sent when the server is reachable.',
   cancel: 'Cancellation pending sync — saved on this device; it is sent when the server is reachable.',
 };
 
 /** The DOM id of one proposal (`#proposal-<id>` opens it). */
-export const proposalAnchor = (id: string) => `proposal-${id}`;
+const proposalAnchor = (id: string) => `proposal-${id}`;
 
 type Ask = { action: 'decline' | 'cancel'; proposal: ProposalView } | null;
 

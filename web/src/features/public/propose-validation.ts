@@ -14,7 +14,7 @@ export interface ProposeTarget {
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A field check's failure: the key of its text under `propose.` (in English, the server's message). */
-export type ProposalError = 'nameRequired' | 'nameTooLong' | 'emailRequired' | 'emailInvalid';
+type ProposalError = 'nameRequired' | 'nameTooLong' | 'emailRequired' | 'emailInvalid';
 export type Errors = Partial<Record<'name' | 'email', ProposalError>>;
 
 /**

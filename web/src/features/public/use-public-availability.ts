@@ -23,8 +23,6 @@ import { daySegmentsOf, firstFreeDate, nextFreeAfter } from './public-windows.ts
 import type { PublicBoot } from './public-boot.ts';
 import { placeFromSearch, searchWithPlace, type PublicPlace, type PublicView } from './public-view.ts';
 
-export type { PublicView } from './public-view.ts';
-
 /** Where the page is: loading, showing an answer, or one of the three error states (spec §8). */
 export type PublicStatus = 'loading' | 'loaded' | 'not_found' | 'server_error' | 'network_error';
 

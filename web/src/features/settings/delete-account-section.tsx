@@ -16,7 +16,7 @@ import { cleanAnyCode } from '../../lib/two-factor.ts';
 import { AuthCodeField } from './auth-code-field.tsx';
 
 /** Shown on the home page after the deletion. */
-export const ACCOUNT_DELETED_NOTICE = 'Your account has been deleted. Everything it held is gone from Avail.';
+const ACCOUNT_DELETED_NOTICE = 'Your account has been deleted. Everything it held is gone from Avail.';
 
 export function DeleteAccountSection() {
   const { user, logout } = useSession();

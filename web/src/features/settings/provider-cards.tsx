@@ -12,7 +12,7 @@ import { OAUTH_LABEL, type OAuthProvider, type ReportedProvider } from './oauth-
 const PROVIDER_LETTER = { google: 'G', microsoft: 'M', apple: 'A', caldav: 'C', ics: 'I' } as const;
 
 /** One card of "Connect a calendar": provider mark, name, one line of help, and its action. */
-export function ProviderCard({
+function ProviderCard({
   kind,
   name,
   description,
@@ -41,7 +41,7 @@ export function ProviderCard({
   );
 }
 
-export function ConnectButton({ onClick, unavailableReason, describedBy }: { onClick: () => void; unavailableReason?: string | null; describedBy?: string }) {
+function ConnectButton({ onClick, unavailableReason, describedBy }: { onClick: () => void; unavailableReason?: string | null; describedBy?: string }) {
   return (
     <button
       type="button"
@@ -60,7 +60,7 @@ export function ConnectButton({ onClick, unavailableReason, describedBy }: { onC
  * server → the server's reason and a disabled Connect; connected → the account; expired or in
  * error → Reconnect (the same flow).
  */
-export function OAuthProviderCard({
+function OAuthProviderCard({
   provider,
   connection,
   unavailableReason,
