@@ -5,7 +5,7 @@
  * the action out and writes the outcome back (`status`, `request_action` null again, or
  * `request_error`). Until then the proposal shows the action as pending.
  *
- * Same checks as the REST calls where the device can make them: the message ≤ 1000 characters
+ * Same checks as the REST calls where the device can make them: the message ≤ PROPOSAL_MESSAGE_MAX characters
  * (`proposalMessageSchema`), confirm/decline only a pending proposal, cancel only a confirmed one.
  */
 import { proposalMessageSchema, type CalendarTarget, type ProposalAction } from '../schemas/proposal.schema.ts';
@@ -44,7 +44,7 @@ export function proposalActionRefusal(status: string, action: ProposalAction): s
 /**
  * The `request_*` fields of `req` (pure): confirm → no message, the target's ids or null; decline
  * and cancel → the trimmed message ('' none), no target.
- * @throws ZodError 'Message must be no more than 1000 characters'.
+ * @throws ZodError PROPOSAL_MESSAGE_TOO_LONG (the message is over PROPOSAL_MESSAGE_MAX characters).
  */
 export function proposalRequestFields(req: ProposalRequest): Pick<ProposalDoc, 'request_action' | 'request_message' | 'request_connection_id' | 'request_calendar_id'> {
   if (req.action === 'confirm') {
@@ -64,7 +64,7 @@ export function proposalRequestFields(req: ProposalRequest): Pick<ProposalDoc, '
  * device's hybrid logical clock and id, and marks the write pending until the server has it.
  * @returns the stored document.
  * @throws ProposalRequestError when the proposal is not on the device or the action does not fit
- *   its status (nothing is written then); ZodError for a message over 1000 characters.
+ *   its status (nothing is written then); ZodError for a message over PROPOSAL_MESSAGE_MAX characters.
  */
 export async function requestProposalActionLocal(db: AvailDatabase, deviceId: string, id: string, req: ProposalRequest): Promise<ProposalDoc> {
   const fields = proposalRequestFields(req);

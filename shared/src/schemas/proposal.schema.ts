@@ -9,13 +9,13 @@ import { canonicalIanaZone } from '../domain/zone-time.ts';
 import { emailField } from './auth.schema.ts';
 import { LANGUAGES } from '../i18n/languages.ts';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './storable-text.ts';
+import { PROPOSAL_MESSAGE_MAX, PROPOSAL_MESSAGE_TOO_LONG, PROPOSAL_NAME_MAX, PROPOSAL_NOTE_MAX } from './proposal-limits.ts';
 
 /** Shortest proposal: 15 minutes. */
 export const PROPOSAL_MIN_MINUTES = 15;
 /** Longest proposal: 8 hours (480 minutes). */
 export const PROPOSAL_MAX_MINUTES = 480;
-export const PROPOSAL_NAME_MAX = 100;
-export const PROPOSAL_NOTE_MAX = 1000;
+export { PROPOSAL_MESSAGE_MAX, PROPOSAL_MESSAGE_TOO_LONG, PROPOSAL_NAME_MAX, PROPOSAL_NOTE_MAX } from './proposal-limits.ts';
 
 /**
  * An ISO 8601 instant with `Z` or a numeric offset (`2026-11-24T09:00:00Z`,
@@ -39,8 +39,8 @@ const instant = (message: string) =>
  * lower-cased, note '' when absent, zone with its canonical letter case. Messages per field:
  * start/end 'Start time is invalid' / 'End time is invalid'; end: 'End time must be after start time',
  * 'A proposal must be at least 15 minutes long', 'A proposal can be at most 8 hours long';
- * name 'Name is required' / 'Name must be no more than 100 characters'; email 'Email is required' /
- * 'Email is invalid'; note 'Note must be no more than 1000 characters'; visitor_timezone 'Unknown timezone'.
+ * name 'Name is required' / 'Name must be no more than 100 characters' (PROPOSAL_NAME_MAX); email 'Email is required' /
+ * 'Email is invalid'; note 'Note must be no more than 1000 characters' (PROPOSAL_NOTE_MAX); visitor_timezone 'Unknown timezone'.
  */
 export const proposalSchema = z
   .object({
@@ -50,13 +50,13 @@ export const proposalSchema = z
       .string({ error: 'Name is required' })
       .trim()
       .min(1, 'Name is required')
-      .max(PROPOSAL_NAME_MAX, 'Name must be no more than 100 characters'),
+      .max(PROPOSAL_NAME_MAX, `Name must be no more than ${PROPOSAL_NAME_MAX} characters`),
     // A Reply-To address: no list separators, quotes or brackets that a mail header would parse.
     email: emailField('Email is required').refine((v) => !/[,;<>()"\\[\]]/.test(v), 'Email is invalid'),
     note: z
       .string({ error: 'Note must be text' })
       .trim()
-      .max(PROPOSAL_NOTE_MAX, 'Note must be no more than 1000 characters')
+      .max(PROPOSAL_NOTE_MAX, `Note must be no more than ${PROPOSAL_NOTE_MAX} characters`)
       .nullish()
       .transform((v) => v ?? ''),
     visitor_timezone: z
@@ -90,8 +90,6 @@ export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 /** What the owner does to a proposal: confirm or decline a pending one, cancel a confirmed one. */
 export const PROPOSAL_ACTIONS = ['confirm', 'decline', 'cancel'] as const;
 export type ProposalAction = (typeof PROPOSAL_ACTIONS)[number];
-/** Longest message the owner adds to a decline or a cancel. */
-export const PROPOSAL_MESSAGE_MAX = 1000;
 /** How long the one-click links of the owner's proposal e-mail work (ms): 7 days. */
 export const PROPOSAL_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -104,13 +102,13 @@ export type CalendarTarget = z.infer<typeof calendarTargetSchema>;
 
 /** POST /me/proposals/{id}/confirm body: `{ target? }` (absent: the proposal settings' calendar). */
 export const confirmProposalSchema = z.object({ target: calendarTargetSchema.nullish() }).default({});
-/** POST /me/proposals/{id}/decline and …/cancel body: `{ message? }`, ≤ 1000 characters, '' when absent. */
+/** POST /me/proposals/{id}/decline and …/cancel body: `{ message? }`, ≤ PROPOSAL_MESSAGE_MAX characters, '' when absent. */
 export const proposalMessageSchema = z
   .object({
     message: z
       .string({ error: 'Message must be text' })
       .trim()
-      .max(PROPOSAL_MESSAGE_MAX, 'Message must be no more than 1000 characters')
+      .max(PROPOSAL_MESSAGE_MAX, PROPOSAL_MESSAGE_TOO_LONG)
       .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
       .nullish()
       .transform((v) => v ?? ''),
@@ -122,7 +120,7 @@ export const proposalSettingsSchema = z.object({ target: calendarTargetSchema.nu
 /** One-click link bodies (POST /api/proposal-links/inspect and …/act): the token of the e-mail's link. */
 export const proposalLinkSchema = z.object({
   token: z.string({ error: 'This link is not valid.' }).min(1, 'This link is not valid.').max(512, 'This link is not valid.'),
-  message: z.string().trim().max(PROPOSAL_MESSAGE_MAX, 'Message must be no more than 1000 characters').nullish().transform((v) => v ?? ''),
+  message: z.string().trim().max(PROPOSAL_MESSAGE_MAX, PROPOSAL_MESSAGE_TOO_LONG).nullish().transform((v) => v ?? ''),
 });
 
 /** A calendar confirmed meetings can be written to (GET /me/proposal-settings). */
@@ -180,7 +178,7 @@ export interface OwnerProposal {
  */
 export const proposalRequestFieldsSchema = z.object({
   request_action: z.enum(PROPOSAL_ACTIONS, { error: 'Unknown action' }).nullable(),
-  request_message: z.string().max(PROPOSAL_MESSAGE_MAX, 'Message must be no more than 1000 characters').nullable(),
+  request_message: z.string().max(PROPOSAL_MESSAGE_MAX, PROPOSAL_MESSAGE_TOO_LONG).nullable(),
   request_connection_id: z.string().max(64).nullable(),
   request_calendar_id: z.string().max(2048).nullable(),
 });

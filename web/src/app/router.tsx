@@ -10,7 +10,8 @@ import { bridge } from '../platform/platform.ts';
 import { sessionTrayState } from '../features/tray/session-tray-state.ts';
 import { FullScreenLoader } from '../components/ui/spinner.tsx';
 import { GuestOnly, RequireAuth } from './guards.tsx';
-import { onPostLogout, SessionProvider, useSession } from '../data/session.tsx';
+import { SessionProvider, useSession } from '../data/session.tsx';
+import { onPostLogout } from '../data/session-expiry.ts';
 
 const LandingPage = lazy(() => import('../features/marketing/landing-page.tsx'));
 const LegalPage = lazy(() => import('../features/marketing/legal-page.tsx'));
@@ -93,7 +94,7 @@ function AppShellOrPublicNotFound() {
   return status === 'authenticated' && isVerified ? <AppShell /> : <NotFoundPage />;
 }
 
-export function AppRoutes() {
+function AppRoutes() {
   return (
     <Suspense fallback={<FullScreenLoader />}>
       <Routes>

@@ -4,7 +4,7 @@ import { useSession } from '../data/session.tsx';
 import { SyncIndicator } from './sync-indicator.tsx';
 import { Logo } from './ui/logo.tsx';
 
-export function initials(name?: string | null): string {
+function initials(name?: string | null): string {
   const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
   if (!parts.length) return '?';
   return (parts[0][0] + (parts.length > 1 ? parts[parts.length - 1][0] : '')).toUpperCase();

@@ -24,7 +24,7 @@ export const SESSION_ONLY_TOKEN_TEXT =
  * confirmed) — only after main's answer, which comes once it removed any stored token (first run:
  * nobody is signed in yet). Resolves to an error message, or never (the page reloads).
  */
-export async function applyServer(value: string, current: { origin: string; confirmed: boolean }): Promise<string | null> {
+async function applyServer(value: string, current: { origin: string; confirmed: boolean }): Promise<string | null> {
   try {
     const origin = await changeServerOrigin(value);
     if (origin !== current.origin || !current.confirmed) window.location.reload();

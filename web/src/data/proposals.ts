@@ -113,7 +113,7 @@ export type DecisionResult =
   | { kind: 'queued' };
 
 /** A failure that means "the server cannot be reached" (fetch's TypeError, an aborted request) rather than an answer. */
-export function isNetworkFailure(err: unknown): boolean {
+function isNetworkFailure(err: unknown): boolean {
   return !(err instanceof ApiError) && (err instanceof TypeError || (err instanceof Error && err.name === 'AbortError'));
 }
 
@@ -160,4 +160,3 @@ export function actionErrorText(err: unknown): string {
   return 'Unable to connect. Please check your internet connection and try again.';
 }
 
-export type { CalendarTarget, ProposalAction };

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, configureApiClient, getToken, localStorageTokenStore, setToken } from '@avail/shared/api/api-client.ts';
 import type { DesktopBridge } from '@avail/shared/desktop/desktop-bridge.ts';
 import { startPlatform } from '../platform/platform.ts';
-import { SESSION_EXPIRED_NOTICE, SIGNED_OUT_NOTICE, sessionEndedNotice, watchUnauthorized } from './session.tsx';
+import { SESSION_EXPIRED_NOTICE, SIGNED_OUT_NOTICE, sessionEndedNotice, watchUnauthorized } from './session-expiry.ts';
 
 const EXPIRED = { error: 'Your session has expired. Please sign in again.', code: 'session_expired' };
 

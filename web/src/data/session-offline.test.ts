@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@avail/shared/api/api-client.ts';
 import { connectionFromDoc, eventFromDoc } from './local-data.tsx';
-import { cachedUser, isUnreachable, LAST_USER_STORAGE_KEY } from './session.tsx';
+import { cachedUser, isUnreachable, LAST_USER_STORAGE_KEY } from './session-start.ts';
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -16,9 +16,9 @@ import { isKnownLocale } from '@avail/shared/schemas/profile.schema.ts';
 import { useSession } from './session.tsx';
 
 /** The week's first day when the owner has not chosen one: Monday (spec Z-11). */
-export const OWNER_DEFAULT_WEEK_START: Weekday = 1;
+const OWNER_DEFAULT_WEEK_START: Weekday = 1;
 /** The locale when neither the owner nor the browser gives a usable one. */
-export const OWNER_FALLBACK_LOCALE = 'en-GB';
+const OWNER_FALLBACK_LOCALE = 'en-GB';
 
 /** The owner's stored choice (User JSON fields; undefined or null = automatic). */
 export interface OwnerFormatChoice {

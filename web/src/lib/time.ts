@@ -42,7 +42,7 @@ export function zonedParts(ms: number, tz: string): ZonedParts {
 }
 
 /** Offset (ms) of the zone at an instant: local wall time minus UTC. */
-export function zoneOffsetMs(ms: number, tz: string): number {
+function zoneOffsetMs(ms: number, tz: string): number {
   const p = zonedParts(ms, tz);
   const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
   return asUtc - (ms - (ms % 1000 + 1000) % 1000);
@@ -59,7 +59,7 @@ export function zonedToUtc(date: string, minutes: number, tz: string): number {
   return valid.length ? Math.min(...valid) : wall - before;
 }
 
-export function pad2(n: number): string {
+function pad2(n: number): string {
   return String(n).padStart(2, '0');
 }
 
@@ -90,7 +90,7 @@ export function monthStart(today: string, offset: number): string {
 }
 
 /** Number of days in the month starting at `first` (a 'YYYY-MM-01'). */
-export function daysInMonth(first: string): number {
+function daysInMonth(first: string): number {
   const [y, m] = first.split('-').map(Number);
   return new Date(Date.UTC(y, m, 0)).getUTCDate();
 }
@@ -219,7 +219,7 @@ export function quarterHourStarts(startMs: number, endMs: number, notBeforeMs = 
 }
 
 /** Proposal lengths offered, in minutes. */
-export const PROPOSAL_DURATIONS = [15, 30, 45, 60, 90] as const;
+const PROPOSAL_DURATIONS = [15, 30, 45, 60, 90] as const;
 
 /** The lengths (minutes) from `choices` that fit between startMs and endMs. */
 export function fittingDurations(startMs: number, endMs: number, choices: readonly number[] = PROPOSAL_DURATIONS): number[] {

@@ -26,7 +26,7 @@ export interface PlatformInfo {
 let pendingTokenWrites: Promise<void> = Promise.resolve();
 
 /** Resolves once every token write handed to the bridge so far has finished (or failed, logged). */
-export function tokenWritesSettled(): Promise<void> {
+function tokenWritesSettled(): Promise<void> {
   return pendingTokenWrites;
 }
 

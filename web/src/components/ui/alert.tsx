@@ -15,7 +15,7 @@ export interface AlertState {
 }
 
 /** How long an alert of this kind stays when no duration is given (spec §4, §9). */
-export function alertDurationMs(kind: AlertKind): number {
+function alertDurationMs(kind: AlertKind): number {
   return kind === 'error' || kind === 'warning' ? ALERT_ERROR_MS : ALERT_MS;
 }
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 
 /** External marketing site the logo links to on public pages (spec §2 "Logo click"). */
-export const MARKETING_SITE_URL = 'https://avail.app';
+const MARKETING_SITE_URL = 'https://avail.app';
 
 function Mark() {
   return (

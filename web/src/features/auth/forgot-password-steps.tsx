@@ -12,7 +12,7 @@ import { EMAIL_PATTERN } from '@avail/shared/schemas/auth.schema.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { CodeInput } from '../../components/ui/code-input.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';
-import { PasswordToggle } from '../../components/ui/password-toggle.tsx';
+import { PasswordField } from '../../components/password-field.tsx';
 
 type ResetField = 'code' | 'password' | 'confirm';
 
@@ -177,34 +177,28 @@ export function ResetStep({
         />
         <FieldError id="reset-code-error">{errors.code}</FieldError>
       </div>
-      <div className="field">
-        <label htmlFor="reset-password">New password</label>
-        <div className="input-with-action">
-          <input
-            {...fieldProps('password')}
-            type={showPassword ? 'text' : 'password'}
-            name="password"
-            autoComplete="new-password"
-            value={password}
-            autoFocus={fromLink}
-            onChange={(e) => edit('password', e.target.value)}
-          />
-          <PasswordToggle shown={showPassword} onToggle={() => setShowPassword((s) => !s)} />
-        </div>
-        <FieldError id="reset-password-error">{errors.password}</FieldError>
-      </div>
-      <div className="field">
-        <label htmlFor="reset-confirm">Confirm new password</label>
-        <input
-          {...fieldProps('confirm')}
-          type={showPassword ? 'text' : 'password'}
-          name="password_confirmation"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => edit('confirm', e.target.value)}
-        />
-        <FieldError id="reset-confirm-error">{errors.confirm}</FieldError>
-      </div>
+      <PasswordField
+        id="reset-password"
+        label="New password"
+        name="password"
+        autoComplete="new-password"
+        value={password}
+        autoFocus={fromLink}
+        error={errors.password}
+        onChange={(value) => edit('password', value)}
+        shown={showPassword}
+        onToggleShown={() => setShowPassword((s) => !s)}
+      />
+      <PasswordField
+        id="reset-confirm"
+        label="Confirm new password"
+        name="password_confirmation"
+        autoComplete="new-password"
+        value={confirm}
+        error={errors.confirm}
+        onChange={(value) => edit('confirm', value)}
+        shown={showPassword}
+      />
       <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
         {submitting ? 'Resetting...' : 'Reset password'}
       </button>

@@ -7,7 +7,7 @@ import { Alert, useAutoDismiss } from '../../components/ui/alert.tsx';
 import { SESSION_ONLY_TOKEN_TEXT, ServerGate, usePlatformInfo } from '../../components/server-field.tsx';
 import { AuthLayout } from './auth-layout.tsx';
 import { TWO_FACTOR_THROTTLED_TEXT, TwoFactorStep } from './two-factor-step.tsx';
-import { PasswordToggle } from '../../components/ui/password-toggle.tsx';
+import { PasswordField } from '../../components/password-field.tsx';
 
 export default function LoginPage() {
   const { login, signedOutNotice, clearSignedOutNotice } = useSession();
@@ -21,9 +21,8 @@ export default function LoginPage() {
   const [showPassword, setShowPassword] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState('');
-  const [resending, setResending] = useState(false);
-  const [resendNotice, setResendNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
   const { tokenPersistence } = usePlatformInfo();
+  const { resending, resendNotice, setResendNotice, onResend } = useResendVerification(email);
 
   const from = (location.state as { from?: { pathname: string; search?: string; hash?: string } } | null)?.from;
   const showResend = /verify|email/i.test(error);
@@ -72,25 +71,6 @@ export default function LoginPage() {
   useAutoDismiss(error, 'error', () => setError(''));
   // Why the server ended the last session (expired, or signed out elsewhere; issue 26).
   useAutoDismiss(signedOutNotice, 'warning', clearSignedOutNotice);
-  useAutoDismiss(resendNotice, resendNotice?.kind ?? 'info', () => setResendNotice(null));
-
-  async function onResend() {
-    setResendNotice(null);
-    if (!email.trim()) {
-      setResendNotice({ kind: 'error', text: 'Please enter your email address first' });
-      return;
-    }
-    setResending(true);
-    try {
-      await api.resendVerification(email.trim());
-      setResendNotice({ kind: 'success', text: 'Verification email sent! Please check your inbox.' });
-    } catch (err) {
-      setResendNotice({ kind: 'error', text: serverMessage(err) ?? 'Failed to resend verification email' });
-    } finally {
-      setResending(false);
-    }
-  }
-
   return (
     <AuthLayout
       title={step === 'code' ? 'Two-step verification' : 'Welcome back'}
@@ -134,26 +114,22 @@ export default function LoginPage() {
                 placeholder="you@example.com"
               />
             </div>
-            <div className="field">
-              <div className="field-label-row">
-                <label htmlFor="login-password">Password</label>
+            <PasswordField
+              id="login-password"
+              label="Password"
+              labelAside={
                 <Link to="/forgot-password" className="small-link">
                   Forgot password?
                 </Link>
-              </div>
-              <div className="input-with-action">
-                <input
-                  id="login-password"
-                  type={showPassword ? 'text' : 'password'}
-                  name="password"
-                  autoComplete="current-password"
-                  required
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                />
-                <PasswordToggle shown={showPassword} onToggle={() => setShowPassword((s) => !s)} />
-              </div>
-            </div>
+              }
+              name="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={setPassword}
+              shown={showPassword}
+              onToggleShown={() => setShowPassword((s) => !s)}
+            />
             <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
               {submitting ? 'Signing in...' : 'Sign in'}
             </button>
@@ -162,4 +138,32 @@ export default function LoginPage() {
       )}
     </AuthLayout>
   );
+}
+
+/**
+ * "Resend verification email" under a sign-in refused for an unverified address (spec §8 login
+ * messages): sends a new code to `email`, and the notice saying how that went (auto-dismissed).
+ */
+function useResendVerification(email: string) {
+  const [resending, setResending] = useState(false);
+  const [resendNotice, setResendNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  useAutoDismiss(resendNotice, resendNotice?.kind ?? 'info', () => setResendNotice(null));
+
+  async function onResend() {
+    setResendNotice(null);
+    if (!email.trim()) {
+      setResendNotice({ kind: 'error', text: 'Please enter your email address first' });
+      return;
+    }
+    setResending(true);
+    try {
+      await api.resendVerification(email.trim());
+      setResendNotice({ kind: 'success', text: 'Verification email sent! Please check your inbox.' });
+    } catch (err) {
+      setResendNotice({ kind: 'error', text: serverMessage(err) ?? 'Failed to resend verification email' });
+    } finally {
+      setResending(false);
+    }
+  }
+  return { resending, resendNotice, setResendNotice, onResend };
 }

@@ -7,6 +7,7 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { AuthLayout } from './auth-layout.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';
 import { ServerGate } from '../../components/server-field.tsx';
+import { PasswordField } from '../../components/password-field.tsx';
 
 type Field = 'name' | 'email' | 'password' | 'confirmPassword';
 const FIELD_OF: Record<string, Field> = { name: 'name', email: 'email', password: 'password', password_confirmation: 'confirmPassword' };
@@ -77,6 +78,19 @@ export default function RegisterPage() {
     </div>
   );
 
+  const password = (field: 'password' | 'confirmPassword', label: string, placeholder?: string) => (
+    <PasswordField
+      id={`register-${field}`}
+      label={label}
+      name={field}
+      autoComplete="new-password"
+      value={form[field]}
+      placeholder={placeholder}
+      error={errors[field]}
+      onChange={(value) => update(field, value)}
+    />
+  );
+
   return (
     <AuthLayout
       title="Create your account"
@@ -92,8 +106,8 @@ export default function RegisterPage() {
           {general && <Alert kind="error">{general}</Alert>}
           {input('name', 'Full name', 'text', 'name', 'Jane Doe')}
           {input('email', 'Email', 'email', 'email', 'you@example.com')}
-          {input('password', 'Password', 'password', 'new-password', 'At least 8 characters')}
-          {input('confirmPassword', 'Confirm password', 'password', 'new-password')}
+          {password('password', 'Password', 'At least 8 characters')}
+          {password('confirmPassword', 'Confirm password')}
           <button type="submit" className="btn btn-primary btn-block" disabled={submitting || Object.values(errors).some(Boolean)}>
             {submitting ? 'Creating account...' : 'Create account'}
           </button>

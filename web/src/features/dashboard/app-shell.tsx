@@ -2,7 +2,6 @@
 import '../../styles/app.css';
 import { NavLink, Outlet } from 'react-router-dom';
 import { AppHeader } from '../../components/app-header.tsx';
-import { TooltipProvider } from '../../components/ui/tooltip.tsx';
 
 const TABS = [
   { to: '/app/dashboard', label: 'Overview' },
@@ -13,22 +12,20 @@ const TABS = [
 
 export default function AppShell() {
   return (
-    <TooltipProvider delayDuration={150}>
-      <div className="app-layout">
-        <AppHeader />
-        <nav className="tabs" aria-label="Dashboard">
-          <div className="tabs-inner">
-            {TABS.map((t) => (
-              <NavLink key={t.to} to={t.to} className={({ isActive }) => `tab${isActive ? ' active' : ''}`}>
-                {t.label}
-              </NavLink>
-            ))}
-          </div>
-        </nav>
-        <main className="app-main">
-          <Outlet />
-        </main>
-      </div>
-    </TooltipProvider>
+    <div className="app-layout">
+      <AppHeader />
+      <nav className="tabs" aria-label="Dashboard">
+        <div className="tabs-inner">
+          {TABS.map((t) => (
+            <NavLink key={t.to} to={t.to} className={({ isActive }) => `tab${isActive ? ' active' : ''}`}>
+              {t.label}
+            </NavLink>
+          ))}
+        </div>
+      </nav>
+      <main className="app-main">
+        <Outlet />
+      </main>
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groupOverrides, validateOverride } from './date-overrides-card.tsx';
-import { textPreview } from './links-page.tsx';
+import { textPreview } from './email-text-card.tsx';
 import { availabilityBlocksFor } from './week-calendar.tsx';
 
 const ex = (id: string, date: string, start: string | null = null, end: string | null = null) => ({ id, date, start_time_local: start, end_time_local: end });

@@ -11,7 +11,7 @@ import { useCopy } from '../../components/use-copy.ts';
 import { useStore } from './use-store.ts';
 
 /** Expiry choices of a new link, in days (null = never). */
-export const EXPIRY_CHOICES: ReadonlyArray<{ label: string; days: number | null }> = [
+const EXPIRY_CHOICES: ReadonlyArray<{ label: string; days: number | null }> = [
   { label: 'Never expires', days: null },
   { label: 'Expires in 1 day', days: 1 },
   { label: 'Expires in 7 days', days: 7 },
@@ -25,7 +25,7 @@ function when(iso: string, tz: string, fmt: OwnerFormats): string {
 }
 
 /** What a link's expiry line says (dates in the owner's formats `fmt`). */
-export function expiryText(link: Pick<ShareLink, 'expires_at' | 'expired'>, tz: string, fmt: OwnerFormats): string {
+function expiryText(link: Pick<ShareLink, 'expires_at' | 'expired'>, tz: string, fmt: OwnerFormats): string {
   if (!link.expires_at) return 'Never expires';
   return link.expired ? `Expired ${when(link.expires_at, tz, fmt)} — it no longer opens your page` : `Expires ${when(link.expires_at, tz, fmt)}`;
 }

@@ -14,7 +14,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { api } from '@avail/shared/api/api-client.ts';
-import { PROPOSAL_MESSAGE_MAX, type ProposalAction } from '@avail/shared/schemas/proposal.schema.ts';
+import type { ProposalAction } from '@avail/shared/schemas/proposal.schema.ts';
+import { PROPOSAL_MESSAGE_MAX, PROPOSAL_MESSAGE_TOO_LONG } from '@avail/shared/schemas/proposal-limits.ts';
+import { MessageField } from '../../components/message-field.tsx';
 import { useSession } from '../../data/session.tsx';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
@@ -27,7 +29,7 @@ import { browserTimeZone } from '../../lib/time.ts';
 const LOAD_ERROR = 'Failed to load proposals. Please try again.';
 const DISMISS_ERROR = 'Failed to dismiss the proposal. Please try again.';
 
-export const STATUS_LABEL: Record<ProposalView['status'], string> = {
+const STATUS_LABEL: Record<ProposalView['status'], string> = {
   pending: 'Pending',
   confirmed: 'Confirmed',
   declined: 'Declined',
@@ -35,14 +37,14 @@ export const STATUS_LABEL: Record<ProposalView['status'], string> = {
 };
 
 /** What a queued action is called while it waits for the server. */
-export const PENDING_ACTION_TEXT: Record<ProposalAction, string> = {
+const PENDING_ACTION_TEXT: Record<ProposalAction, string> = {
   confirm: 'Confirmation pending sync — saved on this device; it is sent when the server is reachable.',
   decline: 'Decline pending sync — saved on this device; it is sent when the server is reachable.',
   cancel: 'Cancellation pending sync — saved on this device; it is sent when the server is reachable.',
 };
 
 /** The DOM id of one proposal (`#proposal-<id>` opens it). */
-export const proposalAnchor = (id: string) => `proposal-${id}`;
+const proposalAnchor = (id: string) => `proposal-${id}`;
 
 type Ask = { action: 'decline' | 'cancel'; proposal: ProposalView } | null;
 
@@ -279,7 +281,7 @@ function sameOffsetDiffers(t: number, a: string, b: string): boolean {
   }
 }
 
-/** Decline / Cancel meeting: an optional message to the visitor (≤ 1000 characters), then the action. */
+/** Decline / Cancel meeting: an optional message to the visitor (≤ PROPOSAL_MESSAGE_MAX characters), then the action. */
 function MessageDialog({
   ask,
   fmt,
@@ -327,27 +329,15 @@ function MessageDialog({
       }
     >
       <form onSubmit={(e) => void submit(e)} className="proposal-message-form">
-        <div className="field">
-          <div className="field-label-row">
-            <label htmlFor="proposal-message">Message to {a.proposal.name} (optional)</label>
-            <span id="proposal-message-count" className={`small ${tooLong ? 'field-error' : 'muted'}`} aria-live="polite">
-              {message.length}/{PROPOSAL_MESSAGE_MAX}
-            </span>
-          </div>
-          <textarea
-            id="proposal-message"
-            rows={4}
-            value={message}
-            onChange={(e) => setMessage(e.target.value)}
-            aria-invalid={tooLong || undefined}
-            aria-describedby={tooLong ? 'proposal-message-count proposal-message-error' : 'proposal-message-count'}
-          />
-          {tooLong && (
-            <p id="proposal-message-error" className="field-error">
-              Message must be no more than 1000 characters
-            </p>
-          )}
-        </div>
+        <MessageField
+          id="proposal-message"
+          label={`Message to ${a.proposal.name} (optional)`}
+          rows={4}
+          max={PROPOSAL_MESSAGE_MAX}
+          tooLongText={PROPOSAL_MESSAGE_TOO_LONG}
+          value={message}
+          onChange={setMessage}
+        />
         <div className="dialog-footer">
           <button type="button" className="btn btn-secondary" onClick={onClose}>
             {decline ? 'Keep it' : 'Keep meeting'}

@@ -8,8 +8,8 @@ import { useState } from 'react';
 import type { ShareLinks } from '@avail/shared/api/api-client.ts';
 import { keyOfShareUrl } from '../../lib/public-link.ts';
 
-export const PUBLIC_LINK_OFF_HINT = 'Your public link is off, so addresses through it show “not found”.';
-export const NO_PERSONAL_LINK_HINT = 'Create a personal link above to get addresses that work.';
+const PUBLIC_LINK_OFF_HINT = 'Your public link is off, so addresses through it show “not found”.';
+const NO_PERSONAL_LINK_HINT = 'Create a personal link above to get addresses that work.';
 
 /** The chosen link: `key` null = the public link. */
 export interface ShareVia {

@@ -82,7 +82,7 @@ export interface RemoveBlockDeps {
 }
 
 /** The text of a failed removal: `The busy block could not be removed: <reason>`. */
-export function removeFailedText(e: unknown): string {
+function removeFailedText(e: unknown): string {
   const reason = (e as Error)?.message;
   return `The busy block could not be removed${reason ? `: ${reason}` : '.'}`;
 }

@@ -29,7 +29,7 @@ export function availabilityBlocksFor(date: string, weekday: number, rules: Avai
 }
 
 /** A piece of something on one date, in minutes after that date's local midnight. */
-export interface DayPiece {
+interface DayPiece {
   date: string;
   startMin: number;
   endMin: number;

@@ -17,7 +17,7 @@ export type BlockedSource =
   | { kind: 'manual'; startMs: number; endMs: number; note: string | null };
 
 /** The sentence saying how the event got into the calendar data. */
-export function originText(origin: EventSource['event']['origin']): string {
+function originText(origin: EventSource['event']['origin']): string {
   switch (origin) {
     case 'single':
       return 'A single event (no repeat rule).';
@@ -31,7 +31,7 @@ export function originText(origin: EventSource['event']['origin']): string {
 }
 
 /** Why the event blocks time, or why it does not. */
-export function busyText(ev: Pick<EventSource['event'], 'is_busy' | 'all_day'>, calendarBusy = true): string {
+function busyText(ev: Pick<EventSource['event'], 'is_busy' | 'all_day'>, calendarBusy = true): string {
   if (!calendarBusy) return 'It does not block your time: its calendar does not count as busy (Settings → My Calendars → Calendars).';
   if (!ev.is_busy) return 'It does not block your time: it is cancelled, marked free, declined, or freed by this calendar’s busy rules.';
   return ev.all_day ? 'It blocks the whole day: all-day events count as busy under this calendar’s busy rules.' : 'It blocks this time: an event that is not cancelled, marked free or declined counts as busy.';

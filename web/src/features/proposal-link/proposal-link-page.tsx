@@ -10,7 +10,8 @@ import '../../styles/app.css';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { api, type ProposalLinkInfo } from '@avail/shared/api/api-client.ts';
-import { PROPOSAL_MESSAGE_MAX } from '@avail/shared/schemas/proposal.schema.ts';
+import { PROPOSAL_MESSAGE_MAX, PROPOSAL_MESSAGE_TOO_LONG } from '@avail/shared/schemas/proposal-limits.ts';
+import { MessageField } from '../../components/message-field.tsx';
 import { Logo } from '../../components/ui/logo.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useOwnerFormats } from '../../data/use-owner-formats.ts';
@@ -131,27 +132,15 @@ function ProposalLinkView({ token }: { token: string | null }) {
         ) : (
           <form onSubmit={(e) => void act(e)} className="proposal-message-form">
             {decline && (
-              <div className="field">
-                <div className="field-label-row">
-                  <label htmlFor="decline-message">Message to {p.name} (optional)</label>
-                  <span id="decline-message-count" className={`small ${tooLong ? 'field-error' : 'muted'}`} aria-live="polite">
-                    {message.length}/{PROPOSAL_MESSAGE_MAX}
-                  </span>
-                </div>
-                <textarea
-                  id="decline-message"
-                  rows={4}
-                  value={message}
-                  onChange={(e) => setMessage(e.target.value)}
-                  aria-invalid={tooLong || undefined}
-                  aria-describedby={tooLong ? 'decline-message-count decline-message-error' : 'decline-message-count'}
-                />
-                {tooLong && (
-                  <p id="decline-message-error" className="field-error">
-                    Message must be no more than 1000 characters
-                  </p>
-                )}
-              </div>
+              <MessageField
+                id="decline-message"
+                label={`Message to ${p.name} (optional)`}
+                rows={4}
+                max={PROPOSAL_MESSAGE_MAX}
+                tooLongText={PROPOSAL_MESSAGE_TOO_LONG}
+                value={message}
+                onChange={setMessage}
+              />
             )}
             {actError && (
               <p role="alert" className="field-error">

@@ -8,7 +8,6 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { hostInitials, hostTone } from '../../lib/host-initials.ts';
 import './host-card.css';
 
-export { hostInitials, hostTone } from '../../lib/host-initials.ts';
 
 export interface HostCardProps {
   /** The owner's display name (`user_name` of the public answer), shown once as text. */

@@ -1,19 +1,17 @@
 /**
  * The 'Propose a time' form (issue 4) inside the dialog (propose-dialog.tsx): start (quarter
- * hours inside the free window) and a length that fits, the visitor's name, e-mail and an optional
+ * hours inside the free window) and a length that fits (propose-when.tsx), the visitor's name, e-mail and an optional
  * note; `POST /api/public/{username}/proposals` (spec §4). Client checks use the server's messages;
  * a 422 `not_free` answer calls `onStale` (the page refetches its windows).
  */
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode, type Ref } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, serverMessage } from '@avail/shared/api/api-client.ts';
-import { defaultDuration, fittingDurations } from '../../lib/time.ts';
 import { Alert } from '../../components/ui/alert.tsx';
-import { useFormats } from './public-i18n.tsx';
-import { richText } from './rich-text.tsx';
+import { MessageField } from '../../components/message-field.tsx';
+import { PROPOSAL_NAME_MAX, PROPOSAL_NOTE_MAX } from '@avail/shared/schemas/proposal-limits.ts';
 import { validateProposal, type Errors, type ProposeTarget } from './propose-validation.ts';
-
-const NOTE_MAX = 1000;
+import { ProposeWhen, useProposeWhen } from './propose-when.tsx';
 
 /** A button that closes the dialog. */
 export function CloseButton({ onClose, className, label, children, buttonRef }: { onClose: () => void; className: string; label?: string; children: ReactNode; buttonRef?: Ref<HTMLButtonElement> }) {
@@ -52,35 +50,16 @@ export function ProposeForm({
   onSent: (message: string) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const f = useFormats();
   const id = useId();
   const nameRef = useRef<HTMLInputElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
-  const initialStart = useMemo(() => {
-    if (!starts.length) return undefined;
-    const at = target.atMs ?? target.startMs;
-    // The last quarter at or before the pointed instant.
-    let pick = starts[0];
-    for (const s of starts) if (s <= at) pick = s;
-    return pick;
-  }, [starts, target]);
-  const [start, setStart] = useState<number | undefined>(initialStart);
-  const durations = start === undefined ? [] : fittingDurations(start, target.endMs);
-  const [duration, setDuration] = useState<number | undefined>(() => (initialStart === undefined ? undefined : defaultDuration(fittingDurations(initialStart, target.endMs))));
+  const { start, duration, setStart, setDuration, durations } = useProposeWhen(starts, target);
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [note, setNote] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const zoneLabel = tz.replace(/_/g, ' ');
-
-  // Keep the length valid when the start moves later.
-  useEffect(() => {
-    if (start === undefined) return;
-    const fits = fittingDurations(start, target.endMs);
-    if (duration === undefined || !fits.includes(duration)) setDuration(defaultDuration(fits));
-  }, [start, duration, target.endMs]);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -119,41 +98,14 @@ export function ProposeForm({
 
   return (
     <form className="form propose-form" onSubmit={submit} noValidate>
-      <div className="propose-when">
-        <div className="field">
-          <label htmlFor={`${id}-start`}>{t('propose.start')}</label>
-          <select ref={startRef} id={`${id}-start`} value={start} onChange={(e) => setStart(Number(e.target.value))}>
-            {starts.map((s) => (
-              <option key={s} value={s}>
-                {f.time(s, tz)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-duration`}>{t('propose.duration')}</label>
-          <select id={`${id}-duration`} value={duration} onChange={(e) => setDuration(Number(e.target.value))}>
-            {durations.map((m) => (
-              <option key={m} value={m}>
-                {m < 60 ? t('propose.minutes', { count: m }) : t('propose.hours', { count: m / 60 })}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
-      {start !== undefined && duration !== undefined && (
-        <p className="propose-summary" aria-live="polite">
-          {richText(t('propose.summary', { range: f.instantRange(start, start + duration * 60_000, tz) }), { strong: (c) => <strong>{c}</strong> })}
-          <span className="muted"> · {t('propose.timesIn', { zone: zoneLabel })}</span>
-        </p>
-      )}
+      <ProposeWhen id={id} tz={tz} starts={starts} startRef={startRef} when={{ start, duration, setStart, setDuration, durations }} />
       <div className="field">
         <label htmlFor={`${id}-name`}>{t('propose.name')}</label>
         <input
           ref={nameRef}
           id={`${id}-name`}
           autoComplete="name"
-          maxLength={100}
+          maxLength={PROPOSAL_NAME_MAX}
           value={name}
           aria-invalid={Boolean(errors.name)}
           aria-describedby={errors.name ? `${id}-name-error` : undefined}
@@ -194,23 +146,7 @@ export function ProposeForm({
           </p>
         )}
       </div>
-      <div className="field">
-        <div className="field-label-row">
-          <label htmlFor={`${id}-note`}>{t('propose.note')}</label>
-          <span className="muted small" id={`${id}-note-count`} aria-live="polite">
-            {note.length}/{NOTE_MAX}
-          </span>
-        </div>
-        <textarea
-          id={`${id}-note`}
-          rows={3}
-          maxLength={NOTE_MAX}
-          value={note}
-          aria-describedby={`${id}-note-count`}
-          placeholder={t('propose.notePlaceholder')}
-          onChange={(e) => setNote(e.target.value.slice(0, NOTE_MAX))}
-        />
-      </div>
+      <MessageField id={`${id}-note`} label={t('propose.note')} rows={3} max={PROPOSAL_NOTE_MAX} value={note} placeholder={t('propose.notePlaceholder')} onChange={setNote} />
       <p className="propose-notice">
         {t('propose.notice')}
       </p>

@@ -19,7 +19,7 @@ export interface PublicReading extends Reading {
 }
 
 /** The visitor's stored choices (cookie first, then localStorage); empty on the server. */
-export function storedChoices(): { language?: Language; hour12?: boolean } {
+function storedChoices(): { language?: Language; hour12?: boolean } {
   if (typeof document === 'undefined') return {};
   let lang: string | undefined = cookieValue(document.cookie, LANGUAGE_COOKIE);
   let clock: string | undefined = cookieValue(document.cookie, CLOCK_COOKIE);

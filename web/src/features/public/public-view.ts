@@ -21,7 +21,7 @@ function validDate(s: string): boolean {
 }
 
 /** The place named by the query's `view` and `date` values (strings as given, or undefined). */
-export function parsePlace(view: unknown, date: unknown): PublicPlace {
+function parsePlace(view: unknown, date: unknown): PublicPlace {
   return {
     view: view === 'month' ? 'month' : 'week',
     date: typeof date === 'string' && validDate(date) ? date : null,

@@ -18,11 +18,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError, type PublicAvailability } from '@avail/shared/api/api-client.ts';
 import { BUSY_HORIZON_DAYS, PUBLIC_CLOCK_TICK_MS } from '@avail/shared/constants.ts';
-import { addDays, addMonths, browserTimeZone, dateInZone, monthOf, splitByDay, weekOf, zonedToUtc, type DaySegment } from '../../lib/time.ts';
+import { addDays, addMonths, browserTimeZone, dateInZone, monthOf, weekOf, type DaySegment } from '../../lib/time.ts';
+import { daySegmentsOf, firstFreeDate, nextFreeAfter } from './public-windows.ts';
 import type { PublicBoot } from './public-boot.ts';
 import { placeFromSearch, searchWithPlace, type PublicPlace, type PublicView } from './public-view.ts';
-
-export type { PublicView } from './public-view.ts';
 
 /** Where the page is: loading, showing an answer, or one of the three error states (spec §8). */
 export type PublicStatus = 'loading' | 'loaded' | 'not_found' | 'server_error' | 'network_error';
@@ -70,16 +69,6 @@ export interface PublicAvailabilityState {
 
 /** Days ahead a date in the address may be: the public horizon less a month's range. */
 const HORIZON_DAYS = BUSY_HORIZON_DAYS - 31;
-
-/** The first plain date (in `tz`) from `today` on with a free window of `data` ending after `now`, or null. */
-function firstFreeDate(data: PublicAvailability | null, now: number, tz: string): string | null {
-  if (!data) return null;
-  for (const w of data.availability.windows ?? []) {
-    const e = Date.parse(w.end);
-    if (e > now) return dateInZone(Math.max(Date.parse(w.start), now), tz);
-  }
-  return data.next_free ? dateInZone(Date.parse(data.next_free), tz) : null;
-}
 
 /**
  * The public page's state for `slug` (the owner's username) opened with `linkKey` (a personal
@@ -178,31 +167,8 @@ export function usePublicAvailability(slug: string, linkKey: string | undefined,
       .catch(() => undefined);
   }, [slug, linkKey, range, tz]);
 
-  const segments = useMemo(() => {
-    if (!data) return [] as DaySegment[];
-    const out: DaySegment[] = [];
-    // Only windows overlapping the shown dates (an answer may cover more).
-    const from = zonedToUtc(dates[0], 0, tz);
-    const to = zonedToUtc(addDays(dates[dates.length - 1], 1), 0, tz);
-    for (const w of data.availability.windows ?? []) {
-      const s = Date.parse(w.start);
-      const e = Date.parse(w.end);
-      if (Number.isFinite(s) && Number.isFinite(e) && e > s && s < to && e > from) out.push(...splitByDay(s, e, dates, tz));
-    }
-    return out;
-  }, [data, dates, tz]);
-
-  // The first free time after the shown period: a later window of the answer, else its next_free.
-  const nextFree = useMemo(() => {
-    if (!data) return null;
-    const to = zonedToUtc(addDays(dates[dates.length - 1], 1), 0, tz);
-    for (const w of data.availability.windows ?? []) {
-      const s = Date.parse(w.start);
-      if (s >= to) return s;
-    }
-    const n = data.next_free ? Date.parse(data.next_free) : NaN;
-    return Number.isFinite(n) && n >= to ? n : null;
-  }, [data, dates, tz]);
+  const segments = useMemo(() => daySegmentsOf(data, dates, tz), [data, dates, tz]);
+  const nextFree = useMemo(() => nextFreeAfter(data, dates, tz), [data, dates, tz]);
 
   const chosen = selectedDay && dates.includes(selectedDay) ? selectedDay : null;
   const dayInFocus =

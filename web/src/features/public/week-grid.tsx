@@ -12,10 +12,10 @@ import { useFormats } from './public-i18n.tsx';
 import { Tooltip } from './public-tooltip.tsx';
 import type { ProposeTarget } from './propose-dialog.tsx';
 
-export const PX_PER_HOUR = 48;
+const PX_PER_HOUR = 48;
 
 /** The times of a free block: '9:00 AM – 12:00 PM' (en-US) or '09:00–12:00' (en-GB). */
-export function blockTimes(s: DaySegment, tz: string, f: Formats): string {
+function blockTimes(s: DaySegment, tz: string, f: Formats): string {
   return f.timeRange(s.startMs, s.endMs, tz);
 }
 

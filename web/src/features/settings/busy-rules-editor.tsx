@@ -17,7 +17,7 @@ const CHOICES: ReadonlyArray<{ key: Choice; label: string }> = [
 ];
 
 /** "Hold, focus" → ['Hold', 'focus']. */
-export function keywordsOf(text: string): string[] {
+function keywordsOf(text: string): string[] {
   return text
     .split(',')
     .map((k) => k.trim())
@@ -25,7 +25,7 @@ export function keywordsOf(text: string): string[] {
 }
 
 /** The rules in one line, e.g. "All-day: free · Tentative: busy · …" — shown while the editor is closed. */
-export function rulesSummary(r: BusyRules): string {
+function rulesSummary(r: BusyRules): string {
   const parts = [`All-day: ${r.all_day}`, `Tentative: ${r.tentative}`, `Unanswered: ${r.unanswered}`];
   if (r.free_keywords.length) parts.push(`Free if the title has: ${r.free_keywords.join(', ')}`);
   return parts.join(' · ');

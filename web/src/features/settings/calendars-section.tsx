@@ -5,9 +5,9 @@
  * OAuth popup (use-oauth-connect.ts, oauth-popup.ts), and connect forms for an ICS feed, CalDAV and
  * Apple iCloud (connect-forms.tsx; the provider cards in provider-cards.tsx). This file lays them
  * out and owns Disconnect with its confirmation. A provider the server reports unavailable
- * (`GET /me/calendar/providers`) shows the server's reason and a disabled Connect.
+ * (`GET /me/calendar/providers`, use-providers.ts) shows the server's reason and a disabled Connect.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api } from '@avail/shared/api/api-client.ts';
 import { APPLE_SUCCESS_ALERT_MS } from '@avail/shared';
 import type { ConnectionView } from '../../data/local-data.tsx';
@@ -16,44 +16,23 @@ import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { PROVIDER_LABEL } from './connection-status.ts';
 import { AppleForm, AppleHelp, CaldavForm, IcsForm } from './connect-forms.tsx';
 import { ConnectionList } from './connection-list.tsx';
-import { fetchProviders, type ProvidersReport, type ReportedProvider } from './oauth-popup.ts';
-import { ConnectButton, OAuthProviderCard, ProviderCard } from './provider-cards.tsx';
+import { ProviderGrid } from './provider-cards.tsx';
 import { SyncFailedMessage, SyncNowButton, SYNC_FAILED_TEXT } from './sync-now-button.tsx';
 import { connectionSynced, syncOutcome } from './sync-result.ts';
 import { useConnections } from './use-connections.ts';
 import { useOAuthConnect } from './use-oauth-connect.ts';
+import { useProviders } from './use-providers.ts';
 
 export function CalendarsSection() {
   const { connections, fromDevice, loadError, refresh, refreshRef } = useConnections();
-  const [providers, setProviders] = useState<ProvidersReport>({});
+  const { unavailable, markUnavailable } = useProviders();
   const [toDisconnect, setToDisconnect] = useState<ConnectionView | null>(null);
   const [connectOpen, setConnectOpen] = useState<null | 'ics' | 'caldav' | 'apple'>(null);
   // A CalDAV connection being reconnected (its form replaces it; issue 23 item 1).
   const [replacing, setReplacing] = useState<ConnectionView | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const alert = useAlert();
-  const oauth = useOAuthConnect(
-    alert,
-    () => void refreshRef.current(),
-    (provider, reason) => setProviders((p) => ({ ...p, [provider]: { available: false, reason } })),
-  );
-
-  // Which providers this server can connect (Google/Microsoft need OAuth credentials). A server
-  // without the endpoint, or a failed call, leaves every provider available.
-  useEffect(() => {
-    let live = true;
-    fetchProviders().then(
-      (p) => live && setProviders(p),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  const unavailable = (p: ReportedProvider): string | null => {
-    const v = providers[p];
-    return v && !v.available ? (v.reason ?? 'Not available on this server.') : null;
-  };
+  const oauth = useOAuthConnect(alert, () => void refreshRef.current(), markUnavailable);
 
   async function disconnect(c: ConnectionView) {
     try {
@@ -92,7 +71,6 @@ export function CalendarsSection() {
   }
 
   const list = connections ?? [];
-  const has = (p: string) => list.some((c) => c.provider === p);
 
   return (
     <section className="card" id="calendars" tabIndex={-1} aria-labelledby="calendars-title">
@@ -116,41 +94,7 @@ export function CalendarsSection() {
       )}
 
       <h3 className="subhead">Connect a calendar</h3>
-      <ul className="provider-grid">
-        {(['google', 'microsoft'] as const).map((p) => (
-          <OAuthProviderCard
-            key={p}
-            provider={p}
-            connection={list.find((c) => c.provider === p) ?? null}
-            unavailableReason={unavailable(p)}
-            pending={oauth.pending === p}
-            busy={oauth.pending !== null && oauth.pending !== p}
-            onConnect={() => oauth.connect(p)}
-          />
-        ))}
-        <ProviderCard
-          kind="apple"
-          name="Apple iCloud"
-          descriptionId="provider-apple-note"
-          description={
-            <>
-              {unavailable('apple') ? <span className="provider-unavailable">Unavailable: {unavailable('apple')} </span> : null}
-              {has('apple') ? 'Connected. ' : ''}
-              <button type="button" className="btn btn-link small" onClick={() => setHelpOpen(true)}>
-                How do I get an app-specific password?
-              </button>
-            </>
-          }
-        >
-          <ConnectButton onClick={() => setConnectOpen('apple')} unavailableReason={unavailable('apple')} describedBy="provider-apple-note" />
-        </ProviderCard>
-        <ProviderCard kind="caldav" name="CalDAV" description="Fastmail, Nextcloud, Radicale and other CalDAV servers.">
-          <ConnectButton onClick={() => setConnectOpen('caldav')} />
-        </ProviderCard>
-        <ProviderCard kind="ics" name="ICS feed URL" description="Any calendar published as an iCal (.ics) link.">
-          <ConnectButton onClick={() => setConnectOpen('ics')} />
-        </ProviderCard>
-      </ul>
+      <ProviderGrid connections={list} unavailable={unavailable} oauth={oauth} onOpen={setConnectOpen} onHelp={() => setHelpOpen(true)} />
 
       {connectOpen === 'ics' && (
         <IcsForm onClose={() => setConnectOpen(null)} onDone={(msg) => { setConnectOpen(null); alert.show('success', msg); void refresh(); }} />

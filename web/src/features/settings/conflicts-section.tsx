@@ -22,7 +22,7 @@ const RESTORE_SYNC_WAIT_MS = 5_000;
  * What a version said, in words ("Tuesday 9:00 AM – 12:00 PM", "2030-02-01: unavailable all day", …);
  * a busy block's instants in the owner's formats `fmt` and zone `tz` ('Mon 30 Nov, 09:00').
  */
-export function describeVersion(v: ReplacedVersion, fmt: OwnerFormats, tz: string): string {
+function describeVersion(v: ReplacedVersion, fmt: OwnerFormats, tz: string): string {
   const r = v.replaced;
   const time = (s: unknown) => (typeof s === 'string' ? to12h(s) : '');
   let what: string;
@@ -41,7 +41,7 @@ export function describeVersion(v: ReplacedVersion, fmt: OwnerFormats, tz: strin
 }
 
 /** Which device made the winning version, as the owner reads it. */
-export function deviceLabel(byDevice: string, thisDevice: string | undefined): string {
+function deviceLabel(byDevice: string, thisDevice: string | undefined): string {
   if (thisDevice && byDevice === thisDevice) return 'this device';
   if (byDevice === 'server') return 'the web app';
   return `another device (${byDevice.slice(0, 8)})`;

@@ -7,6 +7,7 @@ import { api, ApiError, serverMessage } from '@avail/shared/api/api-client.ts';
 import { appleConnectSchema, caldavConnectSchema, icsConnectSchema, APPLE_ERROR_ALERT_MS } from '@avail/shared';
 import { useAlert } from '../../components/ui/alert.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
+import { PasswordField } from '../../components/password-field.tsx';
 import { appleError } from './connection-status.ts';
 
 function firstIssue(r: { success: boolean; error?: { issues: { message: string }[] } }): string {
@@ -109,10 +110,7 @@ export function CaldavForm({ onClose, onDone, replacing = null }: { onClose: () 
           <label htmlFor="caldav-username">Username</label>
           <input id="caldav-username" autoComplete="username" value={form.username} onChange={set('username')} />
         </div>
-        <div className="field">
-          <label htmlFor="caldav-password">Password</label>
-          <input id="caldav-password" type="password" autoComplete="current-password" value={form.password} onChange={set('password')} />
-        </div>
+        <PasswordField id="caldav-password" label="Password" autoComplete="current-password" value={form.password} onChange={(value) => setForm((f) => ({ ...f, password: value }))} />
         <ConnectFormFooter busy={busy} label="Connect" onCancel={onClose} />
       </form>
     </Dialog>
@@ -149,10 +147,7 @@ export function AppleForm({ onClose, onDone, onHelp }: { onClose: () => void; on
           <label htmlFor="apple-id">Apple ID</label>
           <input id="apple-id" type="email" autoComplete="username" value={appleId} onChange={(e) => setAppleId(e.target.value)} placeholder="you@icloud.com" autoFocus />
         </div>
-        <div className="field">
-          <label htmlFor="apple-password">App-specific password</label>
-          <input id="apple-password" type="password" autoComplete="off" value={password} onChange={(e) => setPassword(e.target.value)} placeholder="xxxx-xxxx-xxxx-xxxx" />
-        </div>
+        <PasswordField id="apple-password" label="App-specific password" autoComplete="off" value={password} onChange={setPassword} placeholder="xxxx-xxxx-xxxx-xxxx" />
         <button type="button" className="btn btn-link small" onClick={onHelp}>
           How do I create an app-specific password?
         </button>

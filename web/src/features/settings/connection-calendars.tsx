@@ -14,7 +14,7 @@ import { Switch } from '../../components/ui/switch.tsx';
 import './connection-calendars.css';
 
 /** "2 of 4 calendars count as busy" (the summary while the list is closed). */
-export function busySummary(included: number, total: number): string {
+function busySummary(included: number, total: number): string {
   if (total <= 0) return 'No calendars listed yet';
   if (total === 1) return included === 1 ? '1 calendar, counts as busy' : '1 calendar, not counted as busy';
   return `${included} of ${total} calendars count as busy`;

@@ -12,10 +12,10 @@ import { useSession } from '../../data/session.tsx';
 import { browserLocale, createOwnerFormats, type OwnerFormatChoice } from '../../data/use-owner-formats.ts';
 
 /** The locales offered by "Format" (BCP 47), in this order. */
-export const FORMAT_LOCALES = ['en-US', 'en-GB', 'de', 'fr', 'es', 'nl', 'pt-BR', 'ja'] as const;
+const FORMAT_LOCALES = ['en-US', 'en-GB', 'de', 'fr', 'es', 'nl', 'pt-BR', 'ja'] as const;
 
 /** A locale's name in its own language, first letter capitalised ('fr' → 'Français', 'en-GB' → 'English (UK)'); the tag itself when Intl cannot name it. */
-export function localeOwnName(tag: string): string {
+function localeOwnName(tag: string): string {
   try {
     const name = new Intl.DisplayNames([tag], { type: 'language', languageDisplay: 'standard', style: 'short' }).of(tag) ?? tag;
     return name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);

@@ -11,12 +11,12 @@ import { useNavigate } from 'react-router-dom';
 import { api, ApiError } from '@avail/shared/api/api-client.ts';
 import { useSession } from '../../data/session.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
-import { FieldError } from '../../components/ui/field-error.tsx';
+import { PasswordField } from '../../components/password-field.tsx';
 import { cleanAnyCode } from '../../lib/two-factor.ts';
 import { AuthCodeField } from './auth-code-field.tsx';
 
 /** Shown on the home page after the deletion. */
-export const ACCOUNT_DELETED_NOTICE = 'Your account has been deleted. Everything it held is gone from Avail.';
+const ACCOUNT_DELETED_NOTICE = 'Your account has been deleted. Everything it held is gone from Avail.';
 
 export function DeleteAccountSection() {
   const { user, logout } = useSession();
@@ -75,22 +75,17 @@ export function DeleteAccountSection() {
       </button>
       <Dialog open={open} onOpenChange={reset} title="Delete your account?" description="Everything in your Avail account is deleted for good, and your public link stops working.">
         <form className="form" onSubmit={onSubmit} noValidate>
-          <div className="field">
-            <label htmlFor="delete-password">Password</label>
-            <input
-              id="delete-password"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => {
-                setPassword(e.target.value);
-                setError('');
-              }}
-              aria-invalid={Boolean(error)}
-              aria-describedby={error ? 'delete-password-error' : undefined}
-            />
-            <FieldError id="delete-password-error">{error}</FieldError>
-          </div>
+          <PasswordField
+            id="delete-password"
+            label="Password"
+            autoComplete="current-password"
+            value={password}
+            error={error}
+            onChange={(value) => {
+              setPassword(value);
+              setError('');
+            }}
+          />
           {askCode && (
             <AuthCodeField
               id="delete-two-factor-code"

@@ -34,7 +34,7 @@ export function connectFailureText(provider: OAuthProvider): string {
 
 export const POPUP_BLOCKED_TEXT = 'Your browser blocked the sign-in window. Allow pop-ups for this site and try again.';
 
-export interface ProviderAvailability {
+interface ProviderAvailability {
   available: boolean;
   reason: string | null;
 }
@@ -56,7 +56,7 @@ export async function fetchProviders(): Promise<ProvidersReport> {
 }
 
 /** `POST /me/calendar/{provider}/connect` → the consent URL. @throws ApiError (503 `provider_unavailable`). */
-export async function requestAuthUrl(provider: OAuthProvider): Promise<string> {
+async function requestAuthUrl(provider: OAuthProvider): Promise<string> {
   const body = await post<{ auth_url?: unknown }>(`/me/calendar/${provider}/connect`);
   if (typeof body.auth_url !== 'string' || !/^https?:\/\//i.test(body.auth_url)) {
     throw new ApiError('The server sent no sign-in address', 200, body);
@@ -89,7 +89,7 @@ export interface PopupWindow {
   document?: { title: string; body: { textContent: string | null } | null } | null;
 }
 
-export const browserPopupEnv: PopupEnv = {
+const browserPopupEnv: PopupEnv = {
   open: (url, name, features) => window.open(url, name, features) as PopupWindow | null,
   onMessage: (fn) => {
     const listener = (e: MessageEvent) => {
@@ -108,7 +108,7 @@ export const browserPopupEnv: PopupEnv = {
  * What the callback page may post to its opener before closing itself (same origin only):
  * `{ type: 'avail-oauth', provider, ok }`. Optional: without it the flow just refetches.
  */
-export interface OAuthResultMessage {
+interface OAuthResultMessage {
   type: 'avail-oauth';
   provider: OAuthProvider;
   ok: boolean;
@@ -230,7 +230,7 @@ export function startOAuthConnect(
 // ---- consent in the system browser (desktop app) -----------------------------------------------
 
 /** How often the connections are re-read while the owner finishes in the browser (ms). */
-export const BROWSER_CONSENT_POLL_MS = 2_000;
+const BROWSER_CONSENT_POLL_MS = 2_000;
 /** After this long without a new connection the flow ends and the list is simply refreshed (ms). */
 export const BROWSER_CONSENT_TIMEOUT_MS = 10 * 60_000;
 

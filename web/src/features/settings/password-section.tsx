@@ -13,14 +13,14 @@ import { useState, type FormEvent } from 'react';
 import { api, ApiError, serverMessage, setToken } from '@avail/shared/api/api-client.ts';
 import { GENERIC_ERROR_MESSAGE, MIN_PASSWORD_LENGTH } from '@avail/shared/constants.ts';
 import { Alert } from '../../components/ui/alert.tsx';
-import { FieldError } from '../../components/ui/field-error.tsx';
+import { PasswordField } from '../../components/password-field.tsx';
 import { useSession } from '../../data/session.tsx';
 import { cleanAnyCode } from '../../lib/two-factor.ts';
 import { AUTH_CODE_REQUIRED, AuthCodeField } from './auth-code-field.tsx';
 import { SESSIONS_CHANGED_EVENT } from './sessions-section.tsx';
 
 type Field = 'current_password' | 'password' | 'password_confirmation' | 'two_factor_code';
-type PasswordField = Exclude<Field, 'two_factor_code'>;
+type PasswordName = Exclude<Field, 'two_factor_code'>;
 const FIELD_IDS: Record<Field, string> = {
   current_password: 'password-current',
   password: 'password-new',
@@ -83,33 +83,21 @@ export function PasswordSection() {
     }
   }
 
-  function field(name: PasswordField, label: string, autoComplete: string) {
-    const id = FIELD_IDS[name];
-    const error = errors[name];
+  function field(name: PasswordName, label: string, autoComplete: string) {
     return (
-      <div className="field">
-        <label htmlFor={id}>{label}</label>
-        <input
-          id={id}
-          type="password"
-          autoComplete={autoComplete}
-          value={values[name]}
-          aria-invalid={Boolean(error)}
-          aria-describedby={error ? `${id}-error` : name === 'password' ? `${id}-hint` : undefined}
-          onChange={(e) => {
-            setValues((v) => ({ ...v, [name]: e.target.value }));
-            setErrors((x) => ({ ...x, [name]: undefined }));
-            setSuccess('');
-          }}
-        />
-        {error ? (
-          <FieldError id={`${id}-error`}>{error}</FieldError>
-        ) : name === 'password' ? (
-          <p id={`${id}-hint`} className="muted small">
-            At least {MIN_PASSWORD_LENGTH} characters.
-          </p>
-        ) : null}
-      </div>
+      <PasswordField
+        id={FIELD_IDS[name]}
+        label={label}
+        autoComplete={autoComplete}
+        value={values[name]}
+        error={errors[name]}
+        hint={name === 'password' ? `At least ${MIN_PASSWORD_LENGTH} characters.` : undefined}
+        onChange={(value) => {
+          setValues((v) => ({ ...v, [name]: value }));
+          setErrors((x) => ({ ...x, [name]: undefined }));
+          setSuccess('');
+        }}
+      />
     );
   }
 

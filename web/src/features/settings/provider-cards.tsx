@@ -7,12 +7,12 @@ import type { ReactNode } from 'react';
 import type { ConnectionView } from '../../data/local-data.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { PROVIDER_LABEL, statusText } from './connection-status.ts';
-import { OAUTH_LABEL, type OAuthProvider } from './oauth-popup.ts';
+import { OAUTH_LABEL, type OAuthProvider, type ReportedProvider } from './oauth-popup.ts';
 
 const PROVIDER_LETTER = { google: 'G', microsoft: 'M', apple: 'A', caldav: 'C', ics: 'I' } as const;
 
 /** One card of "Connect a calendar": provider mark, name, one line of help, and its action. */
-export function ProviderCard({
+function ProviderCard({
   kind,
   name,
   description,
@@ -41,7 +41,7 @@ export function ProviderCard({
   );
 }
 
-export function ConnectButton({ onClick, unavailableReason, describedBy }: { onClick: () => void; unavailableReason?: string | null; describedBy?: string }) {
+function ConnectButton({ onClick, unavailableReason, describedBy }: { onClick: () => void; unavailableReason?: string | null; describedBy?: string }) {
   return (
     <button
       type="button"
@@ -60,7 +60,7 @@ export function ConnectButton({ onClick, unavailableReason, describedBy }: { onC
  * server → the server's reason and a disabled Connect; connected → the account; expired or in
  * error → Reconnect (the same flow).
  */
-export function OAuthProviderCard({
+function OAuthProviderCard({
   provider,
   connection,
   unavailableReason,
@@ -121,3 +121,61 @@ export function OAuthProviderCard({
 }
 
 /** Cancel + submit row of the connect dialogs; the submit reads 'Connecting...' while busy. */
+
+/**
+ * "Connect a calendar": Google and Microsoft (OAuth: `oauth.connect`, `oauth.pending` while a
+ * consent is open), Apple iCloud, CalDAV and an ICS feed (`onOpen` opens their form; `onHelp` the
+ * app-specific password help). `unavailable(provider)`: the server's reason, or null.
+ */
+export function ProviderGrid({
+  connections,
+  unavailable,
+  oauth,
+  onOpen,
+  onHelp,
+}: {
+  connections: ConnectionView[];
+  unavailable: (provider: ReportedProvider) => string | null;
+  oauth: { pending: OAuthProvider | null; connect(provider: OAuthProvider): void };
+  onOpen: (form: 'ics' | 'caldav' | 'apple') => void;
+  onHelp: () => void;
+}) {
+  const has = (p: string) => connections.some((c) => c.provider === p);
+  return (
+    <ul className="provider-grid">
+      {(['google', 'microsoft'] as const).map((p) => (
+        <OAuthProviderCard
+          key={p}
+          provider={p}
+          connection={connections.find((c) => c.provider === p) ?? null}
+          unavailableReason={unavailable(p)}
+          pending={oauth.pending === p}
+          busy={oauth.pending !== null && oauth.pending !== p}
+          onConnect={() => oauth.connect(p)}
+        />
+      ))}
+      <ProviderCard
+        kind="apple"
+        name="Apple iCloud"
+        descriptionId="provider-apple-note"
+        description={
+          <>
+            {unavailable('apple') ? <span className="provider-unavailable">Unavailable: {unavailable('apple')} </span> : null}
+            {has('apple') ? 'Connected. ' : ''}
+            <button type="button" className="btn btn-link small" onClick={onHelp}>
+              How do I get an app-specific password?
+            </button>
+          </>
+        }
+      >
+        <ConnectButton onClick={() => onOpen('apple')} unavailableReason={unavailable('apple')} describedBy="provider-apple-note" />
+      </ProviderCard>
+      <ProviderCard kind="caldav" name="CalDAV" description="Fastmail, Nextcloud, Radicale and other CalDAV servers.">
+        <ConnectButton onClick={() => onOpen('caldav')} />
+      </ProviderCard>
+      <ProviderCard kind="ics" name="ICS feed URL" description="Any calendar published as an iCal (.ics) link.">
+        <ConnectButton onClick={() => onOpen('ics')} />
+      </ProviderCard>
+    </ul>
+  );
+}

@@ -14,6 +14,7 @@ import { GENERIC_ERROR_MESSAGE } from '@avail/shared/constants.ts';
 import { useSession } from '../../data/session.tsx';
 import { Alert, useAutoDismiss } from '../../components/ui/alert.tsx';
 import { FieldError } from '../../components/ui/field-error.tsx';
+import { PasswordField } from '../../components/password-field.tsx';
 import { useCopy } from '../../components/use-copy.ts';
 import { AuthCodeField } from './auth-code-field.tsx';
 import { cleanAnyCode, cleanTotpInput, groupSecret, RECOVERY_CODES_FILE_NAME, recoveryCodesText, svgDataUrl, TOTP_CODE_LENGTH } from '../../lib/two-factor.ts';
@@ -131,23 +132,18 @@ function ConfirmPasswordForm({ busy, onSubmit, onCancel }: { busy: boolean; onSu
 
   return (
     <form className="form" onSubmit={submit} noValidate>
-      <div className="field">
-        <label htmlFor="two-factor-setup-password">Confirm your password to continue</label>
-        <input
-          id="two-factor-setup-password"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          autoFocus
-          onChange={(e) => {
-            setPassword(e.target.value);
-            setError('');
-          }}
-          aria-invalid={Boolean(error)}
-          aria-describedby={error ? 'two-factor-setup-password-error' : undefined}
-        />
-        <FieldError id="two-factor-setup-password-error">{error}</FieldError>
-      </div>
+      <PasswordField
+        id="two-factor-setup-password"
+        label="Confirm your password to continue"
+        autoComplete="current-password"
+        value={password}
+        autoFocus
+        error={error}
+        onChange={(value) => {
+          setPassword(value);
+          setError('');
+        }}
+      />
       <div className="button-row">
         <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>
           {busy ? 'Preparing…' : 'Continue'}
@@ -319,22 +315,17 @@ function DisableForm({ onCancel, onDisabled }: { onCancel: () => void; onDisable
     <form className="form two-factor-disable" onSubmit={onSubmit} noValidate>
       <p className="muted">Signing in will ask only for your password again.</p>
       {error && <Alert kind="error">{error}</Alert>}
-      <div className="field">
-        <label htmlFor="two-factor-off-password">Password</label>
-        <input
-          id="two-factor-off-password"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => {
-            setPassword(e.target.value);
-            setErrors((x) => ({ ...x, password: undefined }));
-          }}
-          aria-invalid={Boolean(errors.password)}
-          aria-describedby={errors.password ? 'two-factor-off-password-error' : undefined}
-        />
-        <FieldError id="two-factor-off-password-error">{errors.password}</FieldError>
-      </div>
+      <PasswordField
+        id="two-factor-off-password"
+        label="Password"
+        autoComplete="current-password"
+        value={password}
+        error={errors.password}
+        onChange={(value) => {
+          setPassword(value);
+          setErrors((x) => ({ ...x, password: undefined }));
+        }}
+      />
       <AuthCodeField
         id="two-factor-off-code"
         label="Code from your authenticator app, or a recovery code"

@@ -204,6 +204,18 @@ export default function DesktopIntegration() {
     if (report) bridge.setTrayState(report);
   }, [state, syncing]);
 
+  useTrayCommands(data, failed, timezone, userId);
+  useProposalNotifications(userId, Boolean(user?.email_verified_at), timezone);
+  return null;
+}
+
+/**
+ * The tray's commands, carried out on the device's database `data` (offline too), or by the server
+ * when it cannot open here (`failed`); busy blocks and decisions that arrive before it is open wait
+ * here. `timezone`: the owner's (null: this computer's); `userId`: the signed-in owner, told to the
+ * platform (`commandsReady`) once the commands can be carried out.
+ */
+function useTrayCommands(data: LocalData | null, failed: boolean, timezone: string | null, userId: string | null): void {
   // Tray commands, carried out on the device's database (offline too). Busy blocks and decisions
   // that arrive before it is open wait in `waiting` (marked queued: their outcome is notified).
   const latest = useRef({ data, timezone, failed });
@@ -255,10 +267,16 @@ export default function DesktopIntegration() {
     },
     [],
   );
+}
 
+/**
+ * Visitors' proposals → one system notification each (only where notifications reach the owner):
+ * checked every PROPOSAL_CHECK_MS and when the network is back, for a verified owner with a zone.
+ */
+function useProposalNotifications(userId: string | null, verified: boolean, timezone: string | null): void {
   // Visitors' proposals → one system notification each (only where notifications reach the owner).
   useEffect(() => {
-    if (!userId || !user?.email_verified_at || !timezone || !bridge.capabilities().notifications) return;
+    if (!userId || !verified || !timezone || !bridge.capabilities().notifications) return;
     let stopped = false;
     let checking = false; // one check at a time: two overlapping ones could announce a proposal twice
     const check = () => {
@@ -283,7 +301,5 @@ export default function DesktopIntegration() {
       clearInterval(timer);
       window.removeEventListener('online', check);
     };
-  }, [userId, user?.email_verified_at, timezone]);
-
-  return null;
+  }, [userId, verified, timezone]);
 }

@@ -10,8 +10,6 @@ import { proposalRoute, type DesktopNotification } from '@avail/shared/desktop/d
 
 /** How often proposals are checked (ms). */
 export const PROPOSAL_CHECK_MS = 20_000;
-/** The route of the dashboard's Proposed times card. */
-export const PROPOSALS_ROUTE = '/app/dashboard#proposals';
 /** At most this many announced ids are remembered per user. */
 const SEEN_MAX = 500;
 

@@ -14,7 +14,7 @@ export const LEDGER_MAX_IDS = 200;
 const STORAGE_KEY = 'avail:tray-commands-done';
 
 /** What `begin` says about a command id. */
-export type LedgerEntry = 'new' | 'running' | 'done';
+type LedgerEntry = 'new' | 'running' | 'done';
 
 export interface TrayCommandLedger {
   /** `'new'` (now marked running: carry it out), or `'running'` / `'done'` (a second delivery: drop it). */

@@ -9,7 +9,7 @@
 import { proposalRoute, type BusyDuration, type DesktopNotification } from '@avail/shared/desktop/desktop-bridge.ts';
 
 /** Where a busy-block notification leads: the dashboard, whose week shows the block. */
-export const BUSY_NOTICE_ROUTE = '/app/dashboard';
+const BUSY_NOTICE_ROUTE = '/app/dashboard';
 
 function clock(zone: string, t: number): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(t));
@@ -19,7 +19,7 @@ function day(zone: string, t: number): string {
 }
 
 /** What the tray item said: `Busy for the next 30 min` … `Busy for the rest of today`. */
-export function busyItemText(duration: BusyDuration): string {
+function busyItemText(duration: BusyDuration): string {
   if ('restOfToday' in duration) return 'Busy for the rest of today';
   return duration.minutes < 60 ? `Busy for the next ${duration.minutes} min` : `Busy for the next ${duration.minutes / 60} h`;
 }
