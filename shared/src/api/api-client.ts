@@ -29,14 +29,10 @@ export {
   get,
   post,
 } from './api-transport.ts';
-export type { TokenStore, RequestOptions } from './api-transport.ts';
+export type { TokenStore } from './api-transport.ts';
 export type {
   User,
   TwoFactorSetup,
-  AuthResponse,
-  VerifyResponse,
-  Profile,
-  AvatarUpload,
   AvailabilityRule,
   AvailabilityException,
   DashboardStats,
@@ -50,9 +46,7 @@ export type {
   GeneratedEmailText,
   Proposal,
   BusyBlock,
-  ProposalInput,
   AccountSession,
-  AccountChangeResult,
   ProposalLinkInfo,
 } from './api-shapes.ts';
 export type { ReplacedVersion } from '../rx/replication-protocol.ts';

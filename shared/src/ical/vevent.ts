@@ -9,7 +9,7 @@ import { paramOf, propOf, propsOf, readComponents, unescapeText, type IcsCompone
 import { parseDuration, parseIcsTime, parseRRule, type IcsDuration, type IcsTime, type RecurRule } from './values.ts';
 
 /** An RDATE value: a start, optionally with its own end (`VALUE=PERIOD`). */
-export interface RDateValue {
+interface RDateValue {
   start: IcsTime;
   end?: IcsTime;
   duration?: IcsDuration;

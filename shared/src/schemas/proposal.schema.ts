@@ -11,17 +11,17 @@ import { LANGUAGES } from '../i18n/languages.ts';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './storable-text.ts';
 
 /** Shortest proposal: 15 minutes. */
-export const PROPOSAL_MIN_MINUTES = 15;
+const PROPOSAL_MIN_MINUTES = 15;
 /** Longest proposal: 8 hours (480 minutes). */
-export const PROPOSAL_MAX_MINUTES = 480;
-export const PROPOSAL_NAME_MAX = 100;
-export const PROPOSAL_NOTE_MAX = 1000;
+const PROPOSAL_MAX_MINUTES = 480;
+const PROPOSAL_NAME_MAX = 100;
+const PROPOSAL_NOTE_MAX = 1000;
 
 /**
  * An ISO 8601 instant with `Z` or a numeric offset (`2026-11-24T09:00:00Z`,
  * `2026-11-24T10:00+01:00`); seconds and fractions optional. Local times without a zone are refused.
  */
-export const ISO_INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+const ISO_INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 
 /** UTC epoch ms of an ISO instant matching {@link ISO_INSTANT_PATTERN}, or NaN. */
 export function parseIsoInstant(value: string): number {
@@ -85,10 +85,10 @@ export const proposalSchema = z
 export type ProposalBody = z.infer<typeof proposalSchema>;
 
 /** Where a proposal stands (issue 24): nothing is booked while `pending`. */
-export const PROPOSAL_STATUSES = ['pending', 'confirmed', 'declined', 'cancelled'] as const;
+const PROPOSAL_STATUSES = ['pending', 'confirmed', 'declined', 'cancelled'] as const;
 export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 /** What the owner does to a proposal: confirm or decline a pending one, cancel a confirmed one. */
-export const PROPOSAL_ACTIONS = ['confirm', 'decline', 'cancel'] as const;
+const PROPOSAL_ACTIONS = ['confirm', 'decline', 'cancel'] as const;
 export type ProposalAction = (typeof PROPOSAL_ACTIONS)[number];
 /** Longest message the owner adds to a decline or a cancel. */
 export const PROPOSAL_MESSAGE_MAX = 1000;
@@ -96,7 +96,7 @@ export const PROPOSAL_MESSAGE_MAX = 1000;
 export const PROPOSAL_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** A calendar of one connection: `{ connection_id, calendar_id }` (calendar_id as in GET …/calendars). */
-export const calendarTargetSchema = z.object({
+const calendarTargetSchema = z.object({
   connection_id: z.string({ error: 'Choose a calendar' }).trim().min(1, 'Choose a calendar').max(64, 'Choose a calendar'),
   calendar_id: z.string({ error: 'Choose a calendar' }).min(1, 'Choose a calendar').max(2048, 'Choose a calendar'),
 });
