@@ -28,13 +28,7 @@ export const DEFAULT_TIMEZONE = 'Europe/Brussels';
 export const DEFAULT_RULE = { weekday: 0, start_time_local: '09:00', end_time_local: '17:00' } as const;
 /** Calendar grid (dashboard preview). */
 export const CALENDAR_PX_PER_HOUR = 60;
-export const CALENDAR_MIN_START_HOUR = 8;
-export const CALENDAR_MIN_END_HOUR = 20;
-export const CALENDAR_WIDEN_HOURS = 2;
 export const BUSINESS_HOURS = { start: 7, end: 21 } as const;
-/** Default public week view 07:00–20:00, expanding when needed. */
-export const PUBLIC_VIEW_START_HOUR = 7;
-export const PUBLIC_VIEW_END_HOUR = 20;
 export const DASHBOARD_EVENTS_REFRESH_MS = 2 * 60_000;
 /** Backup calendar sync interval: 15 minutes. */
 export const BACKUP_SYNC_INTERVAL_MS = 15 * 60_000;
@@ -46,11 +40,7 @@ export const COPY_FEEDBACK_MS = 2_000;
 export const SYNC_COMPLETE_MS = 5_000;
 export const PUBLIC_CLOCK_TICK_MS = 60_000;
 export const HEADER_COMPACT_SCROLL_PX = 50;
-export const MOBILE_BREAKPOINT_PX = 768;
 export const ONBOARDING_RELOAD_DELAY_MS = 100;
-/** Public availability API limits (availability-semantics.md, "The public API"). */
-export const PUBLIC_DEFAULT_RANGE_MS = 28 * 24 * 3_600_000;
-export const PUBLIC_MAX_RANGE_DAYS = 93;
 export const BUSY_HORIZON_DAYS = 366;
 /** Sync horizon: recurring events are expanded from 30 days back to 400 days ahead. */
 export const SYNC_HORIZON_PAST_DAYS = 30;
@@ -94,7 +84,7 @@ export const BUSY_BLOCK_NOTE_MAX_LENGTH = 200;
  * Names that can never be usernames because public links live at `/{username}` beside the
  * app's own routes. Compared case-insensitively. The router and the validator both read this.
  */
-export const RESERVED_USERNAMES: ReadonlySet<string> = new Set([
+const RESERVED_USERNAMES: ReadonlySet<string> = new Set([
   'app', 'api', 'u', 'login', 'logout', 'register', 'signup', 'verify-email', 'forgot-password',
   'reset-password', 'support', 'privacypolicy', 'termsofservice', 'privacy', 'terms', 'onboarding',
   'dashboard', 'availability', 'links', 'analytics', 'settings', 'assets', 'static', 'public',

@@ -138,7 +138,7 @@ export interface DesktopNotification {
 }
 
 /** What a platform can do, for the few screens that differ (never "which platform is this"). */
-export interface PlatformCapabilities {
+interface PlatformCapabilities {
   /** System notifications reach the owner (desktop: yes; browser: no, so nothing polls for them). */
   notifications: boolean;
   /**
@@ -247,7 +247,7 @@ export function isExternalPageUrl(url: string): boolean {
 }
 
 /** `localhost`, `127.x.x.x` or `[::1]`. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 

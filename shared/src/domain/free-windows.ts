@@ -64,7 +64,7 @@ export class InvalidInputError extends Error {
 const TIME_RE = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 /** Minutes after local midnight of an `HH:MM` string (00:00–23:59), or `null` when malformed. */
-export function parseLocalTime(s: unknown): number | null {
+function parseLocalTime(s: unknown): number | null {
   if (typeof s !== 'string') return null;
   const m = TIME_RE.exec(s);
   return m ? Number(m[1]) * 60 + Number(m[2]) : null;
@@ -127,7 +127,7 @@ export function validateOwnerSchedule(rules: readonly WeeklyRule[], exceptions: 
  * 'compatible' disambiguation (gap → forward, overlap → earlier); a window that collapses to zero
  * length (e.g. exactly a DST gap) disappears.
  */
-export function availabilityWindows(
+function availabilityWindows(
   timezone: string,
   rules: readonly WeeklyRule[],
   exceptions: readonly DateException[],

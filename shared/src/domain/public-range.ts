@@ -15,8 +15,8 @@
 import { DAY_MS, getIanaZone, isValidIanaZone, parseIsoDate, startOfLocalDay, wallDay, wallFromFields } from './zone-time.ts';
 import { formatInstant } from './free-windows.ts';
 
-export const DEFAULT_RANGE_MS = 28 * DAY_MS;
-export const MAX_RANGE_DAYS = 93;
+const DEFAULT_RANGE_MS = 28 * DAY_MS;
+const MAX_RANGE_DAYS = 93;
 export const HORIZON_MS = 366 * DAY_MS;
 
 export type ResolvedRange = { ok: true; start: number; end: number } | { ok: false; error: string };

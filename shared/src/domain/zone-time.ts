@@ -14,246 +14,30 @@
  * Nothing here depends on the process time zone (`TZ`): IANA zones are evaluated through
  * `Intl.DateTimeFormat` with an explicit `timeZone`, and every `Date` is read with UTC getters.
  */
+import { DAY_MS, fieldsFromWall, wallFromFields, type LocalDateTime, type TimeZone } from './wall-time.ts';
+import { getIanaZone } from './iana-zones.ts';
 
-export const MINUTE_MS = 60_000;
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 86_400_000;
-
-/** A time zone: maps instants to UTC offsets. */
-export interface TimeZone {
-  /** Zone name: the canonical IANA name, or the `TZID` of a `VTIMEZONE`. */
-  readonly name: string;
-  /** UTC offset in milliseconds in force at `utcMs` (`local = utc + offset`). */
-  offsetAt(utcMs: number): number;
-}
-
-/** Local calendar fields. `m` is 1–12, `d` 1–31, `h` 0–23, `mi` 0–59, `s` 0–59. */
-export interface LocalDateTime {
-  y: number;
-  m: number;
-  d: number;
-  h?: number;
-  mi?: number;
-  s?: number;
-}
-
-/** Thrown for an unknown IANA zone name. */
-export class UnknownTimeZoneError extends Error {
-  constructor(public readonly zoneName: string) {
-    super(`unknown time zone: ${zoneName}`);
-    this.name = 'UnknownTimeZoneError';
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// IANA zones via Intl
-// ---------------------------------------------------------------------------------------------
-
-interface YearSegments {
-  /** Instants at which a new offset starts; `starts[0]` is the first instant of the year. */
-  starts: number[];
-  offsets: number[];
-}
-
-const yearStartCache = new Map<number, number>();
-function utcYearStart(y: number): number {
-  let v = yearStartCache.get(y);
-  if (v === undefined) {
-    v = Date.UTC(y, 0, 1);
-    yearStartCache.set(y, v);
-  }
-  return v;
-}
-
-/**
- * An IANA zone evaluated through `Intl.DateTimeFormat`. Offsets are computed once per UTC year:
- * the year is sampled every 24 h and every offset change is bisected to the millisecond, so later
- * look-ups are a binary search over a handful of segments (no formatting in hot loops).
- * Limitation: two transitions less than 24 h apart that cancel each other out are not seen
- * (no such transition exists in the tz database after 1900).
- */
-class IanaZone implements TimeZone {
-  private readonly dtf: Intl.DateTimeFormat;
-  private readonly years = new Map<number, YearSegments>();
-  private lastSeg: { from: number; to: number; offset: number } = { from: 1, to: 0, offset: 0 };
-
-  constructor(public readonly name: string) {
-    this.dtf = new Intl.DateTimeFormat('en-US', {
-      timeZone: name,
-      hourCycle: 'h23',
-      era: 'short',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-  }
-
-  /** Exact offset by formatting (slow path; used only to build the per-year segments). */
-  private rawOffset(utcMs: number): number {
-    const t = Math.floor(utcMs / 1000) * 1000;
-    const parts = this.dtf.formatToParts(new Date(t));
-    let y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, bc = false;
-    for (const p of parts) {
-      switch (p.type) {
-        case 'year': y = Number(p.value); break;
-        case 'month': mo = Number(p.value); break;
-        case 'day': d = Number(p.value); break;
-        case 'hour': h = Number(p.value) % 24; break;
-        case 'minute': mi = Number(p.value); break;
-        case 'second': s = Number(p.value); break;
-        case 'era': bc = p.value.startsWith('B'); break;
-      }
-    }
-    if (bc) y = 1 - y;
-    const local = Date.UTC(y, mo - 1, d, h, mi, s);
-    // Date.UTC maps years 0–99 to 1900–1999; fix them up.
-    const fixed = y >= 0 && y < 100 ? new Date(local).setUTCFullYear(y) : local;
-    return fixed - t;
-  }
-
-  private segmentsFor(year: number): YearSegments {
-    let seg = this.years.get(year);
-    if (seg) return seg;
-    const start = utcYearStart(year);
-    const end = utcYearStart(year + 1);
-    const starts = [start];
-    const offsets = [this.rawOffset(start)];
-    let prevT = start;
-    let prevO = offsets[0];
-    for (let t = start + DAY_MS; ; t += DAY_MS) {
-      const tt = Math.min(t, end);
-      const o = this.rawOffset(tt);
-      if (o !== prevO) {
-        // bisect (prevT, tt]: the first instant whose offset differs from prevO
-        let lo = prevT, hi = tt;
-        while (hi - lo > 1000) {
-          const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
-          if (mid <= lo) break;
-          if (this.rawOffset(mid) === prevO) lo = mid; else hi = mid;
-        }
-        if (hi < end) {
-          starts.push(hi);
-          offsets.push(this.rawOffset(hi));
-        }
-        prevO = o;
-      }
-      prevT = tt;
-      if (tt >= end) break;
-    }
-    seg = { starts, offsets };
-    this.years.set(year, seg);
-    return seg;
-  }
-
-  offsetAt(utcMs: number): number {
-    const last = this.lastSeg;
-    if (utcMs >= last.from && utcMs < last.to) return last.offset;
-    const year = new Date(utcMs).getUTCFullYear();
-    const seg = this.segmentsFor(year);
-    const { starts, offsets } = seg;
-    let i = starts.length - 1;
-    while (i > 0 && starts[i] > utcMs) i--;
-    const to = i + 1 < starts.length ? starts[i + 1] : utcYearStart(year + 1);
-    this.lastSeg = { from: starts[i], to, offset: offsets[i] };
-    return offsets[i];
-  }
-}
-
-/** A zone with one constant offset (e.g. UTC). */
-export class FixedOffsetZone implements TimeZone {
-  constructor(public readonly name: string, private readonly offsetMs: number) {}
-  offsetAt(): number {
-    return this.offsetMs;
-  }
-}
-
-export const UTC_ZONE: TimeZone = new FixedOffsetZone('UTC', 0);
-
-const ianaCache = new Map<string, TimeZone | null>();
-
-/**
- * `name` with its letter case fixed (`europe/brussels` → `Europe/Brussels`; links such as
- * `Asia/Kolkata` are kept as written), or `null` when `name` is not a zone known to the runtime's
- * IANA database. Numeric offsets (`+02:00`) are not zones.
- */
-export function canonicalIanaZone(name: string): string | null {
-  const z = ianaZoneOrNull(name);
-  return z ? z.name : null;
-}
-
-/** `true` when `name` is a known IANA zone name (`Europe/Brussels`, `UTC`, `Etc/GMT+5`). */
-export function isValidIanaZone(name: unknown): name is string {
-  return typeof name === 'string' && ianaZoneOrNull(name) !== null;
-}
-
-function ianaZoneOrNull(name: string): TimeZone | null {
-  if (typeof name !== 'string') return null;
-  const cached = ianaCache.get(name);
-  if (cached !== undefined) return cached;
-  let zone: TimeZone | null = null;
-  // Intl also accepts offset strings like "+01:00" in newer engines: those are not IANA names.
-  if (name.length > 0 && name.length < 100 && /^[A-Za-z]/.test(name) && !/\s/.test(name)) {
-    try {
-      const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-      // ICU "canonicalises" to old link names (Asia/Kolkata -> Asia/Calcutta): keep the caller's
-      // spelling, only fixing its letter case.
-      const display = resolved.toLowerCase() === name.toLowerCase() ? resolved : properCase(name);
-      zone = resolved === 'UTC' || resolved === 'Etc/UTC' || resolved === 'Etc/GMT'
-        ? new FixedOffsetZone(display, 0)
-        : new IanaZone(display);
-    } catch {
-      zone = null; // not a zone this runtime knows: callers treat null as unknown
-    }
-  }
-  ianaCache.set(name, zone);
-  return zone;
-}
-
-let supportedByLower: Map<string, string> | null = null;
-function properCase(name: string): string {
-  if (!supportedByLower) {
-    supportedByLower = new Map();
-    const list = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
-    for (const z of list) supportedByLower.set(z.toLowerCase(), z);
-  }
-  return supportedByLower.get(name.toLowerCase()) ?? name;
-}
-
-/**
- * The {@link TimeZone} for an IANA name (cached per name).
- * @throws UnknownTimeZoneError when the name is not a known IANA zone.
- */
-export function getIanaZone(name: string): TimeZone {
-  const z = ianaZoneOrNull(name);
-  if (!z) throw new UnknownTimeZoneError(name);
-  return z;
-}
+export {
+  MINUTE_MS,
+  HOUR_MS,
+  DAY_MS,
+  wallFromFields,
+  fieldsFromWall,
+  wallDay,
+  weekdayOfDay,
+  weekdayOf,
+  addDays,
+  parseIsoDate,
+  formatIsoDate,
+  isLeapYear,
+  daysInMonth,
+} from './wall-time.ts';
+export type { TimeZone, LocalDateTime } from './wall-time.ts';
+export { UnknownTimeZoneError, FixedOffsetZone, UTC_ZONE, canonicalIanaZone, isValidIanaZone, getIanaZone } from './iana-zones.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Conversions
 // ---------------------------------------------------------------------------------------------
-
-/** Wall ms for local fields (see module doc). Works for years 0–9999. */
-export function wallFromFields(f: LocalDateTime): number {
-  const ms = Date.UTC(f.y, f.m - 1, f.d, f.h ?? 0, f.mi ?? 0, f.s ?? 0);
-  return f.y >= 0 && f.y < 100 ? new Date(ms).setUTCFullYear(f.y) : ms;
-}
-
-/** Local fields of a wall ms. */
-export function fieldsFromWall(wall: number): Required<LocalDateTime> {
-  const d = new Date(wall);
-  return {
-    y: d.getUTCFullYear(),
-    m: d.getUTCMonth() + 1,
-    d: d.getUTCDate(),
-    h: d.getUTCHours(),
-    mi: d.getUTCMinutes(),
-    s: d.getUTCSeconds(),
-  };
-}
 
 /**
  * Instant of a wall time in `zone`, RFC 5545 §3.3.5 / Temporal `disambiguation: 'compatible'`:
@@ -305,58 +89,6 @@ export function instantToWall(zone: TimeZone, utcMs: number): number {
  */
 export function instantToLocal(zone: ZoneLike, utcMs: number): Required<LocalDateTime> {
   return fieldsFromWall(instantToWall(toZone(zone), utcMs));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Local-date helpers (dates as day numbers: days since 1970-01-01 on the wall-clock calendar)
-// ---------------------------------------------------------------------------------------------
-
-/** Day number of a wall ms. */
-export function wallDay(wall: number): number {
-  return Math.floor(wall / DAY_MS);
-}
-
-/** Weekday of a day number, 0 = Monday … 6 = Sunday. */
-export function weekdayOfDay(day: number): number {
-  return (((day + 3) % 7) + 7) % 7;
-}
-
-/** Weekday (0 = Monday … 6 = Sunday) of a `YYYY-MM-DD` date or of local fields. */
-export function weekdayOf(date: string | LocalDateTime): number {
-  const f = typeof date === 'string' ? parseIsoDate(date) : date;
-  if (!f) throw new RangeError(`invalid date: ${String(date)}`);
-  return weekdayOfDay(wallDay(wallFromFields({ y: f.y, m: f.m, d: f.d })));
-}
-
-/** `YYYY-MM-DD` plus `days` calendar days (wall-clock calendar, DST-free). */
-export function addDays(date: string, days: number): string {
-  const f = parseIsoDate(date);
-  if (!f) throw new RangeError(`invalid date: ${date}`);
-  return formatIsoDate(wallFromFields(f) + days * DAY_MS);
-}
-
-/** Parses a real calendar date `YYYY-MM-DD` (rejects 2026-02-30), else `null`. */
-export function parseIsoDate(s: string): { y: number; m: number; d: number } | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (!m) return null;
-  const y = Number(m[1]), mo = Number(m[2]), d = Number(m[3]);
-  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
-  return { y, m: mo, d };
-}
-
-/** `YYYY-MM-DD` of a wall ms (or of a day number times DAY_MS). */
-export function formatIsoDate(wall: number): string {
-  const f = fieldsFromWall(wall);
-  return `${String(f.y).padStart(4, '0')}-${String(f.m).padStart(2, '0')}-${String(f.d).padStart(2, '0')}`;
-}
-
-export function isLeapYear(y: number): boolean {
-  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-}
-
-/** Days in month `m` (1–12) of year `y`. */
-export function daysInMonth(y: number, m: number): number {
-  return m === 2 ? (isLeapYear(y) ? 29 : 28) : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
 }
 
 /**

@@ -13,7 +13,7 @@
  */
 
 /** A free window `[start, end)` in UTC epoch ms. */
-export interface Window {
+interface Window {
   start: number;
   end: number;
 }
@@ -39,7 +39,7 @@ export interface FreeBusyInput {
 }
 
 /** `YYYYMMDDTHHMMSSZ` (RFC 5545 §3.3.5, form 2: UTC) of an epoch ms instant, to the second. */
-export function icsUtc(ms: number): string {
+function icsUtc(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
 }
 
@@ -52,7 +52,7 @@ function escapeText(s: string): string {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export function foldLine(line: string): string {
+function foldLine(line: string): string {
   const bytes = encoder.encode(line);
   if (bytes.length <= 75) return line;
   const parts: string[] = [];
@@ -70,7 +70,7 @@ export function foldLine(line: string): string {
 }
 
 /** The busy rest of the range: the complement of `windows` inside [start, end). */
-export function complementOf(windows: readonly Window[], start: number, end: number): Window[] {
+function complementOf(windows: readonly Window[], start: number, end: number): Window[] {
   const out: Window[] = [];
   let cursor = start;
   for (const w of windows) {

@@ -63,7 +63,7 @@ export function parseUtcOffset(raw: string): number | null {
   return m[1] === '-' ? -v : v;
 }
 
-export type Freq = 'YEARLY' | 'MONTHLY' | 'WEEKLY' | 'DAILY' | 'HOURLY' | 'MINUTELY' | 'SECONDLY';
+type Freq = 'YEARLY' | 'MONTHLY' | 'WEEKLY' | 'DAILY' | 'HOURLY' | 'MINUTELY' | 'SECONDLY';
 
 /** A parsed RRULE. Weekdays are 0 = Monday … 6 = Sunday. */
 export interface RecurRule {

@@ -24,8 +24,8 @@ interface Observance {
 
 const YEAR_MS = 366 * DAY_MS;
 /** Bounds of one VTIMEZONE (a real zone has a handful of observances and a few hundred RDATEs at most). */
-export const VTIMEZONE_MAX_OBSERVANCES = 1_000;
-export const VTIMEZONE_MAX_RDATES = 10_000;
+const VTIMEZONE_MAX_OBSERVANCES = 1_000;
+const VTIMEZONE_MAX_RDATES = 10_000;
 /** Onsets one observance may have in the window a year needs (real zones: 1–2). */
 const MAX_ONSETS_PER_WINDOW = 5_000;
 

@@ -30,7 +30,7 @@ import {
 addRxPlugin(RxDBLocalDocumentsPlugin);
 addRxPlugin(RxDBLeaderElectionPlugin);
 
-export interface AvailCollections {
+interface AvailCollections {
   availability_rules: RxCollection<RuleDoc>;
   availability_exceptions: RxCollection<ExceptionDoc>;
   busy_blocks: RxCollection<BlockDoc>;

@@ -2,50 +2,36 @@
  * Device side of the replication protocol (replication-protocol.ts): one RxDB HTTP replication
  * per collection (pull by checkpoint, push of writable collections, live pull over one shared
  * Server-Sent Events stream), plus the device's sync status and pending-write bookkeeping.
- * Follows https://rxdb.info/replication-http.html.
+ * Follows https://rxdb.info/replication-http.html. Its parts: replication-request.ts (the HTTP
+ * requests, the clock read from each answer, 401/426) and replication-stream.ts (the live stream).
  *
  * Status: 'offline' (no network / server unreachable), 'syncing' (a pull or push is running or
  * local writes are pending), 'online' (in sync), 'outdated' (server answered 426: this client is too
  * old), 'unauthorized' (401: the session ended).
  */
-import { BehaviorSubject, Subject, combineLatest, distinctUntilChanged, map, type Observable } from 'rxjs';
+import { Subject, combineLatest, distinctUntilChanged, map, type Observable } from 'rxjs';
 import type { WithDeleted } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { AvailDatabase } from './avail-database.ts';
 import { clockOf } from './clock-store.ts';
-import { SERVER_TIME_HEADER, type HybridClock } from './hlc.ts';
+import type { HybridClock } from './hlc.ts';
 import { clearPending, pendingKey, PENDING_LOCAL_ID, readPending, recordSentStamps, type PendingMap } from './local-writes.ts';
 import {
   COLLECTION_NAMES,
   PULL_LIMIT_MAX,
   PUSH_BATCH_MAX,
   REPLICATED_COLLECTIONS,
-  REPLICATION_SCHEMA_VERSION,
-  SCHEMA_HEADER,
   type Checkpoint,
   type CollectionName,
   type PullResponse,
   type PushRow,
-  type StreamMessage,
   type WritableCollectionName,
 } from './replication-protocol.ts';
+import { ReplicationHttpError, replicationRequests, type ReplicationRequests } from './replication-request.ts';
+import { startReplicationStream } from './replication-stream.ts';
 import { correctPushRows, pendingEditOf } from './stamp-correction.ts';
 
 export type SyncStatus = 'online' | 'syncing' | 'offline' | 'outdated' | 'unauthorized';
-
-/** An HTTP answer the replication cannot retry its way out of. */
-export class ReplicationHttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    /** The answer's `code` (e.g. `clock_ahead`), when it had one. */
-    readonly code?: string,
-  ) {
-    super(message);
-    this.name = 'ReplicationHttpError';
-  }
-}
-
 export interface StartReplicationOptions {
   db: AvailDatabase;
   /** Server origin, e.g. `http://localhost:3000` ('' = same origin in the browser). */
@@ -69,7 +55,7 @@ export interface StartReplicationOptions {
 }
 
 /** Counters of the replication's clock handling since it started (issue 25). */
-export interface ReplicationDiagnostics {
+interface ReplicationDiagnostics {
   /** Remote stamps not merged into the clock: more than MAX_CLOCK_AHEAD_MS ahead of it. */
   ignoredRemoteStamps: number;
   /** Pushed documents whose stamp was corrected (stamp-correction.ts). */
@@ -97,8 +83,132 @@ export interface AvailReplication {
   cancel(): Promise<void>;
 }
 
-function isNetworkError(err: unknown): boolean {
-  return err instanceof TypeError || (err instanceof Error && (err.name === 'AbortError' || /fetch failed|network/i.test(err.message)));
+/** What the pull and push handlers share: the database, the clock with its counters, and the requests. */
+interface ReplicationContext {
+  db: AvailDatabase;
+  clock: HybridClock;
+  counters: { ignoredRemoteStamps: number; restampedEdits: number; clockAheadRefusals: number };
+  /** Merges a pulled or returned stamp into the clock (one far ahead is left out and counted). */
+  merge: (stamp: unknown) => void;
+  request: ReplicationRequests['request'];
+}
+
+/**
+ * Pushes `rows` of `name` with their stamps corrected by the clock measured in this run
+ * (stamp-correction.ts): when nothing was measured yet, the server's clock is read first
+ * (`GET /api/replication/time`). A 422 `clock_ahead` (the answer itself corrects the clock)
+ * re-stamps and pushes again at once — one retry per batch, never a loop.
+ * @returns the conflicting masters (RxDB push handler contract).
+ */
+async function pushCorrected(ctx: ReplicationContext, name: WritableCollectionName, rows: PushRow<any>[]): Promise<WithDeleted<any>[]> {
+  const { db, clock, counters, merge, request } = ctx;
+  if (!clock.measuredThisSession()) await request('/api/replication/time');
+  const send = async (again: boolean) => {
+    const pending = await readPending(db);
+    const corrected = correctPushRows(rows as any[], (id) => pendingEditOf(pending[pendingKey(name, id)]), clock, { again });
+    // The stamps sent are kept: a retry after a lost answer sends the same revision.
+    await recordSentStamps(
+      db,
+      corrected.rows.map((r, i) => ({ collection: name, id: r.newDocumentState.id, at: (rows[i]!.newDocumentState as { edited_at: number }).edited_at, sent: r.newDocumentState.edited_at })),
+    );
+    const res = await request(`/api/replication/${name}/push`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(corrected.rows),
+    });
+    counters.restampedEdits += corrected.restamped;
+    return { conflicts: (await res.json()) as WithDeleted<any>[], sent: corrected.rows };
+  };
+  let result: Awaited<ReturnType<typeof send>>;
+  try {
+    result = await send(false);
+  } catch (err) {
+    if (!(err instanceof ReplicationHttpError && err.status === 422 && err.code === 'clock_ahead')) throw err;
+    counters.clockAheadRefusals += 1;
+    result = await send(true);
+  }
+  const conflictIds = new Set(result.conflicts.map((m) => m?.id));
+  // Applied versions are the server's now: their stamps are seen (a later edit comes after them).
+  for (const r of result.sent) if (!conflictIds.has(r.newDocumentState.id)) merge(r.newDocumentState.edited_at);
+  for (const m of result.conflicts) merge(m?.edited_at);
+  return result.conflicts;
+}
+
+/**
+ * One collection's RxDB HTTP replication (https://rxdb.info/replication-http.html): the pull
+ * handler reads `GET /api/replication/{name}/pull` from the checkpoint (stamps of writable
+ * collections advance the clock), `stream$` is the live stream's feed, and writable collections
+ * push through {@link pushCorrected}, each pushed row leaving the pending writes once decided.
+ */
+function replicateCollection(
+  ctx: ReplicationContext,
+  opts: StartReplicationOptions,
+  base: string,
+  name: CollectionName,
+  stream: Subject<any>,
+): RxReplicationState<any, Checkpoint> {
+  const { db, merge, request } = ctx;
+  const writable = REPLICATED_COLLECTIONS[name].writable;
+  const collection = db[name];
+  return replicateRxCollection<any, Checkpoint>({
+    replicationIdentifier: `avail-http-${name}-${base || 'same-origin'}`,
+    collection: collection as any,
+    live: true,
+    retryTime: opts.retryTime ?? 2000,
+    waitForLeadership: opts.waitForLeadership ?? false,
+    autoStart: true,
+    pull: {
+      batchSize: Math.min(opts.pullBatchSize ?? PULL_LIMIT_MAX, PULL_LIMIT_MAX),
+      stream$: stream.asObservable(),
+      async handler(checkpoint, batchSize) {
+        const q = new URLSearchParams({ limit: String(batchSize) });
+        if (checkpoint) {
+          q.set('id', checkpoint.id);
+          q.set('updated_at', String(checkpoint.updated_at));
+        }
+        const res = await request(`/api/replication/${name}/pull?${q}`);
+        const body = (await res.json()) as PullResponse<any>;
+        // Edits seen from elsewhere advance the conflict clock: a later edit here is stamped after them.
+        if (writable) for (const d of body.documents) merge(d?.edited_at);
+        return { documents: body.documents, checkpoint: body.checkpoint ?? checkpoint };
+      },
+    },
+    push: writable
+      ? {
+          batchSize: Math.min(100, PUSH_BATCH_MAX),
+          async handler(rows) {
+            const conflicts = await pushCorrected(ctx, name as WritableCollectionName, rows as PushRow<any>[]);
+            // Every pushed row was decided by the server (applied, or lost to the returned master):
+            // either way this device's write is no longer pending (acknowledged by its stamp on the
+            // device; a re-stamped copy comes back by the pull).
+            await clearPending(
+              db,
+              rows.map((r) => ({ collection: name as WritableCollectionName, id: r.newDocumentState.id, edited_at: r.newDocumentState.edited_at })),
+            );
+            return conflicts;
+          },
+        }
+      : undefined,
+  });
+}
+
+/** The sync status (see file doc) from the fatal answers, reachability, the stream, the replications' activity and the pending writes. */
+function syncStatus$(
+  fatal$: Observable<SyncStatus | null>,
+  reachable$: Observable<boolean>,
+  streamUp$: Observable<boolean>,
+  active$: Observable<boolean>,
+  pending$: Observable<string[]>,
+): Observable<SyncStatus> {
+  return combineLatest([fatal$, reachable$, streamUp$, active$, pending$]).pipe(
+    map(([fatal, reachable, up, active, pending]): SyncStatus => {
+      if (fatal) return fatal;
+      if (!reachable || (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false) return 'offline';
+      if (active || pending.length > 0 || !up) return 'syncing';
+      return 'online';
+    }),
+    distinctUntilChanged(),
+  );
 }
 
 /**
@@ -117,190 +227,16 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
       console.warn(`Replication: ignored a stamp ${Math.round(ahead / 1000)} s ahead of this device's corrected clock (${new Date(s).toISOString()})`);
     });
   const base = opts.baseUrl.replace(/\/$/, '');
-  const reachable$ = new BehaviorSubject<boolean>(true);
-  const fatal$ = new BehaviorSubject<SyncStatus | null>(null);
-  let unauthorizedSent = false;
-
-  async function request(path: string, init: RequestInit = {}): Promise<Response> {
-    const token = opts.getToken();
-    if (!token) throw new ReplicationHttpError(401, 'Signed out');
-    let res: Response;
-    const sentAt = clock.reading();
-    try {
-      res = await doFetch(`${base}${path}`, {
-        ...init,
-        headers: { ...(init.headers ?? {}), Authorization: `Bearer ${token}`, [SCHEMA_HEADER]: String(REPLICATION_SCHEMA_VERSION) },
-      });
-    } catch (err) {
-      reachable$.next(false);
-      throw err;
-    }
-    reachable$.next(true);
-    // The server's clock corrects this device's conflict clock (hlc.ts).
-    const receivedAt = clock.reading();
-    const serverTime = Number(res.headers.get(SERVER_TIME_HEADER));
-    if (serverTime > 0) clock.observeServerTime(serverTime, sentAt, receivedAt);
-    if (res.ok) return res;
-    const body = (await res.json().catch(() => ({}))) as { error?: string; code?: string };
-    // Refused as ahead of the server's clock: the estimate in use is wrong — this reading replaces it whatever its round trip.
-    if (body.code === 'clock_ahead' && serverTime > 0) clock.observeServerTime(serverTime, sentAt, receivedAt, true);
-    if (res.status === 426) fatal$.next('outdated');
-    if (res.status === 401) {
-      fatal$.next('unauthorized');
-      if (!unauthorizedSent) {
-        unauthorizedSent = true;
-        opts.onUnauthorized?.({ code: body.code, error: body.error });
-      }
-    }
-    throw new ReplicationHttpError(res.status, body.error ?? `Replication request failed (${res.status})`, body.code);
-  }
-
-  /**
-   * Pushes `rows` of `name` with their stamps corrected by the clock measured in this run
-   * (stamp-correction.ts): when nothing was measured yet, the server's clock is read first
-   * (`GET /api/replication/time`). A 422 `clock_ahead` (the answer itself corrects the clock)
-   * re-stamps and pushes again at once — one retry per batch, never a loop.
-   * @returns the conflicting masters (RxDB push handler contract).
-   */
-  async function pushCorrected(name: WritableCollectionName, rows: PushRow<any>[]): Promise<WithDeleted<any>[]> {
-    if (!clock.measuredThisSession()) await request('/api/replication/time');
-    const send = async (again: boolean) => {
-      const pending = await readPending(db);
-      const corrected = correctPushRows(rows as any[], (id) => pendingEditOf(pending[pendingKey(name, id)]), clock, { again });
-      // The stamps sent are kept: a retry after a lost answer sends the same revision.
-      await recordSentStamps(
-        db,
-        corrected.rows.map((r, i) => ({ collection: name, id: r.newDocumentState.id, at: (rows[i]!.newDocumentState as { edited_at: number }).edited_at, sent: r.newDocumentState.edited_at })),
-      );
-      const res = await request(`/api/replication/${name}/push`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(corrected.rows),
-      });
-      counters.restampedEdits += corrected.restamped;
-      return { conflicts: (await res.json()) as WithDeleted<any>[], sent: corrected.rows };
-    };
-    let result: Awaited<ReturnType<typeof send>>;
-    try {
-      result = await send(false);
-    } catch (err) {
-      if (!(err instanceof ReplicationHttpError && err.status === 422 && err.code === 'clock_ahead')) throw err;
-      counters.clockAheadRefusals += 1;
-      result = await send(true);
-    }
-    const conflictIds = new Set(result.conflicts.map((m) => m?.id));
-    // Applied versions are the server's now: their stamps are seen (a later edit comes after them).
-    for (const r of result.sent) if (!conflictIds.has(r.newDocumentState.id)) merge(r.newDocumentState.edited_at);
-    for (const m of result.conflicts) merge(m?.edited_at);
-    return result.conflicts;
-  }
+  const { request, reachable$, fatal$ } = replicationRequests({ base, getToken: opts.getToken, fetch: doFetch, clock, onUnauthorized: opts.onUnauthorized });
+  const ctx: ReplicationContext = { db, clock, counters, merge, request };
 
   const streams = Object.fromEntries(COLLECTION_NAMES.map((c) => [c, new Subject<any>()])) as Record<CollectionName, Subject<any>>;
-
   const states = {} as AvailReplication['states'];
-  for (const name of COLLECTION_NAMES) {
-    const writable = REPLICATED_COLLECTIONS[name].writable;
-    const collection = db[name];
-    states[name] = replicateRxCollection<any, Checkpoint>({
-      replicationIdentifier: `avail-http-${name}-${base || 'same-origin'}`,
-      collection: collection as any,
-      live: true,
-      retryTime: opts.retryTime ?? 2000,
-      waitForLeadership: opts.waitForLeadership ?? false,
-      autoStart: true,
-      pull: {
-        batchSize: Math.min(opts.pullBatchSize ?? PULL_LIMIT_MAX, PULL_LIMIT_MAX),
-        stream$: streams[name].asObservable(),
-        async handler(checkpoint, batchSize) {
-          const q = new URLSearchParams({ limit: String(batchSize) });
-          if (checkpoint) {
-            q.set('id', checkpoint.id);
-            q.set('updated_at', String(checkpoint.updated_at));
-          }
-          const res = await request(`/api/replication/${name}/pull?${q}`);
-          const body = (await res.json()) as PullResponse<any>;
-          // Edits seen from elsewhere advance the conflict clock: a later edit here is stamped after them.
-          if (writable) for (const d of body.documents) merge(d?.edited_at);
-          return { documents: body.documents, checkpoint: body.checkpoint ?? checkpoint };
-        },
-      },
-      push: writable
-        ? {
-            batchSize: Math.min(100, PUSH_BATCH_MAX),
-            async handler(rows) {
-              const conflicts = await pushCorrected(name as WritableCollectionName, rows as PushRow<any>[]);
-              // Every pushed row was decided by the server (applied, or lost to the returned master):
-              // either way this device's write is no longer pending (acknowledged by its stamp on the
-              // device; a re-stamped copy comes back by the pull).
-              await clearPending(
-                db,
-                rows.map((r) => ({ collection: name as WritableCollectionName, id: r.newDocumentState.id, edited_at: r.newDocumentState.edited_at })),
-              );
-              return conflicts;
-            },
-          }
-        : undefined,
-    });
-  }
+  for (const name of COLLECTION_NAMES) states[name] = replicateCollection(ctx, opts, base, name, streams[name]);
 
-  // The shared live stream (one HTTP connection for all collections; browsers allow ~6 per host).
+  // The shared live stream (one HTTP connection for all collections).
   let stopped = false;
-  let streamAbort: AbortController | null = null;
-  let retryDelay = 1000;
-  let retryTimer: ReturnType<typeof setTimeout> | null = null;
-  const streamUp$ = new BehaviorSubject<boolean>(false);
-
-  function resyncAll() {
-    for (const c of COLLECTION_NAMES) streams[c].next('RESYNC');
-  }
-
-  async function runStream(): Promise<void> {
-    if (stopped) return;
-    streamAbort = new AbortController();
-    try {
-      const res = await request('/api/replication/stream', { signal: streamAbort.signal, headers: { Accept: 'text/event-stream' } });
-      if (!res.body) throw new Error('No stream body');
-      streamUp$.next(true);
-      retryDelay = 1000;
-      resyncAll(); // anything missed while disconnected is pulled by checkpoint
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buf = '';
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buf += value;
-        let idx: number;
-        while ((idx = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, idx);
-          buf = buf.slice(idx + 2);
-          const data = block
-            .split('\n')
-            .filter((l) => l.startsWith('data:'))
-            .map((l) => l.slice(5).trimStart())
-            .join('\n');
-          if (!data) continue;
-          const msg = JSON.parse(data) as StreamMessage;
-          if ('resync' in msg) resyncAll();
-          else if (streams[msg.collection]) {
-            // Edits seen live advance the conflict clock like pulled ones.
-            if (REPLICATED_COLLECTIONS[msg.collection].writable) for (const d of msg.documents) merge((d as { edited_at?: unknown })?.edited_at);
-            streams[msg.collection].next({ documents: msg.documents, checkpoint: msg.checkpoint });
-          }
-        }
-      }
-    } catch (err) {
-      if (!stopped && !isNetworkError(err) && !(err instanceof ReplicationHttpError)) console.error('Replication stream failed', err);
-      if (err instanceof ReplicationHttpError && (err.status === 401 || err.status === 426)) {
-        streamUp$.next(false);
-        return; // fatal: do not retry
-      }
-    }
-    streamUp$.next(false);
-    if (stopped) return;
-    retryTimer = setTimeout(() => void runStream(), retryDelay);
-    retryDelay = Math.min(retryDelay * 2, 30_000);
-  }
-  void runStream();
+  const stream = startReplicationStream(request, streams, merge);
 
   const pendingDoc$ = db.getLocal$<{ map: PendingMap }>(PENDING_LOCAL_ID);
   const pending$ = pendingDoc$.pipe(
@@ -308,15 +244,7 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
     distinctUntilChanged((a, b) => a.join() === b.join()),
   );
   const active$ = combineLatest(COLLECTION_NAMES.map((c) => states[c].active$)).pipe(map((xs) => xs.some(Boolean)));
-  const status$ = combineLatest([fatal$, reachable$, streamUp$, active$, pending$]).pipe(
-    map(([fatal, reachable, up, active, pending]): SyncStatus => {
-      if (fatal) return fatal;
-      if (!reachable || (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false) return 'offline';
-      if (active || pending.length > 0 || !up) return 'syncing';
-      return 'online';
-    }),
-    distinctUntilChanged(),
-  );
+  const status$ = syncStatus$(fatal$, reachable$, stream.up$, active$, pending$);
 
   return {
     states,
@@ -331,17 +259,11 @@ export function startReplication(opts: StartReplicationOptions): AvailReplicatio
     reconnect() {
       if (stopped) return;
       for (const c of COLLECTION_NAMES) states[c].reSync();
-      if (!streamUp$.value) {
-        if (retryTimer) clearTimeout(retryTimer);
-        retryDelay = 1000;
-        streamAbort?.abort();
-        void runStream();
-      }
+      stream.reconnect();
     },
     async cancel() {
       stopped = true;
-      if (retryTimer) clearTimeout(retryTimer);
-      streamAbort?.abort();
+      stream.stop();
       await Promise.all(COLLECTION_NAMES.map((c) => states[c].cancel()));
     },
   };

@@ -26,7 +26,7 @@ const ms = { type: 'number', minimum: 0, maximum: MAX_MS, multipleOf: 1 } as con
 const id = { type: 'string', maxLength: 64 } as const;
 const hhmm = { type: 'string', maxLength: 5 } as const;
 
-export const availabilityRuleSchemaLiteral = {
+const availabilityRuleSchemaLiteral = {
   title: 'availability rule',
   description: 'One weekly available window of the owner (availability-semantics.md "Inputs").',
   version: 0,
@@ -45,7 +45,7 @@ export const availabilityRuleSchemaLiteral = {
   additionalProperties: false,
 } as const;
 
-export const availabilityExceptionSchemaLiteral = {
+const availabilityExceptionSchemaLiteral = {
   title: 'availability exception',
   description: 'A date override: both times null = day off; otherwise the only available window that day.',
   version: 0,
@@ -64,7 +64,7 @@ export const availabilityExceptionSchemaLiteral = {
   additionalProperties: false,
 } as const;
 
-export const busyBlockSchemaLiteral = {
+const busyBlockSchemaLiteral = {
   title: 'busy block',
   description:
     'A time the owner marked busy by hand (issue 10): [start_ms, end_ms) UTC epoch ms, at most 14 days; counted as busy on the public page. The note is owner-only (null = none).',
@@ -85,7 +85,7 @@ export const busyBlockSchemaLiteral = {
   additionalProperties: false,
 } as const;
 
-export const calendarEventSchemaLiteral = {
+const calendarEventSchemaLiteral = {
   title: 'calendar event',
   description: 'One expanded event instance of a connected calendar; owner-only (titles never reach visitors).',
   version: 0,
@@ -106,7 +106,7 @@ export const calendarEventSchemaLiteral = {
   additionalProperties: false,
 } as const;
 
-export const calendarConnectionSchemaLiteral = {
+const calendarConnectionSchemaLiteral = {
   title: 'calendar connection',
   description: 'A connected calendar account and its sync health (spec §7 connections).',
   version: 0,
@@ -133,7 +133,7 @@ export const calendarConnectionSchemaLiteral = {
   additionalProperties: false,
 } as const;
 
-export const profileSchemaLiteral = {
+const profileSchemaLiteral = {
   title: 'profile',
   description: 'The signed-in owner (one document, id = user id); edited through the REST profile calls.',
   version: 0,
@@ -161,7 +161,7 @@ export const profileSchemaLiteral = {
  * `request_action` null again, or `request_error` with the reason). While `request_action` is set
  * the device shows the action as pending.
  */
-export const proposalSchemaLiteral = {
+const proposalSchemaLiteral = {
   title: 'proposal',
   description: "A visitor's proposed time and the owner's decision; owner-only.",
   version: 0,

@@ -88,7 +88,7 @@ export const availabilityRulesListSchema = z
   });
 
 /** True when `date` is a real calendar date `YYYY-MM-DD`. */
-export function isRealDate(date: string): boolean {
+function isRealDate(date: string): boolean {
   if (!DATE_PATTERN.test(date)) return false;
   const [y, m, d] = date.split('-').map(Number);
   const t = new Date(Date.UTC(y, m - 1, d));

@@ -13,10 +13,10 @@ import { z } from 'zod';
 import { BUSY_BLOCK_MAX_MS, BUSY_BLOCK_NOTE_MAX_LENGTH } from '../constants.ts';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './storable-text.ts';
 
-export const BLOCK_END_BEFORE_START_MESSAGE = 'The end must be after the start.';
-export const BLOCK_TOO_LONG_MESSAGE = 'A busy block can last at most 14 days.';
+const BLOCK_END_BEFORE_START_MESSAGE = 'The end must be after the start.';
+const BLOCK_TOO_LONG_MESSAGE = 'A busy block can last at most 14 days.';
 export const BLOCK_NOTE_TOO_LONG_MESSAGE = `The note can be at most ${BUSY_BLOCK_NOTE_MAX_LENGTH} characters.`;
-export const BLOCK_OVER_MESSAGE = 'This time is already over.';
+const BLOCK_OVER_MESSAGE = 'This time is already over.';
 
 /** Largest epoch-ms value accepted (as rx-schemas.ts): year 33658. */
 const MAX_MS = 1e15;
@@ -75,6 +75,3 @@ export const busyBlockSchema = withTimeChecks();
 export function busyBlockSchemaAt(now: number) {
   return withTimeChecks(now);
 }
-
-export type BusyBlockInput = z.input<typeof busyBlockSchema>;
-export type BusyBlock = z.output<typeof busyBlockSchema>;

@@ -12,7 +12,7 @@ export const appleConnectSchema = z.object({
 });
 
 /** An http(s) URL; `webcal://` (how calendar apps publish feeds) is read as `https://`. */
-export const calendarUrlSchema = z
+const calendarUrlSchema = z
   .string({ error: 'Calendar URL is required' })
   .trim()
   .min(1, 'Calendar URL is required')

@@ -8,7 +8,7 @@ import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN, isReservedU
 import { canonicalIanaZone } from '../domain/zone-time.ts';
 
 /** True when `zone` is an IANA zone name this runtime's tz database knows. */
-export function isKnownTimeZone(zone: string): boolean {
+function isKnownTimeZone(zone: string): boolean {
   if (!zone || zone.length > 64) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
@@ -45,7 +45,7 @@ export const INTRO_MAX_LENGTH = 160;
  * The owner's one-line introduction (issue 22): trimmed, ≤ 160 characters; blank or null → null (none).
  * Messages: 'Introduction must be text', 'Introduction must be at most 160 characters'.
  */
-export const introSchema = z
+const introSchema = z
   .string({ error: 'Introduction must be text' })
   .trim()
   .max(INTRO_MAX_LENGTH, `Introduction must be at most ${INTRO_MAX_LENGTH} characters`)
@@ -67,7 +67,7 @@ export function isKnownLocale(locale: string): boolean {
  * in its canonical spelling ('en-us' → 'en-US'); blank or null → null (the browser's own).
  * Messages: 'Format must be a language tag such as en-US', 'Unknown format language'.
  */
-export const formatLocaleSchema = z
+const formatLocaleSchema = z
   .string({ error: 'Format must be a language tag such as en-US' })
   .trim()
   .nullable()
@@ -81,14 +81,14 @@ export const formatLocaleSchema = z
   });
 
 /** The owner's clock: true = 12-hour, false = 24-hour, null = the locale's own. Message: 'Clock must be 12-hour, 24-hour or automatic'. */
-export const hour12Schema = z.boolean({ error: 'Clock must be 12-hour, 24-hour or automatic' }).nullable();
+const hour12Schema = z.boolean({ error: 'Clock must be 12-hour, 24-hour or automatic' }).nullable();
 
 /**
  * The owner's first day of the week: an integer 0 (Sunday) … 6 (Saturday), null = automatic (Monday in the
  * owner app, spec Z-11).
  * Message: 'First day of week must be a whole number from 0 (Sunday) to 6 (Saturday)'.
  */
-export const weekStartSchema = z
+const weekStartSchema = z
   .number({ error: 'First day of week must be a whole number from 0 (Sunday) to 6 (Saturday)' })
   .int('First day of week must be a whole number from 0 (Sunday) to 6 (Saturday)')
   .min(0, 'First day of week must be a whole number from 0 (Sunday) to 6 (Saturday)')
@@ -126,7 +126,7 @@ export const profileUpdateSchema = z
 export type ProfileUpdateBody = z.output<typeof profileUpdateSchema>;
 
 /** Longest context accepted by POST /api/me/profile/generate-email-text, in characters (after trimming). */
-export const EMAIL_CONTEXT_MAX_LENGTH = 200;
+const EMAIL_CONTEXT_MAX_LENGTH = 200;
 
 /**
  * POST /api/me/profile/generate-email-text — `{ context?, timezone? }` (spec §7; issue 4).

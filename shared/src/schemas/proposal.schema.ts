@@ -12,16 +12,15 @@ import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './storable-text.ts';
 import { PROPOSAL_MESSAGE_MAX, PROPOSAL_MESSAGE_TOO_LONG, PROPOSAL_NAME_MAX, PROPOSAL_NOTE_MAX } from './proposal-limits.ts';
 
 /** Shortest proposal: 15 minutes. */
-export const PROPOSAL_MIN_MINUTES = 15;
+const PROPOSAL_MIN_MINUTES = 15;
 /** Longest proposal: 8 hours (480 minutes). */
-export const PROPOSAL_MAX_MINUTES = 480;
-export { PROPOSAL_MESSAGE_MAX, PROPOSAL_MESSAGE_TOO_LONG, PROPOSAL_NAME_MAX, PROPOSAL_NOTE_MAX } from './proposal-limits.ts';
+const PROPOSAL_MAX_MINUTES = 480;
 
 /**
  * An ISO 8601 instant with `Z` or a numeric offset (`2026-11-24T09:00:00Z`,
  * `2026-11-24T10:00+01:00`); seconds and fractions optional. Local times without a zone are refused.
  */
-export const ISO_INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+const ISO_INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 
 /** UTC epoch ms of an ISO instant matching {@link ISO_INSTANT_PATTERN}, or NaN. */
 export function parseIsoInstant(value: string): number {
@@ -85,16 +84,16 @@ export const proposalSchema = z
 export type ProposalBody = z.infer<typeof proposalSchema>;
 
 /** Where a proposal stands (issue 24): nothing is booked while `pending`. */
-export const PROPOSAL_STATUSES = ['pending', 'confirmed', 'declined', 'cancelled'] as const;
+const PROPOSAL_STATUSES = ['pending', 'confirmed', 'declined', 'cancelled'] as const;
 export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 /** What the owner does to a proposal: confirm or decline a pending one, cancel a confirmed one. */
-export const PROPOSAL_ACTIONS = ['confirm', 'decline', 'cancel'] as const;
+const PROPOSAL_ACTIONS = ['confirm', 'decline', 'cancel'] as const;
 export type ProposalAction = (typeof PROPOSAL_ACTIONS)[number];
 /** How long the one-click links of the owner's proposal e-mail work (ms): 7 days. */
 export const PROPOSAL_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** A calendar of one connection: `{ connection_id, calendar_id }` (calendar_id as in GET …/calendars). */
-export const calendarTargetSchema = z.object({
+const calendarTargetSchema = z.object({
   connection_id: z.string({ error: 'Choose a calendar' }).trim().min(1, 'Choose a calendar').max(64, 'Choose a calendar'),
   calendar_id: z.string({ error: 'Choose a calendar' }).min(1, 'Choose a calendar').max(2048, 'Choose a calendar'),
 });

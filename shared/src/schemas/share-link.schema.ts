@@ -6,10 +6,10 @@ import './zod-setup.ts';
 import { z } from 'zod';
 import { parseIsoInstant } from './proposal.schema.ts';
 
-export const SHARE_LINK_LABEL_MAX = 80;
-export const SHARE_LINK_LABEL_REQUIRED = 'Give the link a label, e.g. who it is for.';
-export const SHARE_LINK_LABEL_TOO_LONG = `The label can be at most ${SHARE_LINK_LABEL_MAX} characters.`;
-export const SHARE_LINK_EXPIRY_INVALID = 'The expiry must be a date and time.';
+const SHARE_LINK_LABEL_MAX = 80;
+const SHARE_LINK_LABEL_REQUIRED = 'Give the link a label, e.g. who it is for.';
+const SHARE_LINK_LABEL_TOO_LONG = `The label can be at most ${SHARE_LINK_LABEL_MAX} characters.`;
+const SHARE_LINK_EXPIRY_INVALID = 'The expiry must be a date and time.';
 /** Most personal links one owner keeps at once. */
 export const SHARE_LINKS_MAX = 100;
 

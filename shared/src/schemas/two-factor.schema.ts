@@ -6,7 +6,7 @@
 import './zod-setup.ts';
 import { z } from 'zod';
 
-export const TWO_FACTOR_CODE_REQUIRED = 'Enter the 6-digit code from your authenticator app.';
+const TWO_FACTOR_CODE_REQUIRED = 'Enter the 6-digit code from your authenticator app.';
 
 /** A 6-digit TOTP code or a recovery code `xxxxx-xxxxx`: trimmed, required, ≤ 64 characters. */
 const codeField = z
@@ -19,15 +19,12 @@ const passwordField = z.string({ error: 'Please enter your password.' }).min(1, 
 
 /** POST /api/me/two-factor/setup — `{ password }`: a stolen session token alone cannot turn two-factor on. */
 export const twoFactorSetupSchema = z.object({ password: passwordField });
-export type TwoFactorSetupInput = z.infer<typeof twoFactorSetupSchema>;
 
 /** POST /api/me/two-factor/enable — `{ code }`: the 6-digit code of the secret shown by setup. */
 export const twoFactorEnableSchema = z.object({ code: codeField });
-export type TwoFactorEnableInput = z.infer<typeof twoFactorEnableSchema>;
 
 /** DELETE /api/me/two-factor — `{ password, code }`: the password and a current code or a recovery code. */
 export const twoFactorDisableSchema = z.object({
   password: passwordField,
   code: codeField,
 });
-export type TwoFactorDisableInput = z.infer<typeof twoFactorDisableSchema>;
