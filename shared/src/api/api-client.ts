@@ -32,6 +32,7 @@ export {
 export type { TokenStore } from './api-transport.ts';
 export type {
   User,
+  Profile,
   TwoFactorSetup,
   AvailabilityRule,
   AvailabilityException,
