@@ -118,6 +118,14 @@ export default [
     },
   },
   {
+    files: ['shared/src/**/*.{ts,tsx}', 'server/src/**/*.{ts,tsx}', 'web/src/**/*.{ts,tsx}', 'desktop/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'shared/src/i18n/messages/**'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 150, skipBlankLines: false, skipComments: false, IIFEs: true }],
+    },
+  },
+  {
     // Tests wire whole apps together (the app with its routes, jobs, fakes): checked for cycles only.
     files: ['**/*.test.ts', '**/*.test.tsx', 'server/test/**', 'web/e2e/**', 'scripts/**', 'shared/test/**'],
     rules: { 'import-x/no-restricted-paths': 'off' },
