@@ -11,7 +11,8 @@
 import { createHash } from 'node:crypto';
 import { openContent, openNullable, sealContent, sealNullable, secretFingerprint } from '../lib/crypto.ts';
 import type { Kysely, Transaction } from 'kysely';
-import type { CalendarConnectionRow, CalendarConnectionsTable, CalendarEventRow, Database } from '../db/schema.ts';
+import type { CalendarConnectionsTable } from '../db/schema-calendars.ts';
+import type { CalendarConnectionRow, CalendarEventRow, Database } from '../db/schema.ts';
 import type { Insertable, Updateable } from 'kysely';
 import type { Stamper } from './repl-clock.repo.ts';
 import { clearTombstones, writeTombstones } from './tombstones.repo.ts';
