@@ -24,6 +24,6 @@ export {
   updateConnection,
 } from './calendar-connections.repo.ts';
 export { applySourceChanges, listSources } from './calendar-sources.repo.ts';
-export { eventUidKey, findEventOfUser, listEvents, replaceDerived } from './calendar-events.repo.ts';
+export { findEventOfUser, listEvents, replaceDerived } from './calendar-events.repo.ts';
 export type { DerivedRows } from './calendar-events.repo.ts';
-export { keyPlainEventUids, listLegacyIcsConnections, sealLegacyIcsConnection, sealPlainContent, sealPlainSourcePaths } from './calendar-sealing.repo.ts';
+export { listLegacyIcsConnections, sealLegacyIcsConnection, sealPlainContent } from './calendar-sealing.repo.ts';
