@@ -113,7 +113,7 @@ export async function purgeDeletedRows(db: Db): Promise<void> {
  * only (0600; SQLite creates them with the process umask, usually 0644), existing installs
  * included. A file that cannot be changed (another owner) is left as is.
  */
-export function restrictSqliteFiles(file: string): void {
+function restrictSqliteFiles(file: string): void {
   for (const f of [file, `${file}-wal`, `${file}-shm`]) {
     try {
       if (existsSync(f)) chmodSync(f, 0o600);

@@ -28,11 +28,11 @@ import { isOAuthProvider } from '../providers/oauth-registry.ts';
 import { backupSyncCandidates, providerOfConnection, syncConnection, type SyncOutcome } from '../modules/sync/sync.service.ts';
 import type { Job, JobDeps } from './job-runner.ts';
 
-export const BACKUP_SYNC_BATCH_SIZE = 5;
+const BACKUP_SYNC_BATCH_SIZE = 5;
 /** The job's tick (ms): every minute, the connections whose slot came up are synced. */
-export const BACKUP_SYNC_TICK_MS = 60_000;
+const BACKUP_SYNC_TICK_MS = 60_000;
 /** Number of slots in the 15-minute interval (one per minute). */
-export const BACKUP_SYNC_SLOTS = BACKUP_SYNC_INTERVAL_MS / BACKUP_SYNC_TICK_MS;
+const BACKUP_SYNC_SLOTS = BACKUP_SYNC_INTERVAL_MS / BACKUP_SYNC_TICK_MS;
 
 export interface BackupSyncCounts {
   /** Connections due in this run. */
@@ -61,7 +61,7 @@ export function lastBackupTime(connectionId: string, now: number): number {
  * Whether the backup sync should sync this connection at `now` (UTC epoch ms); see the module
  * comment. Expects a candidate row (status active or error).
  */
-export function isBackupDue(c: { id: string; last_synced_at: number | null; next_sync_at: number | null }, now: number): boolean {
+function isBackupDue(c: { id: string; last_synced_at: number | null; next_sync_at: number | null }, now: number): boolean {
   if (c.next_sync_at != null) return Number(c.next_sync_at) <= now;
   if (c.last_synced_at == null) return true;
   return Number(c.last_synced_at) < lastBackupTime(c.id, now);

@@ -32,10 +32,10 @@ import { syncDueConnection } from './backup-sync.job.ts';
 import { JOB_RETRY_DELAY_S, JOB_RETRY_LIMIT, jobNamed, type Job, type JobContext, type JobDeps, type JobRunner } from './job-runner.ts';
 
 /** The queue of single connection syncs. */
-export const SYNC_QUEUE = 'sync-connection';
+const SYNC_QUEUE = 'sync-connection';
 
 /** What a sync-connection job carries. */
-export type QueuedSync = { connectionId: string; kind: 'backup' } | ({ kind: 'requested' } & RequestedSync);
+type QueuedSync = { connectionId: string; kind: 'backup' } | ({ kind: 'requested' } & RequestedSync);
 
 export interface PgBossRunnerOptions {
   connectionString: string;
@@ -73,6 +73,119 @@ async function ensureQueue(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
       await new Promise((r) => setTimeout(r, 50 + Math.random() * 200 * attempt));
     }
   }
+}
+
+/**
+ * The workers and the slot timer of one recurring job: a `stately` queue named after the job, a
+ * worker that runs it through `runLocal` (one run per instance at a time), and a timer that sends
+ * the job at the start of each interval on the epoch grid (pushed onto `timers`, for stop()).
+ */
+async function workRecurringJob(boss: PgBoss, deps: JobDeps, job: Job, runLocal: (job: Job) => Promise<void>, timers: NodeJS.Timeout[], leaseS: number): Promise<void> {
+  await ensureQueue(boss, {
+    name: job.name,
+    policy: 'stately',
+    retryLimit: JOB_RETRY_LIMIT,
+    retryDelay: JOB_RETRY_DELAY_S,
+    retryBackoff: true,
+    expireInSeconds: Math.max(leaseS, 15 * 60),
+  });
+  await boss.work(job.name, { pollingIntervalSeconds: Math.min(2, Math.max(0.5, job.intervalMs / 2000)) }, async () => {
+    const started = Date.now();
+    await runLocal(job);
+    deps.logger.debug({ job: job.name, ms: Date.now() - started }, 'job finished');
+  });
+  // pg-boss keeps a throttling slot unique until the job is archived (12 h), so slots are capped
+  // there; every instance sends at the start of each interval on the epoch grid, so they all
+  // name the same slot and one job runs per interval (a daily job too).
+  const slotSeconds = Math.min(seconds(job.intervalMs), MAX_SLOT_SECONDS);
+  const sendSlot = () =>
+    void boss
+      .send(job.name, {}, { singletonKey: job.name, singletonSeconds: slotSeconds })
+      .catch((err: Error) => deps.logger.warn({ job: job.name, errName: err?.name, errMessage: err?.message }, 'job could not be queued'));
+  let lastWindow = Math.floor(Date.now() / job.intervalMs);
+  const timer = setInterval(() => {
+    const window = Math.floor(Date.now() / job.intervalMs);
+    if (window === lastWindow) return;
+    lastWindow = window;
+    sendSlot();
+  }, Math.min(job.intervalMs, 60_000));
+  timer.unref();
+  timers.push(timer);
+  if (job.runOnStart) sendSlot();
+}
+
+/**
+ * The sync-connection queue: `options.syncWorkers` workers on it, and the sync dispatcher
+ * (setSyncDispatcher) that sends requested syncs to it, `delayMs` later. `isStopping` stops the
+ * re-sending of a sync refused with Retry-After and the workers' eager polling.
+ */
+async function workSyncQueue(boss: PgBoss, deps: JobDeps, syncWorkers: number, leaseS: number, isStopping: () => boolean): Promise<void> {
+  await ensureQueue(boss, {
+    name: SYNC_QUEUE,
+    // `short`: one queued job per key. Backup syncs use `backup:<connection>`; each requested
+    // sync has its own key (every request must be answered by a sync that starts after it; the
+    // claim merges them when they run).
+    policy: 'short',
+    retryLimit: JOB_RETRY_LIMIT,
+    retryDelay: JOB_RETRY_DELAY_S,
+    retryBackoff: true,
+    expireInSeconds: leaseS,
+  });
+  const sendRequested = async (data: RequestedSync, delayMs: number) => {
+    await boss.send(SYNC_QUEUE, { kind: 'requested', ...data } satisfies QueuedSync, {
+      singletonKey: `requested:${data.connectionId}:${randomUUID()}`,
+      startAfter: new Date(Date.now() + Math.max(0, delayMs)),
+      expireInSeconds: leaseS,
+    });
+  };
+  // SYNC_WORKERS independent workers, one sync each at a time: a slow feed holds one worker only.
+  // A worker that found a job asks for the next at once (notifyWorker) instead of waiting for its
+  // polling interval, so a long queue drains at the speed of the syncs.
+  const runQueued = async (job: PgBoss.Job<QueuedSync>) => {
+    try {
+      if (job.data.kind === 'backup') {
+        await syncDueConnection(deps, job.data.connectionId);
+      } else {
+        const { retryInMs } = await runRequestedSync(deps, job.data);
+        if (retryInMs != null && !isStopping()) await sendRequested(job.data, retryInMs);
+      }
+      await boss.complete(SYNC_QUEUE, job.id);
+    } catch (err) {
+      await boss.fail(SYNC_QUEUE, job.id, { errName: (err as Error)?.name }).catch(() => undefined); // retried with back-off
+      deps.logger.error({ connectionId: job.data.connectionId, errName: (err as Error)?.name }, 'queued sync failed');
+    }
+  };
+  for (let k = 0; k < syncWorkers; k++) {
+    let workerId = '';
+    workerId = await boss.work<QueuedSync>(SYNC_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (batch) => {
+      for (const job of batch) await runQueued(job);
+      if (batch.length > 0 && !isStopping() && workerId) boss.notifyWorker(workerId);
+    });
+  }
+  setSyncDispatcher(deps.db, (data, delayMs) => sendRequested(data, delayMs));
+}
+
+/** The erase-vacuum queue (PostgreSQL's "deletes leave nothing"): its worker and the dispatcher account deletions send to. */
+async function workEraseVacuum(boss: PgBoss, deps: JobDeps): Promise<void> {
+  await ensureQueue(boss, {
+    name: ERASE_VACUUM_QUEUE,
+    policy: 'stately',
+    retryLimit: JOB_RETRY_LIMIT,
+    retryDelay: JOB_RETRY_DELAY_S,
+    retryBackoff: true,
+    expireInSeconds: 15 * 60,
+  });
+  await boss.work(ERASE_VACUUM_QUEUE, { pollingIntervalSeconds: 1 }, async () => {
+    try {
+      await vacuumErasedTables(deps);
+    } catch (err) {
+      deps.logger.error({ job: ERASE_VACUUM_QUEUE, errName: (err as Error)?.name, errMessage: (err as Error)?.message }, 'erase vacuum failed; pg-boss retries it');
+      throw err;
+    }
+  });
+  setEraseVacuumDispatcher(deps.db, async (delaySeconds) => {
+    await boss.send(ERASE_VACUUM_QUEUE, {}, { singletonKey: ERASE_VACUUM_QUEUE, startAfter: delaySeconds });
+  });
 }
 
 /** Starts pg-boss and the workers of `jobs` and of the sync-connection queue; see the module comment. */
@@ -126,106 +239,9 @@ export async function startPgBossRunner(deps: JobDeps, jobs: readonly Job[], opt
     return p;
   };
 
-  // ── recurring jobs ──
-  for (const job of jobs) {
-    await ensureQueue(boss, {
-      name: job.name,
-      policy: 'stately',
-      retryLimit: JOB_RETRY_LIMIT,
-      retryDelay: JOB_RETRY_DELAY_S,
-      retryBackoff: true,
-      expireInSeconds: Math.max(leaseS, 15 * 60),
-    });
-    await boss.work(job.name, { pollingIntervalSeconds: Math.min(2, Math.max(0.5, job.intervalMs / 2000)) }, async () => {
-      const started = Date.now();
-      await runLocal(job);
-      deps.logger.debug({ job: job.name, ms: Date.now() - started }, 'job finished');
-    });
-    // pg-boss keeps a throttling slot unique until the job is archived (12 h), so slots are capped
-    // there; every instance sends at the start of each interval on the epoch grid, so they all
-    // name the same slot and one job runs per interval (a daily job too).
-    const slotSeconds = Math.min(seconds(job.intervalMs), MAX_SLOT_SECONDS);
-    const sendSlot = () =>
-      void boss
-        .send(job.name, {}, { singletonKey: job.name, singletonSeconds: slotSeconds })
-        .catch((err: Error) => deps.logger.warn({ job: job.name, errName: err?.name, errMessage: err?.message }, 'job could not be queued'));
-    let lastWindow = Math.floor(Date.now() / job.intervalMs);
-    const timer = setInterval(() => {
-      const window = Math.floor(Date.now() / job.intervalMs);
-      if (window === lastWindow) return;
-      lastWindow = window;
-      sendSlot();
-    }, Math.min(job.intervalMs, 60_000));
-    timer.unref();
-    timers.push(timer);
-    if (job.runOnStart) sendSlot();
-  }
-
-  // ── connection syncs ──
-  await ensureQueue(boss, {
-    name: SYNC_QUEUE,
-    // `short`: one queued job per key. Backup syncs use `backup:<connection>`; each requested
-    // sync has its own key (every request must be answered by a sync that starts after it; the
-    // claim merges them when they run).
-    policy: 'short',
-    retryLimit: JOB_RETRY_LIMIT,
-    retryDelay: JOB_RETRY_DELAY_S,
-    retryBackoff: true,
-    expireInSeconds: leaseS,
-  });
-  const sendRequested = async (data: RequestedSync, delayMs: number) => {
-    await boss.send(SYNC_QUEUE, { kind: 'requested', ...data } satisfies QueuedSync, {
-      singletonKey: `requested:${data.connectionId}:${randomUUID()}`,
-      startAfter: new Date(Date.now() + Math.max(0, delayMs)),
-      expireInSeconds: leaseS,
-    });
-  };
-  // SYNC_WORKERS independent workers, one sync each at a time: a slow feed holds one worker only.
-  // A worker that found a job asks for the next at once (notifyWorker) instead of waiting for its
-  // polling interval, so a long queue drains at the speed of the syncs.
-  const runQueued = async (job: PgBoss.Job<QueuedSync>) => {
-    try {
-      if (job.data.kind === 'backup') {
-        await syncDueConnection(deps, job.data.connectionId);
-      } else {
-        const { retryInMs } = await runRequestedSync(deps, job.data);
-        if (retryInMs != null && !stopping) await sendRequested(job.data, retryInMs);
-      }
-      await boss.complete(SYNC_QUEUE, job.id);
-    } catch (err) {
-      await boss.fail(SYNC_QUEUE, job.id, { errName: (err as Error)?.name }).catch(() => undefined); // retried with back-off
-      deps.logger.error({ connectionId: job.data.connectionId, errName: (err as Error)?.name }, 'queued sync failed');
-    }
-  };
-  for (let k = 0; k < options.syncWorkers; k++) {
-    let workerId = '';
-    workerId = await boss.work<QueuedSync>(SYNC_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (batch) => {
-      for (const job of batch) await runQueued(job);
-      if (batch.length > 0 && !stopping && workerId) boss.notifyWorker(workerId);
-    });
-  }
-  setSyncDispatcher(deps.db, (data, delayMs) => sendRequested(data, delayMs));
-
-  // ── vacuum after account deletions (PostgreSQL's "deletes leave nothing") ──
-  await ensureQueue(boss, {
-    name: ERASE_VACUUM_QUEUE,
-    policy: 'stately',
-    retryLimit: JOB_RETRY_LIMIT,
-    retryDelay: JOB_RETRY_DELAY_S,
-    retryBackoff: true,
-    expireInSeconds: 15 * 60,
-  });
-  await boss.work(ERASE_VACUUM_QUEUE, { pollingIntervalSeconds: 1 }, async () => {
-    try {
-      await vacuumErasedTables(deps);
-    } catch (err) {
-      deps.logger.error({ job: ERASE_VACUUM_QUEUE, errName: (err as Error)?.name, errMessage: (err as Error)?.message }, 'erase vacuum failed; pg-boss retries it');
-      throw err;
-    }
-  });
-  setEraseVacuumDispatcher(deps.db, async (delaySeconds) => {
-    await boss.send(ERASE_VACUUM_QUEUE, {}, { singletonKey: ERASE_VACUUM_QUEUE, startAfter: delaySeconds });
-  });
+  for (const job of jobs) await workRecurringJob(boss, deps, job, runLocal, timers, leaseS);
+  await workSyncQueue(boss, deps, options.syncWorkers, leaseS, () => stopping);
+  await workEraseVacuum(boss, deps);
   deps.logger.info({ engine: 'pg-boss', schema: options.schema, syncWorkers: options.syncWorkers }, 'job engine started');
 
   return {

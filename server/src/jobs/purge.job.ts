@@ -6,7 +6,7 @@
 import { purgeAuthLeftovers } from '../modules/auth/auth-purge.service.ts';
 import type { Job } from './job-runner.ts';
 
-export const PURGE_INTERVAL_MS = 24 * 60 * 60_000;
+const PURGE_INTERVAL_MS = 24 * 60 * 60_000;
 
 /**
  * The purge job (daily, and once at start): keeps the promise "account data deleted within 30 days

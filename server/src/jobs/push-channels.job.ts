@@ -9,7 +9,7 @@
 import { renewPushChannels, type RenewalCounts } from '../modules/oauth/push.service.ts';
 import type { Job } from './job-runner.ts';
 
-export const PUSH_CHANNELS_INTERVAL_MS = 60 * 60_000;
+const PUSH_CHANNELS_INTERVAL_MS = 60 * 60_000;
 
 /** The push-channels job (hourly, and at start); resolves to RenewalCounts. */
 export function pushChannelsJob(): Job {

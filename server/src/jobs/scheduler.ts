@@ -10,7 +10,7 @@ import { jobsSchemaFor, startPgBossRunner } from './pg-boss.runner.ts';
 import { purgeJob } from './purge.job.ts';
 import { pushChannelsJob } from './push-channels.job.ts';
 
-export type { Job, JobContext, JobDeps, JobRunner } from './job-runner.ts';
+export type { Job, JobDeps, JobRunner } from './job-runner.ts';
 
 /** Recurring jobs in this process only (in-process runner): kept for callers that run their own jobs. */
 export function startScheduler(deps: JobDeps, jobs: readonly Job[]): JobRunner {

@@ -15,7 +15,7 @@ import ical, {
   type ICalAttendeeScheduleAgent,
   ICalAttendeeRole, ICalAttendeeStatus, ICalAttendeeType, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 
-export interface MeetingPerson {
+interface MeetingPerson {
   email: string;
   name: string;
 }
@@ -35,6 +35,31 @@ export interface Meeting {
   attendee: MeetingPerson;
   /** When this revision was made (DTSTAMP), UTC epoch ms. */
   stampMs: number;
+}
+
+/** What a proposal's meeting is apart from its people and title: UID, SEQUENCE, times, note, DTSTAMP. */
+export type MeetingCore = Omit<Meeting, 'summary' | 'organizer' | 'attendee'>;
+
+/**
+ * The one builder of a proposal's meeting (issue 24), for every path that writes it: the calendar
+ * write and the owner's .ics (modules/proposals/proposal-decisions.service.ts) and the visitor's
+ * iMIP invitation and cancellation (mail/proposal-mails.ts). The owner is the ORGANIZER, the
+ * visitor the one ATTENDEE (name and e-mail as given: the ATTENDEE's CN and mailto:, RFC 5545
+ * §3.8.4.1/§3.8.4.3; its PARTSTAT=NEEDS-ACTION and RSVP come from {@link meetingCalendar}), and
+ * SUMMARY reads `<owner> & <visitor>`.
+ */
+export function meetingOf(core: MeetingCore, owner: MeetingPerson, visitor: MeetingPerson): Meeting {
+  return {
+    uid: core.uid,
+    sequence: core.sequence,
+    startMs: core.startMs,
+    endMs: core.endMs,
+    summary: `${owner.name} & ${visitor.name}`,
+    description: core.description,
+    organizer: { name: owner.name, email: owner.email },
+    attendee: { name: visitor.name, email: visitor.email },
+    stampMs: core.stampMs,
+  };
 }
 
 /** A whole VCALENDAR text (CRLF lines, folded at 75 octets by ical-generator). */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFormats } from '@avail/shared/i18n/formats.ts';
 import { LANGUAGES } from '@avail/shared/i18n/languages.ts';
 import { leafParts, parseMime, startSmtpCapture, type MimePart, type SmtpCapture } from '../../test/smtp-capture.ts';
-import { meetingCalendar, type Meeting } from '../lib/meeting-ical.ts';
+import { meetingCalendar, meetingOf, type Meeting } from '../lib/meeting-ical.ts';
 import { createMailer, type MailMessage, type Mailer } from './mailer.ts';
 import {
   cancellationEmail,
@@ -25,7 +25,8 @@ const meeting: Meeting = {
   sequence: 0,
   startMs: START,
   endMs: END,
-  summary: 'Olivia Owner / Vera Visitor',
+  // Deliberately not the meeting's title either: SUMMARY comes from the people (lib/meeting-ical.ts meetingOf).
+  summary: 'Someone Else / Nobody',
   description: 'About the <b>roadmap</b> & "budget"\nsecond line',
   // Deliberately wrong: the e-mail puts the owner and the visitor in.
   organizer: { name: 'Someone Else', email: 'else@example.net' },
@@ -122,7 +123,7 @@ describe('invitation e-mail (iMIP REQUEST)', () => {
     expect(events).toHaveLength(1);
     expect(event.getFirstPropertyValue('uid')).toBe(meeting.uid);
     expect(event.getFirstPropertyValue('sequence')).toBe(0);
-    expect(event.getFirstPropertyValue('summary')).toBe(meeting.summary);
+    expect(event.getFirstPropertyValue('summary')).toBe('Olivia Owner & Vera Visitor');
 
     const organizer = event.getFirstProperty('organizer')!;
     expect(String(organizer.getFirstValue()).toLowerCase()).toBe('mailto:olivia@owner.example');
@@ -228,6 +229,42 @@ describe('cancellation e-mail (iMIP CANCEL)', () => {
     expect(m.text).not.toContain('Message from');
     expect(m.icalEvent?.method).toBe('CANCEL');
     expect(m.icalEvent?.content).toMatch(/^SEQUENCE:3\r?$/m);
+  });
+});
+
+describe('one meeting whichever path writes it (lib/meeting-ical.ts meetingOf)', () => {
+  /** The ORGANIZER and ATTENDEE of a VCALENDAR text as comparable values (every parameter, upper-cased names). */
+  function people(content: string) {
+    const { event } = vcalendar(content);
+    const person = (p: ICAL.Property) => ({ value: String(p.getFirstValue()).toLowerCase(), params: p.toJSON()[1] as Record<string, unknown> });
+    return { organizer: person(event.getFirstProperty('organizer')!), attendees: event.getAllProperties('attendee').map(person) };
+  }
+  // What proposal-decisions.service.ts writes to the calendar and attaches for the owner: meetingOf of the proposal.
+  const written = meetingOf(meeting, { name: 'Olivia Owner', email: 'olivia@owner.example' }, { name: 'Vera Visitor', email: 'vera@visitor.example' });
+
+  it('the invitation and cancellation carry the VEVENT the calendar write and the owner\'s .ics carry', () => {
+    expect(invitationEmail(invitation).icalEvent?.content).toBe(meetingCalendar(written, 'REQUEST'));
+    const raised = { ...written, sequence: 1 };
+    expect(cancellationEmail({ ...invitation, meeting: raised, message: '' }).icalEvent?.content).toBe(meetingCalendar(raised, 'CANCEL'));
+  });
+
+  it('has the owner as ORGANIZER and the visitor as the one ATTENDEE (CN, mailto, PARTSTAT, RSVP) on every path', () => {
+    const request = people(invitationEmail(invitation).icalEvent!.content);
+    const stored = people(meetingCalendar(written, null)); // the CalDAV copy (caldav-writer.ts)
+    const publish = people(meetingCalendar(written, 'PUBLISH')); // the owner's meeting.ics
+    const cancel = people(cancellationEmail({ ...invitation, meeting: { ...meeting, sequence: 1 }, message: '' }).icalEvent!.content);
+    const organizer = { value: 'mailto:olivia@owner.example', params: { cn: 'Olivia Owner' } };
+    const attendee = { value: 'mailto:vera@visitor.example', params: { cn: 'Vera Visitor', role: 'REQ-PARTICIPANT', cutype: 'INDIVIDUAL', partstat: 'NEEDS-ACTION', rsvp: 'TRUE' } };
+    expect(request).toEqual({ organizer, attendees: [attendee] });
+    expect(publish).toEqual({ organizer, attendees: [attendee] });
+    // A resource on a CalDAV server: Avail sends the invitation itself (RFC 6638 §7.1).
+    expect(stored).toEqual({ organizer, attendees: [{ ...attendee, params: { ...attendee.params, 'schedule-agent': 'CLIENT' } }] });
+    // A cancellation asks for no reply (RFC 5546 §3.2.5).
+    expect(cancel).toEqual({ organizer, attendees: [{ ...attendee, params: { ...attendee.params, rsvp: 'FALSE' } }] });
+    // The providers' own bodies (google-writer.ts, microsoft-writer.ts) read the same Meeting.
+    expect(written.organizer).toEqual({ name: 'Olivia Owner', email: 'olivia@owner.example' });
+    expect(written.attendee).toEqual({ name: 'Vera Visitor', email: 'vera@visitor.example' });
+    expect(written.summary).toBe('Olivia Owner & Vera Visitor');
   });
 });
 

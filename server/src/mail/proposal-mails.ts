@@ -25,13 +25,18 @@ import type { TFunction } from 'i18next';
 import { createFormats, plainDateIn, type Formats } from '@avail/shared/i18n/formats.ts';
 import type { Language } from '@avail/shared/i18n/languages.ts';
 import { serverT } from '@avail/shared/i18n/messages/all-messages.ts';
-import { meetingCalendar, type Meeting } from '../lib/meeting-ical.ts';
+import { meetingCalendar, meetingOf, type Meeting, type MeetingCore } from '../lib/meeting-ical.ts';
 import { esc, formatTimeRange, type MailMessage } from './mailer.ts';
 
 /** The people and languages of a confirmed meeting (invitation and cancellation). */
 export interface InvitationMailInput {
-  /** The meeting as confirmed (UID, SEQUENCE, UTC ms start/end, summary, the visitor's note as description). Its organizer/attendee are replaced by the owner/visitor below. */
-  meeting: Meeting;
+  /**
+   * The meeting as confirmed (UID, SEQUENCE, UTC ms start/end, the visitor's note as description,
+   * DTSTAMP). Its people and SUMMARY are the owner and visitor below, through lib/meeting-ical.ts
+   * meetingOf like the calendar's copy (a whole Meeting may be passed: its summary, organizer and
+   * attendee are not read).
+   */
+  meeting: MeetingCore;
   ownerName: string;
   /** The ORGANIZER's address and the e-mail's Reply-To. */
   ownerEmail: string;
@@ -90,7 +95,7 @@ export interface OwnerConfirmedMailInput {
 }
 
 /** How many free windows a decline lists. */
-export const DECLINE_WINDOWS = 3;
+const DECLINE_WINDOWS = 3;
 
 type Vars = Record<string, string>;
 
@@ -99,7 +104,7 @@ type Vars = Record<string, string>;
  * neither inject markup nor be taken for a placeholder. Values go in as private-use markers that
  * survive escaping, then are swapped for their escaped text in one pass (never re-scanned).
  */
-export function htmlT(t: TFunction, key: string, vars: Vars = {}): string {
+function htmlT(t: TFunction, key: string, vars: Vars = {}): string {
   const names = Object.keys(vars);
   const marked = Object.fromEntries(names.map((n, i) => [n, `\uE000${i}\uE001`]));
   return esc(t(key, marked)).replace(/\uE000(\d+)\uE001/g, (_m, i: string) => esc(vars[names[Number(i)]]));
@@ -164,13 +169,9 @@ function timeLines(f: Formats, start: number, end: number, visitorTimezone: stri
   return { yours, lines };
 }
 
-/** The meeting with the owner as ORGANIZER and the visitor as ATTENDEE, whatever the caller's copy says. */
-function meetingOf(p: InvitationMailInput): Meeting {
-  return {
-    ...p.meeting,
-    organizer: { name: p.ownerName, email: p.ownerEmail },
-    attendee: { name: p.visitorName, email: p.visitorEmail },
-  };
+/** The meeting of `p` (lib/meeting-ical.ts meetingOf): the owner ORGANIZER, the visitor ATTENDEE, as on the calendar's copy. */
+function invitedMeeting(p: InvitationMailInput): Meeting {
+  return meetingOf(p.meeting, { name: p.ownerName, email: p.ownerEmail }, { name: p.visitorName, email: p.visitorEmail });
 }
 
 /**
@@ -189,7 +190,7 @@ function meetingOf(p: InvitationMailInput): Meeting {
 export function invitationEmail(p: InvitationMailInput): MailMessage {
   const t = serverT(p.language);
   const f = visitorFormats(p.language);
-  const meeting = meetingOf(p);
+  const meeting = invitedMeeting(p);
   const { yours, lines } = timeLines(f, meeting.startMs, meeting.endMs, p.visitorTimezone, { name: p.ownerName, timezone: p.ownerTimezone });
   const note = meeting.description.trim();
   const body = new MailBody(t, p.language)
@@ -224,7 +225,7 @@ export function invitationEmail(p: InvitationMailInput): MailMessage {
 export function cancellationEmail(p: CancellationMailInput): MailMessage {
   const t = serverT(p.language);
   const f = visitorFormats(p.language);
-  const meeting = meetingOf(p);
+  const meeting = invitedMeeting(p);
   const { yours, lines } = timeLines(f, meeting.startMs, meeting.endMs, p.visitorTimezone, { name: p.ownerName, timezone: p.ownerTimezone });
   const message = p.message.trim();
   const body = new MailBody(t, p.language)

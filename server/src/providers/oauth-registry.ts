@@ -10,7 +10,7 @@ import { microsoftProvider } from './microsoft/microsoft.provider.ts';
 import type { OAuthCalendarProvider, OAuthProviderId } from './oauth-provider.ts';
 
 /** The adapters shipped with the server. */
-export const oauthProviders: Record<OAuthProviderId, OAuthCalendarProvider> = {
+const oauthProviders: Record<OAuthProviderId, OAuthCalendarProvider> = {
   google: googleProvider,
   microsoft: microsoftProvider,
 };

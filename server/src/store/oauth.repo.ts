@@ -11,7 +11,7 @@ import type { OAuthProviderId, PushChannel } from '../providers/oauth-provider.t
 type Q = Kysely<Database> | Transaction<Database>;
 
 /** A consent must come back within 10 minutes (ms). */
-export const OAUTH_STATE_TTL_MS = 10 * 60_000;
+const OAUTH_STATE_TTL_MS = 10 * 60_000;
 
 /** sha256 (hex) of a state or channel token. */
 export function sha256Hex(text: string): string {
@@ -27,7 +27,7 @@ export function tokenMatches(presented: string | undefined | null, storedHash: s
 }
 
 /** Most consents one user may have open at once; starting another drops the oldest. */
-export const MAX_OPEN_STATES_PER_USER = 10;
+const MAX_OPEN_STATES_PER_USER = 10;
 
 /**
  * Stores a started consent; also drops consents older than the TTL (housekeeping) and the user's

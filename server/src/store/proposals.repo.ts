@@ -13,7 +13,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db } from '../db/kysely.ts';
 import type { Database, ProposalRow } from '../db/schema.ts';
 import { openContent, openNullable, sealContent, sealNullable } from '../lib/crypto.ts';
-import { eventUidKey } from './calendars.repo.ts';
+import { eventUidKey } from './calendar-events.repo.ts';
 
 type Q = Kysely<Database> | Transaction<Database>;
 

@@ -9,10 +9,10 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/kysely.ts';
 import { isSealed, sealContent } from '../lib/crypto.ts';
-import { keyPlainEventUids, sealPlainSourcePaths } from './calendars.repo.ts';
+import { keyPlainEventUids, sealPlainSourcePaths } from './calendar-sealing.repo.ts';
 
 /** Table → its text columns kept sealed at rest (every table keyed by `id`). */
-export const SEALED_TEXT_COLUMNS = {
+const SEALED_TEXT_COLUMNS = {
   busy_blocks: ['note'],
   proposals: ['name', 'email', 'note', 'message', 'request_message', 'calendar_name'],
   replication_conflicts: ['winner_json', 'loser_json'],

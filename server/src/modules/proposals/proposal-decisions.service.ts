@@ -6,7 +6,7 @@
  * - Confirm (pending → confirmed): the time must still be free in the public page's own engine
  *   (else 409 `not_free` with the reason, to the owner only); the meeting (lib/meeting-ical.ts:
  *   ORGANIZER the owner, ATTENDEE the visitor, UID `<proposal id>@<host>`, SEQUENCE 0) is written
- *   to the target calendar first (providers/event-writers.ts); only then is the status set, by a
+ *   to the target calendar first (proposal-calendar.service.ts); only then is the status set, by a
  *   compare-and-set, so a failed write leaves the proposal pending. The visitor gets the iMIP
  *   invitation (RFC 6047, METHOD:REQUEST) in their language — except from Microsoft Graph, whose
  *   Exchange sends its own; without a writable calendar the owner gets the .ics by e-mail. The time
@@ -26,23 +26,22 @@ import type { CalendarTarget, OwnerProposal, ProposalAction } from '@avail/share
 import type { ProposalRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
-import { decryptSecret, encryptSecret, openContent, sealContent } from '../../lib/crypto.ts';
-import { meetingCalendar, type Meeting } from '../../lib/meeting-ical.ts';
+import { openContent, sealContent } from '../../lib/crypto.ts';
+import { meetingCalendar, meetingOf, type Meeting } from '../../lib/meeting-ical.ts';
 import { cancellationEmail, declineEmail, invitationEmail, ownerCancelledEmail, ownerConfirmedEmail } from '../../mail/proposal-mails.ts';
-import { ProviderWriteDeniedError, type EventWriter, type WriteTarget } from '../../providers/event-writer.ts';
 import { eventWriterFor } from '../../providers/event-writers.ts';
-import { ProviderAuthError, ProviderError } from '../../providers/provider.ts';
-import { findConnection, setConnectionSecret } from '../../store/calendars.repo.ts';
+import { findConnection } from '../../store/calendars.repo.ts';
 import { findOwnerContact, findProposal, overlapsConfirmed, updateProposal } from '../../store/proposals.repo.ts';
 import { replicatedWrite } from '../../store/repl-clock.repo.ts';
 import { ownerFreeWindows, ownerHoursWindows } from '../public/owner-windows.service.ts';
 import { liveShareLinkUrl } from '../share-links/share-links.service.ts';
 import { scheduleSync } from '../sync/sync-queue.ts';
-import { calendarFetchFor, syncConnection } from '../sync/sync.service.ts';
-import { resolveTarget, type ResolvedTarget } from './proposal-settings.service.ts';
+import { syncConnection } from '../sync/sync.service.ts';
+import { removeMeeting, removeQuietly, writeMeeting } from './proposal-calendar.service.ts';
+import { resolveTarget } from './proposal-settings.service.ts';
 
 /** The owner's error texts of the decisions (409 bodies' `error`). */
-export const DECISION_MESSAGES = {
+const DECISION_MESSAGES = {
   notFound: 'Proposal not found',
   declined: 'This proposal was already declined.',
   cancelled: 'This meeting was already cancelled.',
@@ -55,7 +54,7 @@ export const DECISION_MESSAGES = {
 } as const;
 
 /** How far ahead a decline looks for the next free windows (ms): 60 days (the decline e-mail lists the first three). */
-export const DECLINE_LOOKAHEAD_MS = 60 * 24 * 60 * 60 * 1000;
+const DECLINE_LOOKAHEAD_MS = 60 * 24 * 60 * 60 * 1000;
 /** How long cancel waits for the calendar's sync before answering (ms); the sync goes on afterwards. */
 const CANCEL_SYNC_WAIT_MS = 10_000;
 
@@ -149,51 +148,13 @@ function uidFor(deps: Deps, row: ProposalRow): string {
   return `${row.id}@${host}`;
 }
 
-function meetingOf(row: ProposalRow, owner: { name: string; email: string }, uid: string, sequence: number, stampMs: number): Meeting {
-  return {
-    uid,
-    sequence,
-    startMs: Number(row.start_ms),
-    endMs: Number(row.end_ms),
-    summary: `${owner.name} & ${row.name}`,
-    description: row.note,
-    organizer: { name: owner.name, email: owner.email },
-    attendee: { name: row.name, email: row.email },
-    stampMs,
-  };
-}
-
-/** The adapter's view of a connection: config, decrypted secret, the calendar. */
-function writeTargetOf(deps: Deps, conn: { config_json: string; secret_enc: string | null }, calendarId: string): WriteTarget {
-  let config: Record<string, unknown> = {};
-  try {
-    config = JSON.parse(conn.config_json) as Record<string, unknown>;
-  } catch {
-    /* an empty config */
-  }
-  let secret: string | null = null;
-  if (conn.secret_enc) {
-    try {
-      secret = decryptSecret(conn.secret_enc, deps.config.AVAIL_SECRET_KEY);
-    } catch {
-      throw new ProviderAuthError('Saved credentials could not be read. Please reconnect this calendar.');
-    }
-  }
-  return { config, secret, calendarId };
-}
-
-/** A provider failure as the owner's answer (nothing was changed). */
-function providerFailure(err: unknown, calendarName: string, verb: 'add the meeting to' | 'remove the meeting from'): HttpError {
-  if (err instanceof ProviderWriteDeniedError) return new HttpError(409, 'calendar_read_only', err.message);
-  if (err instanceof ProviderAuthError) {
-    return new HttpError(502, 'calendar_auth', `${calendarName} refused Avail's sign-in, so Avail could not ${verb} it. Reconnect it in Settings → My Calendars and try again.`);
-  }
-  const detail = err instanceof ProviderError ? ` ${err.message}` : '';
-  return new HttpError(502, 'calendar_unavailable', `Avail could not ${verb} ${calendarName}.${detail} Nothing was changed; please try again.`);
-}
-
-async function storeNewSecret(deps: Deps, connectionId: string, newSecret: string | undefined) {
-  if (newSecret) await setConnectionSecret(deps.db, connectionId, encryptSecret(newSecret, deps.config.AVAIL_SECRET_KEY));
+/** The meeting of a proposal (lib/meeting-ical.ts meetingOf): the owner ORGANIZER, the visitor ATTENDEE, the note as DESCRIPTION. */
+function proposalMeeting(row: ProposalRow, owner: { name: string; email: string }, uid: string, sequence: number, stampMs: number): Meeting {
+  return meetingOf(
+    { uid, sequence, startMs: Number(row.start_ms), endMs: Number(row.end_ms), description: row.note, stampMs },
+    { name: owner.name, email: owner.email },
+    { name: row.name, email: row.email },
+  );
 }
 
 /** Sends one e-mail; a failure is logged (names only, never addresses or bodies) and does not undo the decision. */
@@ -260,7 +221,7 @@ export async function confirmProposal(deps: Deps, userId: string, id: string, ta
   const resolved = await resolveTarget(deps, userId, target);
 
   const uid = uidFor(deps, row);
-  const meeting = meetingOf(row, owner, uid, 0, deps.now());
+  const meeting = proposalMeeting(row, owner, uid, 0, deps.now());
   const writer = resolved ? eventWriterFor(deps, resolved.connection.provider) : undefined;
   let written: { remoteId: string; uid?: string } | null = null;
   if (resolved && writer) written = await writeMeeting(deps, writer, resolved, meeting);
@@ -309,28 +270,6 @@ export async function confirmProposal(deps: Deps, userId: string, id: string, ta
     );
   }
   return presentProposal(await reread(deps, userId, id), deps.config.AVAIL_SECRET_KEY);
-}
-
-async function writeMeeting(deps: Deps, writer: EventWriter, resolved: ResolvedTarget, meeting: Meeting) {
-  try {
-    const w = await writer.writeEvent(writeTargetOf(deps, resolved.connection, resolved.calendar_id), meeting, { config: deps.config, fetch: calendarFetchFor(deps) });
-    await storeNewSecret(deps, resolved.connection.id, w.newSecret);
-    return { remoteId: w.remoteId, ...(w.uid ? { uid: w.uid } : {}) };
-  } catch (err) {
-    deps.logger.warn({ connectionId: resolved.connection.id, provider: resolved.connection.provider, errName: (err as Error)?.name }, 'could not write a confirmed meeting to the calendar');
-    throw providerFailure(err, resolved.calendar_name, 'add the meeting to');
-  }
-}
-
-async function removeQuietly(deps: Deps, writer: EventWriter, connectionId: string, userId: string, calendarId: string, remoteId: string) {
-  const conn = await findConnection(deps.db, userId, connectionId, deps.config.AVAIL_SECRET_KEY);
-  if (!conn) return;
-  try {
-    const r = await writer.deleteEvent(writeTargetOf(deps, conn, calendarId), remoteId, { config: deps.config, fetch: calendarFetchFor(deps) });
-    await storeNewSecret(deps, conn.id, r.newSecret);
-  } catch (err) {
-    deps.logger.warn({ connectionId, errName: (err as Error)?.name }, 'could not remove a meeting written twice');
-  }
 }
 
 /**
@@ -395,16 +334,7 @@ export async function cancelProposal(deps: Deps, userId: string, id: string, mes
   const conn = row.target_connection_id ? await findConnection(deps.db, userId, row.target_connection_id, deps.config.AVAIL_SECRET_KEY) : undefined;
   const writer = conn ? eventWriterFor(deps, conn.provider) : undefined;
   if (conn && writer && row.remote_id && row.target_calendar) {
-    try {
-      const r = await writer.deleteEvent(writeTargetOf(deps, conn, openContent(row.target_calendar, key)), openContent(row.remote_id, key), {
-        config: deps.config,
-        fetch: calendarFetchFor(deps),
-      });
-      await storeNewSecret(deps, conn.id, r.newSecret);
-    } catch (err) {
-      deps.logger.warn({ connectionId: conn.id, provider: conn.provider, errName: (err as Error)?.name }, 'could not remove a cancelled meeting from the calendar');
-      throw providerFailure(err, row.calendar_name ?? conn.name, 'remove the meeting from');
-    }
+    await removeMeeting(deps, writer, conn, openContent(row.target_calendar, key), openContent(row.remote_id, key), row.calendar_name ?? conn.name);
   }
   const now = deps.now();
   const sequence = Number(row.sequence) + 1;
@@ -414,7 +344,7 @@ export async function cancelProposal(deps: Deps, userId: string, id: string, mes
     throw new HttpError(409, 'not_confirmed', DECISION_MESSAGES.notConfirmed);
   }
   // The UID the visitor's invitation carried: Exchange's own for a Graph meeting, else ours.
-  const meeting = meetingOf(row, owner, row.remote_uid ?? row.uid ?? uidFor(deps, row), sequence, now);
+  const meeting = proposalMeeting(row, owner, row.remote_uid ?? row.uid ?? uidFor(deps, row), sequence, now);
   if (!writer?.sendsInvitation) {
     await sendQuietly(deps, 'cancellation', row.id, () => cancellationEmail({ meeting, message, ...people(row, owner) }));
   }

@@ -55,6 +55,15 @@ function imip(mail: MailMessage | undefined) {
   };
 }
 
+/** ORGANIZER and ATTENDEEs of a VEVENT with every parameter but SCHEDULE-AGENT (only the CalDAV copy has it, RFC 6638 §7.1). */
+function peopleOf(ev: ICAL.Component) {
+  const person = (prop: ICAL.Property) => {
+    const { 'schedule-agent': _agent, ...params } = prop.toJSON()[1] as Record<string, unknown>;
+    return { value: String(prop.getFirstValue()).toLowerCase(), params };
+  };
+  return { organizer: person(ev.getFirstProperty('organizer')!), attendees: ev.getAllProperties('attendee').map(person) };
+}
+
 const mailsTo = (t: TestApp, to: string) => t.outbox.filter((m) => m.to === to);
 
 describe('confirm, cancel and decline against a real Radicale (CalDAV)', () => {
@@ -114,6 +123,11 @@ describe('confirm, cancel and decline against a real Radicale (CalDAV)', () => {
     expect(invite).toMatchObject({ method: 'REQUEST', partMethod: 'REQUEST', uid: p.uid, sequence: 0, organizer: 'mailto:olga@example.net', attendee: 'mailto:vera@example.org', partstat: 'NEEDS-ACTION', rsvp: 'TRUE', startIsUtc: true });
     expect(invite.start).toBe(new Date(at('10:00')).toISOString());
     expect(invite.end).toBe(new Date(at('10:30')).toISOString());
+    // One meeting whichever path writes it (lib/meeting-ical.ts meetingOf): the calendar's copy and the
+    // invitation name the same people with the same CN, ROLE, CUTYPE, PARTSTAT and RSVP.
+    const invited = new ICAL.Component(ICAL.parse(mailsTo(t, 'vera@example.org').at(-1)!.icalEvent!.content)).getFirstSubcomponent('vevent')!;
+    expect(peopleOf(ev)).toEqual(peopleOf(invited));
+    expect(peopleOf(ev).attendees[0]!.params).toMatchObject({ cn: 'Vera Visitor', partstat: 'NEEDS-ACTION', rsvp: 'TRUE' });
 
     // Busy on the public page at once (before any sync brought the calendar's copy).
     expect(await publicWindows(t, slug, DAY)).toEqual([`${DAY}T00:00:00Z/${DAY}T10:00:00Z`, `${DAY}T10:30:00Z/${DAY}T23:59:00Z`]);

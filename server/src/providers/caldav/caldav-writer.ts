@@ -27,7 +27,7 @@ import { calendarMultiGet, createCalendarObject, deleteCalendarObject, propfind 
 import { meetingCalendar, type Meeting } from '../../lib/meeting-ical.ts';
 import { ProviderWriteDeniedError, type EventWriter, type EventWriterContext, type WriteTarget } from '../event-writer.ts';
 import { ProviderAuthError, ProviderError } from '../provider.ts';
-import { CALDAV_INVALID_CREDENTIALS, basicAuth, trackingFetch } from './caldav.provider.ts';
+import { CALDAV_INVALID_CREDENTIALS, basicAuth, trackingFetch } from './caldav-session.ts';
 
 export interface CaldavWriterOptions {
   /** Message of the auth error (the same wording as the provider's sync: Apple names the Apple ID). */

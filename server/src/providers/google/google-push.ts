@@ -10,7 +10,7 @@ import { ProviderError } from '../provider.ts';
 import { GoogleHttpError, toProviderError, type Clock, type GoogleSession } from './google-session.ts';
 
 /** Push channel lifetime requested from Google (seconds): 7 days. */
-export const GOOGLE_CHANNEL_TTL_SEC = 7 * 24 * 3600;
+const GOOGLE_CHANNEL_TTL_SEC = 7 * 24 * 3600;
 
 
 /** events.watch (https://developers.google.com/calendar/api/v3/reference/events/watch). */

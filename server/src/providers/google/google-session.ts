@@ -40,10 +40,10 @@ export const GOOGLE_CALENDAR_SCOPE = 'https://www.googleapis.com/auth/calendar.r
  * lack it: their writes get 403 insufficientPermissions → ProviderWriteDeniedError ("Reconnect it
  * to allow adding events…", google-writer.ts) while their sync keeps working.
  */
-export const GOOGLE_EVENTS_SCOPE = 'https://www.googleapis.com/auth/calendar.events';
+const GOOGLE_EVENTS_SCOPE = 'https://www.googleapis.com/auth/calendar.events';
 /** The scopes asked for at consent, space-separated (read + events). */
 export const GOOGLE_SCOPES = `${GOOGLE_CALENDAR_SCOPE} ${GOOGLE_EVENTS_SCOPE}`;
-export const GOOGLE_UNAVAILABLE = 'Google Calendar is not configured on this server.';
+const GOOGLE_UNAVAILABLE = 'Google Calendar is not configured on this server.';
 export const GOOGLE_REAUTH_MESSAGE = 'Google refused the saved authorization. Please reconnect Google Calendar.';
 const GOOGLE_RATE_MESSAGE = 'Google Calendar asked us to slow down. Sync will retry shortly.';
 const GOOGLE_UNREACHABLE = 'Could not reach Google Calendar. Sync will retry.';

@@ -57,7 +57,7 @@ interface CalendarSyncState {
 }
 
 /** What the adapter keeps between syncs (JSON, no secrets). */
-export interface GoogleSyncState {
+interface GoogleSyncState {
   v: 1;
   /** The account e-mail (primary calendar id), or null when no primary calendar was listed. */
   account: string | null;

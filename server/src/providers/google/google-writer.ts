@@ -39,7 +39,7 @@ const WRITE_DENIED_REASONS = new Set(['insufficientPermissions', 'forbidden', 'r
  * (`1893920400000` → `2030-01-07T09:00:00Z`): the `dateTime` form of Google's EventDateTime
  * (https://developers.google.com/calendar/api/v3/reference/events#resource; no `timeZone` needed).
  */
-export function googleUtc(ms: number): string {
+function googleUtc(ms: number): string {
   return new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
 }
 
@@ -50,7 +50,7 @@ export function googleUtc(ms: number): string {
  * the one attendee (`displayName` only when named, `responseStatus: 'needsAction'`), sequence.
  * Pure; never throws.
  */
-export function googleEventBody(meeting: Meeting): calendar_v3.Schema$Event {
+function googleEventBody(meeting: Meeting): calendar_v3.Schema$Event {
   return {
     iCalUID: meeting.uid,
     summary: meeting.summary,

@@ -28,13 +28,11 @@ import {
 } from './google-session.ts';
 import { syncGoogle } from './google-sync.ts';
 
-export { GOOGLE_CALENDAR_SCOPE, GOOGLE_EVENTS_SCOPE, GOOGLE_REAUTH_MESSAGE, GOOGLE_SCOPES, GOOGLE_UNAVAILABLE } from './google-session.ts';
-export { applyListing, type GoogleSyncState } from './google-sync.ts';
-
-export { GOOGLE_CHANNEL_TTL_SEC } from './google-push.ts';
+export { GOOGLE_REAUTH_MESSAGE, GOOGLE_SCOPES } from './google-session.ts';
+export { applyListing } from './google-sync.ts';
 
 /** Options of {@link createGoogleProvider} (the same shape as the Microsoft adapter's). */
-export interface GoogleProviderOptions {
+interface GoogleProviderOptions {
   /** Clock (UTC epoch ms) for token expiry, the sync horizon and channel expiry; default Date.now. */
   now?: Clock;
 }
@@ -44,7 +42,7 @@ export interface GoogleProviderOptions {
 // ---------------------------------------------------------------------------------------------
 
 /** Builds the Google adapter (see the module doc). */
-export function createGoogleProvider(options: GoogleProviderOptions = {}): OAuthCalendarProvider {
+function createGoogleProvider(options: GoogleProviderOptions = {}): OAuthCalendarProvider {
   const now = options.now ?? Date.now;
   return {
     id: 'google',

@@ -30,7 +30,7 @@
  */
 
 /** Graph `dateTimeTimeZone` (https://learn.microsoft.com/graph/api/resources/datetimetimezone). */
-export interface GraphDateTimeTimeZone {
+interface GraphDateTimeTimeZone {
   /** Local wall-clock `YYYY-MM-DDTHH:MM:SS[.fffffff]` (no offset). */
   dateTime: string;
   /** `UTC`, a Windows zone name or an IANA name. */

@@ -20,7 +20,7 @@ import { ProviderError } from '../provider.ts';
 import { GraphStatusError, errorCodeOf, type MicrosoftSession } from './microsoft-session.ts';
 
 /** Subscription lifetime asked for: under Graph's 4230-minute maximum for Outlook events. */
-export const SUBSCRIPTION_MINUTES = 4200;
+const SUBSCRIPTION_MINUTES = 4200;
 
 interface GraphSubscription {
   id?: string;

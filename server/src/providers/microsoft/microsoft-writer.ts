@@ -34,7 +34,7 @@ import { DELTA_PAGE_SIZE } from './microsoft-sync.ts';
  * Graph's `dateTime` of a UTC epoch ms value (`1893920400000` → `2030-01-07T09:00:00`), sent with
  * `timeZone: 'UTC'` (dateTimeTimeZone, https://learn.microsoft.com/graph/api/resources/datetimetimezone).
  */
-export function graphUtcDateTime(ms: number): string {
+function graphUtcDateTime(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
 }
 
@@ -44,7 +44,7 @@ export function graphUtcDateTime(ms: number): string {
  * when not empty, start/end in UTC, the visitor as the one required attendee (`name` only when
  * named), `transactionId` = meeting.uid. Pure; never throws.
  */
-export function graphEventBody(meeting: Meeting): Record<string, unknown> {
+function graphEventBody(meeting: Meeting): Record<string, unknown> {
   return {
     subject: meeting.summary,
     ...(meeting.description ? { body: { contentType: 'text', content: meeting.description } } : {}),
@@ -67,7 +67,7 @@ export function graphEventBody(meeting: Meeting): Record<string, unknown> {
  * `deleteEvent(target, eventId, ctx)` → `{ newSecret? }`. `options` as createMicrosoftProvider's
  * (clock, injected fetch, per-request timeout in ms). Errors: see the module doc.
  */
-export function createMicrosoftWriter(options: MicrosoftProviderOptions = {}): EventWriter {
+function createMicrosoftWriter(options: MicrosoftProviderOptions = {}): EventWriter {
   const opts: SessionOptions = {
     now: options.now ?? Date.now,
     fetch: options.fetch,

@@ -43,16 +43,14 @@ import {
 import { DELTA_PAGE_SIZE, syncMicrosoft } from './microsoft-sync.ts';
 
 export { secretOfError } from '../oauth-provider.ts';
-export { SUBSCRIPTION_MINUTES } from './microsoft-push.ts';
 export {
   MICROSOFT_AUTH_ERROR,
-  MICROSOFT_NOT_CONFIGURED,
   MICROSOFT_READ_SCOPE,
   MICROSOFT_SCOPE,
   type MicrosoftProviderOptions,
   type MicrosoftTokens,
 } from './microsoft-session.ts';
-export { DELTA_PAGE_SIZE, MICROSOFT_SELF_ADDRESS, type MicrosoftSyncState } from './microsoft-sync.ts';
+export { MICROSOFT_SELF_ADDRESS, type MicrosoftSyncState } from './microsoft-sync.ts';
 
 /**
  * Creates the Microsoft adapter. `microsoftProvider` is the instance the app uses; tests create
