@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface IcsServerRequest {
+interface IcsServerRequest {
   method: string;
   path: string;
   headers: http.IncomingHttpHeaders;
@@ -15,7 +15,7 @@ export interface IcsServerRequest {
   at: number;
 }
 
-export interface IcsRoute {
+interface IcsRoute {
   /** ICS text served with an ETag derived from its content. */
   ics?: string;
   /** Stream this many bytes of filler ICS (no Content-Length), to test the body cap. */
@@ -41,7 +41,7 @@ export interface IcsServer {
   close: () => Promise<void>;
 }
 
-export function etagOf(text: string): string {
+function etagOf(text: string): string {
   return `"${createHash('sha1').update(text).digest('hex').slice(0, 16)}"`;
 }
 

@@ -25,7 +25,7 @@ import type { OAuthCalendarProvider, OAuthProviderId } from '../src/providers/oa
 import { createTestDb, type TestDb } from './test-db.ts';
 
 /** A clock tests can stop and move. Until `set`/`advance` is called it follows Date.now(). */
-export interface TestClock {
+interface TestClock {
   now(): number;
   set(ms: number | Date | string): void;
   advance(ms: number): void;
@@ -33,7 +33,7 @@ export interface TestClock {
   reset(): void;
 }
 
-export function createTestClock(): TestClock {
+function createTestClock(): TestClock {
   let fixed: number | null = null;
   return {
     now: () => fixed ?? Date.now(),

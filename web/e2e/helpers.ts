@@ -14,7 +14,7 @@ import { AUTH_TOKEN_STORAGE_KEY, DEFAULT_RULE } from '../../shared/src/constants
 import { waitForVerificationCode } from './fixtures.ts';
 
 /** The password every seeded owner has. */
-export const OWNER_PASSWORD = 'password-123';
+const OWNER_PASSWORD = 'password-123';
 
 /** A seeded account: what was registered, and its bearer token. */
 export interface SeededAccount {
@@ -42,7 +42,7 @@ async function ok(res: Awaited<ReturnType<APIRequestContext['post']>>, what: str
  * Registers `acct` and verifies its e-mail with the mailed 6-digit code, through the API.
  * Returns the bearer token the verification answers with. Throws on any non-2xx answer.
  */
-export async function seedVerifiedAccount(request: APIRequestContext, acct: { name: string; email: string }, password = OWNER_PASSWORD): Promise<SeededAccount> {
+async function seedVerifiedAccount(request: APIRequestContext, acct: { name: string; email: string }, password = OWNER_PASSWORD): Promise<SeededAccount> {
   const headers = seedingHeaders();
   await ok(await request.post('/api/auth/register', { headers, data: { name: acct.name, email: acct.email, password, password_confirmation: password } }), 'register');
   const code = await waitForVerificationCode(acct.email);
@@ -57,7 +57,7 @@ export async function seedVerifiedAccount(request: APIRequestContext, acct: { na
  * clicks Continue: the browser's time zone, the default weekly hours (`DEFAULT_RULE`, Monday
  * 09:00–17:00), then `username`.
  */
-export async function seedOnboarding(request: APIRequestContext, token: string, { timezone, username }: { timezone: string; username: string }) {
+async function seedOnboarding(request: APIRequestContext, token: string, { timezone, username }: { timezone: string; username: string }) {
   const headers = { Authorization: `Bearer ${token}` };
   await ok(await request.put('/api/me/profile', { headers, data: { timezone } }), 'time zone');
   await ok(await request.post('/api/me/availability-rules', { headers, data: { rules: [{ ...DEFAULT_RULE }] } }), 'weekly hours');
@@ -68,7 +68,7 @@ export async function seedOnboarding(request: APIRequestContext, token: string, 
  * Puts `token` in this page's localStorage (`auth_token`) on the app's origin, as a sign-in leaves
  * it; returns the browser's IANA time zone. Only this once: a later sign-out stays signed out.
  */
-export async function signInWithToken(page: Page, token: string): Promise<string> {
+async function signInWithToken(page: Page, token: string): Promise<string> {
   await page.goto('/api/health');
   return page.evaluate(
     ([key, value]) => {

@@ -45,13 +45,13 @@ import type { AddressInfo } from 'node:net';
 import { deliveryUrl } from './push-relay.ts';
 
 export const CALENDAR_READONLY_SCOPE = 'https://www.googleapis.com/auth/calendar.readonly';
-export const CALENDAR_EVENTS_SCOPE = 'https://www.googleapis.com/auth/calendar.events';
+const CALENDAR_EVENTS_SCOPE = 'https://www.googleapis.com/auth/calendar.events';
 const ALLOWED_SCOPES = new Set([CALENDAR_READONLY_SCOPE, CALENDAR_EVENTS_SCOPE, 'openid', 'email']);
 /** Scopes that allow events.insert / events.delete. */
 const WRITE_SCOPES = new Set([CALENDAR_EVENTS_SCOPE, 'https://www.googleapis.com/auth/calendar']);
 
 /** A Google Calendar event resource as the fake stores it (a subset of the documented fields). */
-export interface FakeEvent {
+interface FakeEvent {
   kind?: 'calendar#event';
   id: string;
   etag?: string;
@@ -71,7 +71,7 @@ export interface FakeEvent {
   [k: string]: unknown;
 }
 
-export interface FakeCalendar {
+interface FakeCalendar {
   id: string;
   summary: string;
   timeZone: string;
@@ -81,7 +81,7 @@ export interface FakeCalendar {
   backgroundColor?: string;
 }
 
-export interface FakeChannel {
+interface FakeChannel {
   id: string;
   resourceId: string;
   resourceUri: string;
@@ -94,7 +94,7 @@ export interface FakeChannel {
   messageNumber: number;
 }
 
-export interface FakeRequest {
+interface FakeRequest {
   method: string;
   path: string;
   query: Record<string, string>;
@@ -102,7 +102,7 @@ export interface FakeRequest {
 }
 
 /** One recorded events.insert / events.delete call (answered or refused). */
-export interface FakeWrite {
+interface FakeWrite {
   method: 'POST' | 'DELETE';
   calendarId: string;
   /** DELETE: the event id of the path; POST: the id the fake gave the new event (undefined when refused). */

@@ -54,8 +54,8 @@ const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
 const MAX_SUBSCRIPTION_MINUTES = 4230;
 
-export type ShowAs = 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere' | 'unknown';
-export type GraphResponse = 'none' | 'organizer' | 'tentativelyAccepted' | 'accepted' | 'declined' | 'notResponded';
+type ShowAs = 'free' | 'tentative' | 'busy' | 'oof' | 'workingElsewhere' | 'unknown';
+type GraphResponse = 'none' | 'organizer' | 'tentativelyAccepted' | 'accepted' | 'declined' | 'notResponded';
 
 /** What a test puts into a calendar. */
 export interface FakeEventInput {

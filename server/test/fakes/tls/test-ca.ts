@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** PEM file of the test CA. */
-export const TEST_CA_FILE = path.join(here, 'ca.pem');
+const TEST_CA_FILE = path.join(here, 'ca.pem');
 
 /** `https.createServer` options of the fakes. */
 export const TEST_TLS = {
