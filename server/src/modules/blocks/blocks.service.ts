@@ -21,7 +21,7 @@ import type { Deps } from '../../http/deps.ts';
 import { openNullable, sealNullable } from '../../lib/crypto.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { parse } from '../../http/validate.ts';
-import { SERVER_DEVICE_ID, validateDocs } from '../availability/availability.service.ts';
+import { SERVER_DEVICE_ID, validateDocs } from '../availability/index.ts';
 import { replicatedWrite, type Stamper } from '../../store/repl-clock.repo.ts';
 import * as repo from '../../store/blocks.repo.ts';
 

@@ -3,7 +3,7 @@ import { DAY_MS, getIanaZone, instantToWall, wallDay, wallToInstant, weekdayOfDa
 import type { UserRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { hasAnyRule } from '../../store/availability.repo.ts';
-import { viewPeriods } from '../links/links.service.ts';
+import { viewPeriods } from '../links/index.ts';
 import * as repo from './dashboard.repo.ts';
 
 /** [Monday 00:00, next Monday 00:00) of the week containing `now`, in `timezone`, as UTC ms. */

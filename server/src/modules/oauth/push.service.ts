@@ -19,7 +19,7 @@ import type { OAuthCalendarProvider, OAuthProviderId } from '../../providers/oau
 import { isOAuthProvider, oauthProviderFor } from '../../providers/oauth-registry.ts';
 import { ProviderAuthError, ProviderError } from '../../providers/provider.ts';
 import * as calendarsRepo from '../../store/calendars.repo.ts';
-import { markConnectionExpired, readState, secretOf, type SyncDeps } from '../sync/sync.service.ts';
+import { markConnectionExpired, readState, secretOf, type SyncDeps } from '../sync/index.ts';
 import * as repo from '../../store/oauth.repo.ts';
 
 /** Channels expiring within this window are renewed (ms). */

@@ -35,10 +35,10 @@ import { ProviderAuthError, ProviderError } from '../../providers/provider.ts';
 import { findConnection, setConnectionSecret } from '../../store/calendars.repo.ts';
 import { findOwnerContact, findProposal, overlapsConfirmed, updateProposal } from '../../store/proposals.repo.ts';
 import { replicatedWrite } from '../../store/repl-clock.repo.ts';
-import { ownerFreeWindows, ownerHoursWindows } from '../public/owner-windows.service.ts';
-import { liveShareLinkUrl } from '../share-links/share-links.service.ts';
-import { scheduleSync } from '../sync/sync-queue.ts';
-import { calendarFetchFor, syncConnection } from '../sync/sync.service.ts';
+import { ownerFreeWindows, ownerHoursWindows } from '../public/index.ts';
+import { liveShareLinkUrl } from '../share-links/index.ts';
+import { scheduleSync, syncConnection } from '../sync/index.ts';
+import { calendarFetchFor } from '../../providers/calendar-fetch.ts';
 import { resolveTarget, type ResolvedTarget } from './proposal-settings.service.ts';
 
 /** The owner's error texts of the decisions (409 bodies' `error`). */

@@ -14,7 +14,7 @@ import { pageViewsFor } from '../../store/page-views.ts';
 import { publicCacheFor, type PublicOwner } from './public-cache.ts';
 import { freshnessOf } from './public-freshness.ts';
 import { presentPublicAvailability } from './public.presenter.ts';
-import { countShareLinkView, openShareLink } from '../share-links/share-links.service.ts';
+import { countShareLinkView, openShareLink } from '../share-links/index.ts';
 import * as repo from './public.repo.ts';
 
 export const LINK_NOT_FOUND = 'This availability link could not be found.';

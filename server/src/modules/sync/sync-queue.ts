@@ -19,7 +19,8 @@
  */
 import type { Db } from '../../db/kysely.ts';
 import * as repo from '../../store/calendars.repo.ts';
-import { syncConnection, syncInFlight, type SyncDeps, type SyncOutcome } from './sync.service.ts';
+import type { SyncDeps, SyncOutcome } from './sync-state.ts';
+import { syncConnection, syncInFlight } from './sync.service.ts';
 
 /** Debounce of webhook-triggered syncs (ms). */
 export const WEBHOOK_SYNC_DELAY_MS = 500;
