@@ -11,7 +11,8 @@ import { hydrate, render, type VNode } from 'preact';
 import { loadMessages } from '@avail/shared/i18n/visitor-i18n.ts';
 import PublicPage from './features/public/public-page.tsx';
 import { PublicI18n, browserReading } from './features/public/public-i18n.tsx';
-import { PUBLIC_BOOT_ID, isEmbedPath, keyFromSearch, slugFromPath, type EmbedHeightMessage, type PublicBoot } from './features/public/public-boot.ts';
+import { slugOfPublicPath } from '@avail/shared/domain/public-path.ts';
+import { PUBLIC_BOOT_ID, isEmbedPath, keyFromSearch, type EmbedHeightMessage, type PublicBoot } from './features/public/public-boot.ts';
 import './styles/base.css';
 
 function readBoot(): PublicBoot | null {
@@ -26,7 +27,7 @@ function readBoot(): PublicBoot | null {
 
 const root = document.getElementById('root')!;
 const boot = readBoot();
-const slug = boot?.slug ?? slugFromPath(location.pathname) ?? '';
+const slug = boot?.slug ?? slugOfPublicPath(location.pathname) ?? '';
 const linkKey = boot ? boot.key : keyFromSearch(location.search);
 const embed = boot?.embed ?? isEmbedPath(location.pathname);
 // The server's reading (its render's language and clock) so hydration matches; else the browser's.

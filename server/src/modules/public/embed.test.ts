@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { createApp, isEmbedPagePath, isPublicPagePath } from '../../app.ts';
-import { publicSlug } from './public-page.service.ts';
+import { slugOfPublicPath } from '@avail/shared/domain/public-path.ts';
 
 const EMBED_JS = path.resolve(import.meta.dirname, '../../../../web/public/embed.js');
 const TEMPLATE = '<!doctype html><html><head><title>Availability · Avail</title></head><body><div id="root"><!--ssr-outlet--></div><!--ssr-data--></body></html>';
@@ -103,6 +103,6 @@ describe('GET /embed/:username', () => {
     expect(isEmbedPagePath('/embed')).toBe(false);
     expect(isEmbedPagePath('/embed/alice/x')).toBe(false);
     expect(isPublicPagePath('/embed/alice')).toBe(false);
-    expect(publicSlug('/embed/Al%C3%AFce')).toBe('Alïce');
+    expect(slugOfPublicPath('/embed/Al%C3%AFce')).toBe('Alïce');
   });
 });

@@ -21,19 +21,9 @@ import { CLOCK_COOKIE, LANGUAGE_COOKIE, cookieValue, parseAcceptLanguage, pickRe
 import { plainDateIn } from '@avail/shared/i18n/formats.ts';
 import { ALL_MESSAGES } from '@avail/shared/i18n/messages/all-messages.ts';
 import { addDays, parseIsoDate } from '@avail/shared/domain/zone-time.ts';
+import { slugOfPublicPath } from '@avail/shared/domain/public-path.ts';
 import { fillPublicTemplate, publicSsrModule, publicTemplate, type PublicBoot, type PublicPlace, type PublicReadingBoot } from './public-page.render.ts';
 import { publicAvailability } from './public.service.ts';
-
-/** The slug of `/u/:slug`, `/embed/:slug` or `/:slug` (percent-decoded), or null. */
-export function publicSlug(p: string): string | null {
-  const m = /^\/(?:u\/|embed\/)?([^/]+)\/?$/.exec(p);
-  if (!m) return null;
-  try {
-    return decodeURIComponent(m[1]);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The visitor's reading (issue 22 item 3): the language menu's choice (cookie `avail_lang`) over
@@ -99,7 +89,7 @@ export function publicPageHandler(deps: Deps, dist: string, limit: LimitOptions,
     // The page is in the visitor's language (issue 22): the language menu's cookie, else Accept-Language.
     res.vary('Accept-Language');
     res.vary('Cookie');
-    const slug = publicSlug(req.path);
+    const slug = slugOfPublicPath(req.path);
     const ip = req.ip ?? '';
     if (!slug || req.method !== 'GET' || !allowed(ip)) return res.send(fillPublicTemplate(template));
     try {

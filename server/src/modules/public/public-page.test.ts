@@ -12,7 +12,7 @@ import { buildUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { createApp } from '../../app.ts';
 import { escapeHtml, fillPublicTemplate } from './public-page.render.ts';
-import { publicSlug } from './public-page.service.ts';
+import { slugOfPublicPath } from '@avail/shared/domain/public-path.ts';
 
 const NOW = Date.UTC(2026, 2, 17, 8); // Tuesday 2026-03-17 09:00 Brussels
 const TITLE = 'Secret board meeting with ACME';
@@ -177,9 +177,9 @@ describe('GET /{username} server-rendered', () => {
   });
 
   it('helpers: slugs, escaping, the empty template', () => {
-    expect(publicSlug('/u/Bob%20B')).toBe('Bob B');
-    expect(publicSlug('/bob/')).toBe('bob');
-    expect(publicSlug('/a/b')).toBeNull();
+    expect(slugOfPublicPath('/u/Bob%20B')).toBe('Bob B');
+    expect(slugOfPublicPath('/bob/')).toBe('bob');
+    expect(slugOfPublicPath('/a/b')).toBeNull();
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;');
     expect(fillPublicTemplate(TEMPLATE)).not.toContain('<!--ssr');
   });

@@ -46,17 +46,6 @@ export function keyFromSearch(search: string): string | undefined {
   return new URLSearchParams(search).get('key') || undefined;
 }
 
-/** The slug of a public page path (`/u/:slug`, `/embed/:slug` or `/:slug`), or null. */
-export function slugFromPath(pathname: string): string | null {
-  const m = /^\/(?:u\/|embed\/)?([^/]+)\/?$/.exec(pathname);
-  if (!m) return null;
-  try {
-    return decodeURIComponent(m[1]);
-  } catch {
-    return m[1];
-  }
-}
-
 /** JSON safe inside a `<script>` element: `<`, `>`, `&` and the JS line separators escaped. */
 export function serializeBoot(boot: PublicBoot): string {
   return JSON.stringify(boot).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
