@@ -19,8 +19,8 @@ const STUB_SSR = `export const PUBLIC_BOOT_ID = 'avail-public-data';
 export function renderPublicPage(boot) {
   return { html: '<h1>' + (boot.embed ? 'embed' : 'page') + '</h1>', json: JSON.stringify({ embed: boot.embed === true, key: boot.key ?? null }), title: 'x', lang: 'en' };
 }
-export function renderNotFound(reading, messages, embed) {
-  return { html: '<p data-embed="' + embed + '">' + messages.states.notFound + '</p>', json: '', title: 'x', lang: reading.language };
+export function renderNotFound(localePrefs, messages, embed) {
+  return { html: '<p data-embed="' + embed + '">' + messages.states.notFound + '</p>', json: '', title: 'x', lang: localePrefs.language };
 }`;
 
 let t: TestApp;

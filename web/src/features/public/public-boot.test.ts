@@ -9,7 +9,7 @@ describe('public page boot data', () => {
       now: 1,
       data: { user_name: '</script><script>alert(1)</script>&\u2028', user_timezone: 'Europe/Brussels', availability: { windows: [] } },
       place: { view: 'week', date: null },
-      reading: { language: 'en', locale: 'en-US' },
+      localePrefs: { language: 'en', locale: 'en-US' },
     };
     const json = serializeBoot(boot);
     expect(json).not.toMatch(/[<>&\u2028\u2029]/);
