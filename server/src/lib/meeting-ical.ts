@@ -15,7 +15,7 @@ import ical, {
   type ICalAttendeeScheduleAgent,
   ICalAttendeeRole, ICalAttendeeStatus, ICalAttendeeType, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 
-export interface MeetingPerson {
+interface MeetingPerson {
   email: string;
   name: string;
 }

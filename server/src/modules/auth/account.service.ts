@@ -15,7 +15,7 @@ import { verifyPassword } from './password.ts';
 import { assertAccountChangeSecondFactor } from './two-factor.service.ts';
 import * as usersRepo from '../../store/users.repo.ts';
 
-export const ACCOUNT_MESSAGES = {
+const ACCOUNT_MESSAGES = {
   passwordRequired: 'Please enter your password to delete your account.',
   wrongPassword: 'The password is incorrect.',
 } as const;

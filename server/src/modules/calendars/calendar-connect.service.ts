@@ -126,7 +126,7 @@ async function refuseDuplicate(deps: SyncDeps, userId: string, provider: PullId,
  * The form of a feed URL used to recognise the same feed: WHATWG-parsed (scheme and host
  * lower-cased, default port dropped, dot segments resolved), without the fragment (never sent).
  */
-export function normaliseFeedUrl(url: string): string {
+function normaliseFeedUrl(url: string): string {
   const u = new URL(url.trim());
   u.hash = '';
   return u.href;
@@ -138,7 +138,7 @@ export function feedUrlHmac(url: string, key: Uint8Array): string {
 }
 
 /** Id of an ICS connection's one source row (calendar_sources.calendar_url / object_href). */
-export function icsSourceId(connectionId: string): string {
+function icsSourceId(connectionId: string): string {
   return `ics:${connectionId}`;
 }
 

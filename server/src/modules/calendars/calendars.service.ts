@@ -160,7 +160,7 @@ export async function disconnectProvider(deps: SyncDeps, userId: string, provide
 }
 
 /** One connection's result of Sync Now: `error` is the owner-facing reason (never a secret). */
-export interface SyncNowResult {
+interface SyncNowResult {
   connection_id: string;
   name: string;
   provider: CalendarConnectionRow['provider'];

@@ -27,7 +27,7 @@ export interface ViewsChange {
  * against the 7 dates before those. `views_change_percent` = Math.round((last − previous) / previous × 100),
  * null when the previous period had no views (no meaningful percentage).
  */
-export async function viewsChange(deps: Deps, user: Pick<UserRow, 'id' | 'timezone'>): Promise<ViewsChange> {
+async function viewsChange(deps: Deps, user: Pick<UserRow, 'id' | 'timezone'>): Promise<ViewsChange> {
   const { total, previous_total } = await viewPeriods(deps, user, 7);
   return {
     views_last_7_days: total,

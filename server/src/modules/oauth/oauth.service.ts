@@ -27,7 +27,7 @@ import * as repo from '../../store/oauth.repo.ts';
 import { openMissingChannels, stopChannelsAndRevoke } from './push.service.ts';
 
 /** `${PUBLIC_BASE_URL}/api/oauth/{provider}/callback`: register exactly this redirect URI at the provider. */
-export function redirectUriFor(deps: Pick<SyncDeps, 'config'>, provider: OAuthProviderId): string {
+function redirectUriFor(deps: Pick<SyncDeps, 'config'>, provider: OAuthProviderId): string {
   return `${deps.config.PUBLIC_BASE_URL}/api/oauth/${provider}/callback`;
 }
 

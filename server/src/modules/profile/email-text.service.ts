@@ -10,9 +10,9 @@ import type { Deps } from '../../http/deps.ts';
 import { ownerFreeWindows } from '../public/index.ts';
 
 /** Spec §8, verbatim. */
-export const EMAIL_TEXT_FAILED = 'Failed to generate email text. Using default.';
+const EMAIL_TEXT_FAILED = 'Failed to generate email text. Using default.';
 /** How far ahead the listed free windows are looked for: 14 days from now. */
-export const EMAIL_TEXT_HORIZON_MS = 14 * DAY_MS;
+const EMAIL_TEXT_HORIZON_MS = 14 * DAY_MS;
 
 /** The answer; the web's `GeneratedEmailText` (shared/src/api/api-client.ts, outside the server build). */
 export interface GeneratedEmailText {

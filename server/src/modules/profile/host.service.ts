@@ -21,21 +21,21 @@ sharp.cache(false);
 /** Largest upload accepted, in bytes (2 MiB). */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 /** Side of the stored square picture, in px. */
-export const AVATAR_SIZE = 256;
+const AVATAR_SIZE = 256;
 /** Most pixels a picture may decode to (width × height): a small file that would decode huge is refused. */
-export const AVATAR_MAX_PIXELS = 40_000_000;
+const AVATAR_MAX_PIXELS = 40_000_000;
 
 /** The accepted Content-Types and the format sharp must find in the bytes. */
 const ACCEPTED = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/webp': 'webp' } as const;
 type AcceptedType = keyof typeof ACCEPTED;
 const FORMAT_NAME = { png: 'PNG', jpeg: 'JPEG', webp: 'WebP' } as const;
 
-export const AVATAR_WRONG_TYPE = 'The picture must be a PNG, JPEG or WebP image';
-export const AVATAR_TOO_LARGE = 'The picture must be at most 2 MB';
-export const AVATAR_TOO_MANY_PIXELS = 'The picture is too large: at most 40 megapixels';
-export const AVATAR_NOT_FOUND = 'No picture';
+const AVATAR_WRONG_TYPE = 'The picture must be a PNG, JPEG or WebP image';
+const AVATAR_TOO_LARGE = 'The picture must be at most 2 MB';
+const AVATAR_TOO_MANY_PIXELS = 'The picture is too large: at most 40 megapixels';
+const AVATAR_NOT_FOUND = 'No picture';
 /** 'The file is not a valid PNG image' (the declared type's name): undecodable, truncated, or another format than declared. */
-export const avatarInvalid = (type: AcceptedType) => `The file is not a valid ${FORMAT_NAME[ACCEPTED[type]]} image`;
+const avatarInvalid = (type: AcceptedType) => `The file is not a valid ${FORMAT_NAME[ACCEPTED[type]]} image`;
 
 /** 413 `{ error: 'The picture must be at most 2 MB', code: 'payload_too_large', errors: { avatar } }`. */
 export const avatarTooLarge = () => new HttpError(413, 'payload_too_large', AVATAR_TOO_LARGE, { avatar: AVATAR_TOO_LARGE });
@@ -60,7 +60,7 @@ function mimeOf(contentType: string | undefined): string {
  * @throws 422 `{ errors: { avatar } }`: not a valid image of the declared type (undecodable, truncated, other
  *   format), or more than 40 megapixels.
  */
-export async function reencodeAvatar(input: Buffer, type: AcceptedType): Promise<Buffer> {
+async function reencodeAvatar(input: Buffer, type: AcceptedType): Promise<Buffer> {
   const invalid = () => validationFailed({ avatar: avatarInvalid(type) });
   let meta: Metadata;
   try {

@@ -11,7 +11,7 @@ import { replicatedWrite } from '../../store/repl-clock.repo.ts';
 import { rederiveZoneDependentBusy } from '../sync/index.ts';
 
 export const USERNAME_TAKEN = 'Username is already taken';
-export const USERNAME_CHANGE_NOT_ALLOWED = 'Username changes are not currently allowed.';
+const USERNAME_CHANGE_NOT_ALLOWED = 'Username changes are not currently allowed.';
 
 /** The zones offered in onboarding/settings (spec §9), by lower-cased name. */
 const OFFERED_ZONES = new Map(TIMEZONE_GROUPS.flatMap((g) => g.zones.map((z) => [z.toLowerCase(), z] as const)));

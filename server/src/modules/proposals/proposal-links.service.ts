@@ -49,7 +49,7 @@ export function proposalLinks(deps: Deps, id: string): { confirmUrl: string; dec
 }
 
 /** The verified payload of a token, or null when it is malformed or its signature does not match. */
-export function verifyProposalLink(deps: Deps, token: string): { id: string; action: LinkAction; expiresAt: number } | null {
+function verifyProposalLink(deps: Deps, token: string): { id: string; action: LinkAction; expiresAt: number } | null {
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined) return null;
   const expected = Buffer.from(sign(deps, payload));

@@ -22,7 +22,7 @@ import type { Db } from '../../db/kysely.ts';
 import type { ProposalRow } from '../../db/schema.ts';
 
 /** A claim older than this may be taken by another instance (ms). */
-export const REQUEST_CLAIM_STALE_MS = 5 * 60_000;
+const REQUEST_CLAIM_STALE_MS = 5 * 60_000;
 
 const GENERIC_FAILURE = 'Avail could not carry this out. Please try again.';
 
@@ -32,7 +32,7 @@ const GENERIC_FAILURE = 'Avail could not carry this out. Please try again.';
  * (an HttpError's message — e.g. "That time is no longer free: …" — else a generic text), the
  * request kept so the device shows what failed.
  */
-export async function carryOutRequests(deps: Deps, userId: string): Promise<number> {
+async function carryOutRequests(deps: Deps, userId: string): Promise<number> {
   const rows = await claimRequests(deps.db, userId, deps.now(), REQUEST_CLAIM_STALE_MS, deps.config.AVAIL_SECRET_KEY);
   for (const row of rows) {
     const action = row.request_action;

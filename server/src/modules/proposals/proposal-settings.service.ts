@@ -20,7 +20,7 @@ import { calendarListOf, excludedCalendarIds, readChoices } from '../sync/index.
 const WRITING_PROVIDERS = new Set(['caldav', 'apple', 'google', 'microsoft']);
 
 /** The text of a refused target (422 `errors.target`). */
-export const TARGET_NOT_WRITABLE = 'Avail cannot add events to this calendar. Choose another one.';
+const TARGET_NOT_WRITABLE = 'Avail cannot add events to this calendar. Choose another one.';
 
 /** A writable calendar with its connection row (to write with). */
 export interface ResolvedTarget extends WritableCalendar {
@@ -30,7 +30,7 @@ export interface ResolvedTarget extends WritableCalendar {
 }
 
 /** Every calendar the owner can have meetings written to: oldest connection first, each in its listed order. */
-export async function writableCalendars(deps: Deps, userId: string): Promise<ResolvedTarget[]> {
+async function writableCalendars(deps: Deps, userId: string): Promise<ResolvedTarget[]> {
   const connections = (await listConnections(deps.db, userId, deps.config.AVAIL_SECRET_KEY))
     .filter((c) => WRITING_PROVIDERS.has(c.provider) && c.status !== 'expired')
     .sort((a, b) => Number(a.connected_at) - Number(b.connected_at) || (a.id < b.id ? -1 : 1));

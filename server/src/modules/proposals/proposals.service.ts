@@ -19,7 +19,7 @@ import { replicatedWrite } from '../../store/repl-clock.repo.ts';
 import { presentProposal } from './proposal-decisions.service.ts';
 import { proposalLinks } from './proposal-links.service.ts';
 
-export const PROPOSAL_MESSAGES = {
+const PROPOSAL_MESSAGES = {
   notFree: 'That time is no longer free. Please pick another time.',
   tooMany: 'Too many proposals. Please try again later.',
   notFound: 'Proposal not found',
@@ -27,12 +27,12 @@ export const PROPOSAL_MESSAGES = {
 } as const;
 
 /** The visitor's confirmation: `Your proposal was sent. <Owner name> will confirm by email.` (the spec's words; the invitation comes by e-mail once the owner confirms). */
-export function sentMessage(ownerName: string): string {
+function sentMessage(ownerName: string): string {
   return `Your proposal was sent. ${ownerName} will confirm by email.`;
 }
 
 /** Most proposals GET /me/proposals returns. */
-export const PROPOSALS_LIST_LIMIT = 50;
+const PROPOSALS_LIST_LIMIT = 50;
 
 /** 422 `{ error: 'That time is no longer free. Please pick another time.', code: 'not_free' }`. */
 function notFree() {

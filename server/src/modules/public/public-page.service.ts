@@ -30,13 +30,13 @@ import { publicAvailability } from './public.service.ts';
  * `Accept-Language` (RFC 9110 §12.5.4), English when neither names a language with texts; the
  * date locale from the header's first tag; the 12/24 h choice (cookie `avail_clock`).
  */
-export function visitorLocale(acceptLanguage: string | undefined, cookie: string | undefined): PublicLocaleBoot {
+function visitorLocale(acceptLanguage: string | undefined, cookie: string | undefined): PublicLocaleBoot {
   const clock = cookieValue(cookie, CLOCK_COOKIE);
   return { ...pickLocale(parseAcceptLanguage(acceptLanguage), cookieValue(cookie, LANGUAGE_COOKIE)), ...(clock === '12' || clock === '24' ? { hour12: clock === '12' } : {}) };
 }
 
 /** The place of the address's `view` and `date` (issue 22 item 2; anything else: the week, no date). */
-export function placeOf(view: unknown, date: unknown): PublicPlace {
+function placeOf(view: unknown, date: unknown): PublicPlace {
   const ok = typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) && parseIsoDate(date) !== null;
   return { view: view === 'month' ? 'month' : 'week', date: ok ? (date as string) : null };
 }
@@ -45,7 +45,7 @@ export function placeOf(view: unknown, date: unknown): PublicPlace {
  * The public range (`YYYY-MM-DD..YYYY-MM-DD`, dates in the owner's zone) an answer for `place`
  * needs: a week of any first day around the date (date ± 6 days), or the date's month.
  */
-export function rangeAround(place: PublicPlace & { date: string }): string {
+function rangeAround(place: PublicPlace & { date: string }): string {
   if (place.view === 'week') return `${addDays(place.date, -6)}..${addDays(place.date, 6)}`;
   const first = `${place.date.slice(0, 7)}-01`;
   return `${first}..${addDays(`${addDays(first, 31).slice(0, 7)}-01`, -1)}`;

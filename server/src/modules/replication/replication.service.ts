@@ -155,7 +155,7 @@ function asPushed(master: Doc | null, pushed: Doc): Doc {
 }
 
 /** The 422 `clock_ahead` message: a stamp more than MAX_CLOCK_AHEAD_MS (5 min) ahead of the server's clock. */
-export const CLOCK_AHEAD_MESSAGE = "This device's clock is more than 5 minutes ahead of the server. Please correct the date and time on this device.";
+const CLOCK_AHEAD_MESSAGE = "This device's clock is more than 5 minutes ahead of the server. Please correct the date and time on this device.";
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -23,9 +23,9 @@ import type { SyncDeps, SyncOutcome } from './sync-state.ts';
 import { syncConnection, syncInFlight } from './sync.service.ts';
 
 /** Debounce of webhook-triggered syncs (ms). */
-export const WEBHOOK_SYNC_DELAY_MS = 500;
+const WEBHOOK_SYNC_DELAY_MS = 500;
 /** Retry delay when another instance holds the connection's sync lease (ms). */
-export const LEASE_BUSY_RETRY_MS = 1_000;
+const LEASE_BUSY_RETRY_MS = 1_000;
 
 interface Pending {
   timer: NodeJS.Timeout;

@@ -46,7 +46,7 @@ const DAY_MS = 86_400_000;
 const REDERIVE_UNCHANGED_AFTER_MS = DAY_MS;
 
 /** Back-off after the first failure; doubles per consecutive failure. */
-export const SYNC_BACKOFF_BASE_MS = 60_000;
+const SYNC_BACKOFF_BASE_MS = 60_000;
 /** Longest back-off: the backup-sync period. */
 export const SYNC_BACKOFF_MAX_MS = 15 * 60_000;
 
@@ -55,7 +55,7 @@ export const SYNC_BACKOFF_MAX_MS = 15 * 60_000;
  * `retryAfterMs` (at least 1 s); anything else → 1 min × 2^(previous consecutive failures), at
  * most 15 min; ProviderAuthError → null (not retried until the owner reconnects).
  */
-export function backoffDelayMs(err: unknown, previousFailures: number): number | null {
+function backoffDelayMs(err: unknown, previousFailures: number): number | null {
   if (err instanceof ProviderAuthError) return null;
   if (err instanceof ProviderRateLimitError) return Math.max(1_000, Math.round(err.retryAfterMs));
   const n = Math.max(0, Math.min(previousFailures, 20));
@@ -63,7 +63,7 @@ export function backoffDelayMs(err: unknown, previousFailures: number): number |
 }
 
 /** Applies a provider result to the in-memory source set, the way applySourceChanges does in SQL. */
-export function mergeSources(
+function mergeSources(
   held: ReadonlyArray<{ calendarUrl: string; href: string; etag: string | null; icsText: string }>,
   result: Pick<ProviderSyncResult, 'upserts' | 'removals' | 'removedCalendars'>,
 ) {
