@@ -2,7 +2,8 @@
  * ESLint (typescript-eslint parser, eslint-plugin-import-x): the project's layers, enforced.
  * `npm run lint` (a step of `npm test`). Layers point one way (docs/architecture.md):
  *
- *   packages:  shared ← server;  shared ← web ← desktop
+ *   packages:  shared ← server;  shared ← web;  shared ← desktop (the desktop app loads the web build,
+ *              it imports no web or server source)
  *   server:    lib, db ← http ← store ← modules (routes → services → repos) ← jobs ← app.ts ← main.ts;
  *              a module never imports another module's repo (it calls that module's service), and
  *              other modules, the jobs and the app reach a module only through modules/<m>/index.ts
