@@ -2,9 +2,11 @@
  * ESLint (typescript-eslint parser, eslint-plugin-import-x): the project's layers, enforced.
  * `npm run lint` (a step of `npm test`). Layers point one way (docs/architecture.md):
  *
- *   packages:  shared ← server;  shared ← web ← desktop
+ *   packages:  shared ← server;  shared ← web;  shared ← desktop (the desktop app loads the web build,
+ *              it imports no web or server source)
  *   server:    lib, db ← http ← store ← modules (routes → services → repos) ← jobs ← app.ts ← main.ts;
- *              a module never imports another module's repo (it calls that module's service)
+ *              a module never imports another module's repo (it calls that module's service), and
+ *              other modules, the jobs and the app reach a module only through modules/<m>/index.ts
  *   web:       lib ← platform ← data (session, stores, device database) ← components ← features
  *              ← app (router, guards) ← entries; a feature never imports another feature
  *
@@ -28,6 +30,17 @@ const moduleRepoZones = serverModules.map((m) => ({
   from: [`./server/src/modules/!(${m})/*.repo.ts`],
   message: 'A module calls another module through its service, never its repository (shared tables: server/src/store).',
 }));
+
+/**
+ * Front doors: a module is used from outside (another module, the jobs, the app) only through its
+ * `modules/<m>/index.ts`, which re-exports what others may use; everything else is internal.
+ */
+const FRONT_DOOR_MESSAGE = 'Use a module only through its front door, modules/<m>/index.ts (add the export there if it is meant to be used outside).';
+const insideModulesExceptFrontDoors = (m) => [`./server/src/modules/${m}/!(index).*`, `./server/src/modules/${m}/*/**`];
+const moduleFrontDoorZones = [
+  ...serverModules.map((m) => ({ target: `./server/src/modules/${m}`, from: insideModulesExceptFrontDoors(`!(${m})`), message: FRONT_DOOR_MESSAGE })),
+  { target: ['./server/src/jobs', './server/src/app.ts', './server/src/main.ts'], from: insideModulesExceptFrontDoors('*'), message: FRONT_DOOR_MESSAGE },
+];
 
 /**
  * The modules in tiers: a module imports only modules of lower tiers (and the store below them
@@ -79,6 +92,7 @@ export default [
             // packages
             { target: './shared', from: ['./server', './web', './desktop'], message: 'shared imports nothing of ours.' },
             { target: './server', from: ['./web/src', './desktop'], message: 'The server imports shared only (it serves the web build’s files, never its source).' },
+            { target: './desktop', from: ['./web/src', './server'], message: 'The desktop app imports shared and its own files only.' },
             { target: './web', from: ['./server', './desktop'], message: 'The web app imports shared only.' },
             // server layers
             { target: ['./server/src/lib', './server/src/db'], from: ['./server/src/http', './server/src/store', './server/src/modules', './server/src/jobs', './server/src/mail', './server/src/providers', './server/src/app.ts', './server/src/main.ts'], message: 'lib and db are the bottom of the server.' },
@@ -90,6 +104,7 @@ export default [
             { target: './server/src/modules/**/*.repo.ts', from: ['./server/src/modules/**/*.service.ts', './server/src/modules/**/*.routes.ts'], message: 'routes → services → repositories, never back.' },
             { target: './server/src/modules/**/*.service.ts', from: './server/src/modules/**/*.routes.ts', message: 'routes → services, never back.' },
             ...moduleRepoZones,
+            ...moduleFrontDoorZones,
             ...moduleTierZones,
             // web layers
             { target: './web/src/lib', from: ['./web/src/platform', './web/src/data', './web/src/components', './web/src/features', './web/src/app'], message: 'lib is the bottom of the web app.' },

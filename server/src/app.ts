@@ -20,27 +20,22 @@ import { defaultRateLimits, withSharedStores, type RateLimits, type SharedLimitS
 import { pgConnectionInfo } from './db/kysely.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { securityHeaders } from './http/security-headers.ts';
-import { healthRouter } from './modules/health/health.routes.ts';
+import { healthRouter } from './modules/health/index.ts';
 import { changeBusFor } from './store/change-bus.ts';
-import { authRouter } from './modules/auth/auth.routes.ts';
-import { accountSecurityRouter } from './modules/auth/account-security.routes.ts';
-import { twoFactorRouter } from './modules/auth/two-factor.routes.ts';
-import { profileRouter } from './modules/profile/profile.routes.ts';
-import { availabilityRouter } from './modules/availability/availability.routes.ts';
-import { blocksRouter } from './modules/blocks/blocks.routes.ts';
-import { dashboardRouter } from './modules/dashboard/dashboard.routes.ts';
-import { publicRouter } from './modules/public/public.routes.ts';
-import { publicPageHandler } from './modules/public/public-page.service.ts';
+import { accountSecurityRouter, authRouter, twoFactorRouter } from './modules/auth/index.ts';
+import { profileRouter } from './modules/profile/index.ts';
+import { availabilityRouter } from './modules/availability/index.ts';
+import { blocksRouter } from './modules/blocks/index.ts';
+import { dashboardRouter } from './modules/dashboard/index.ts';
+import { publicPageHandler, publicRouter } from './modules/public/index.ts';
 // Calendars router: owned by the calendars engineer (modules/calendars).
-import { calendarsRouter } from './modules/calendars/calendars.routes.ts';
-import { conflictsRouter } from './modules/replication/conflicts.routes.ts';
-import { replicationRouter, type ReplicationRouterOptions } from './modules/replication/replication.routes.ts';
-import { oauthRouter } from './modules/oauth/oauth.routes.ts';
-import { webhooksRouter } from './modules/webhooks/webhooks.routes.ts';
-import { linksRouter } from './modules/links/links.routes.ts';
-import { startProposalRequests } from './modules/proposals/proposal-requests.service.ts';
-import { proposalsRouter } from './modules/proposals/proposals.routes.ts';
-import { shareLinksRouter } from './modules/share-links/share-links.routes.ts';
+import { calendarsRouter } from './modules/calendars/index.ts';
+import { conflictsRouter, replicationRouter, type ReplicationRouterOptions } from './modules/replication/index.ts';
+import { oauthRouter } from './modules/oauth/index.ts';
+import { webhooksRouter } from './modules/webhooks/index.ts';
+import { linksRouter } from './modules/links/index.ts';
+import { proposalsRouter, startProposalRequests } from './modules/proposals/index.ts';
+import { shareLinksRouter } from './modules/share-links/index.ts';
 
 export type { AppDeps, Deps } from './http/deps.ts';
 

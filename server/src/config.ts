@@ -165,7 +165,7 @@ export class ConfigError extends Error {
 }
 
 /** Decodes a 32-byte key written as 64 hex characters or base64/base64url; null if it is not one. */
-export function decodeSecretKey(text: string): Buffer | null {
+function decodeSecretKey(text: string): Buffer | null {
   const t = text.trim();
   if (/^[0-9a-fA-F]{64}$/.test(t)) return Buffer.from(t, 'hex');
   if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(t)) {

@@ -13,7 +13,7 @@ const { createDb, dialectOf } = await import('./db/kysely.ts');
 const { migrateToLatest } = await import('./db/migrate.ts');
 const { createApp } = await import('./app.ts');
 const { createMailer } = await import('./mail/mailer.ts');
-const { closeAllStreams } = await import('./modules/replication/replication.stream.ts');
+const { closeAllStreams } = await import('./modules/replication/index.ts');
 
 let config: import('./config.ts').Config;
 try {
@@ -34,11 +34,11 @@ const applied = await migrateToLatest(db);
 logger.info({ dialect: dialectOf(config), applied, ...(config.DATABASE_URL ? {} : { file: config.SQLITE_PATH }) }, 'database ready');
 
 // ICS feed URLs stored in plain text by earlier versions are encrypted before anything runs.
-const { sealLegacyIcsFeeds } = await import('./modules/calendars/calendars.service.ts');
+const { sealLegacyIcsFeeds } = await import('./modules/calendars/index.ts');
 const sealed = await sealLegacyIcsFeeds({ db, config, now: Date.now });
 if (sealed > 0) logger.info({ sealed }, 'ICS feed URLs moved to encrypted storage');
 // Calendar content (raw ICS, event titles) written in plain text by earlier versions is sealed.
-const { sealCalendarContent } = await import('./modules/calendars/calendars.service.ts');
+const { sealCalendarContent } = await import('./modules/calendars/index.ts');
 const sealedRows = await sealCalendarContent({ db, config });
 if (sealedRows > 0) logger.info({ rows: sealedRows }, 'calendar content sealed at rest');
 // Personal text written in clear by earlier versions (block notes, proposal texts, …) is sealed (issue 26).
@@ -72,10 +72,10 @@ async function shutdown(signal: string) {
   try {
     await jobs.stop();
     // Webhook-scheduled syncs: pending timers dropped (the backup sync covers them), running ones awaited.
-    const { closeSyncQueue } = await import('./modules/sync/sync-queue.ts');
+    const { closeSyncQueue } = await import('./modules/sync/index.ts');
     await closeSyncQueue(db);
     // The derive worker threads (sync off the request thread).
-    const { closeDerivePool } = await import('./modules/sync/derive-pool.ts');
+    const { closeDerivePool } = await import('./modules/sync/index.ts');
     await closeDerivePool();
     const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
     // Open replication streams never finish on their own: end them so close() can complete.
@@ -86,9 +86,9 @@ async function shutdown(signal: string) {
     // Page views still batched in memory are written before the database closes.
     const { closePageViews } = await import('./store/page-views.ts');
     await closePageViews(db);
-    const { stopProposalRequests } = await import('./modules/proposals/proposal-requests.service.ts');
+    const { stopProposalRequests } = await import('./modules/proposals/index.ts');
     stopProposalRequests(db);
-    const { closePublicCache } = await import('./modules/public/public-cache.ts');
+    const { closePublicCache } = await import('./modules/public/index.ts');
     closePublicCache(db);
     await db.destroy();
   } catch (err) {

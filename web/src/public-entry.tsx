@@ -10,8 +10,9 @@ import { StrictMode } from 'react';
 import { hydrate, render, type VNode } from 'preact';
 import { loadMessages } from '@avail/shared/i18n/visitor-i18n.ts';
 import PublicPage from './features/public/public-page.tsx';
-import { PublicI18n, browserReading } from './features/public/public-i18n.tsx';
-import { PUBLIC_BOOT_ID, isEmbedPath, keyFromSearch, slugFromPath, type EmbedHeightMessage, type PublicBoot } from './features/public/public-boot.ts';
+import { PublicI18n, browserLocale } from './features/public/public-i18n.tsx';
+import { slugOfPublicPath } from '@avail/shared/domain/public-path.ts';
+import { PUBLIC_BOOT_ID, isEmbedPath, keyFromSearch, type EmbedHeightMessage, type PublicBoot } from './features/public/public-boot.ts';
 import './styles/base.css';
 
 function readBoot(): PublicBoot | null {
@@ -26,16 +27,16 @@ function readBoot(): PublicBoot | null {
 
 const root = document.getElementById('root')!;
 const boot = readBoot();
-const slug = boot?.slug ?? slugFromPath(location.pathname) ?? '';
+const slug = boot?.slug ?? slugOfPublicPath(location.pathname) ?? '';
 const linkKey = boot ? boot.key : keyFromSearch(location.search);
 const embed = boot?.embed ?? isEmbedPath(location.pathname);
-// The server's reading (its render's language and clock) so hydration matches; else the browser's.
-const reading = boot?.reading ?? browserReading();
+// The server's locale preferences (its render's language and clock) so hydration matches; else the browser's.
+const localePrefs = boot?.localePrefs ?? browserLocale();
 // Only the visitor's language is loaded (one small chunk), before the first render.
-void loadMessages(reading.language).then((messages) => {
+void loadMessages(localePrefs.language).then((messages) => {
   const page = (
     <StrictMode>
-      <PublicI18n initial={reading} messages={messages}>
+      <PublicI18n initial={localePrefs} messages={messages}>
         <PublicPage slug={slug} linkKey={linkKey} embed={embed} initial={boot ?? undefined} />
       </PublicI18n>
     </StrictMode>

@@ -12,37 +12,37 @@ import { renderToString } from 'preact-render-to-string';
 import type { Messages } from '@avail/shared/i18n/messages/en.ts';
 import { createVisitorI18n } from '@avail/shared/i18n/visitor-i18n.ts';
 import PublicPage, { PublicNotFound } from './features/public/public-page.tsx';
-import { PublicI18n, type PublicReading } from './features/public/public-i18n.tsx';
+import { PublicI18n, type PublicLocalePreferences } from './features/public/public-i18n.tsx';
 import { serializeBoot, type PublicBoot } from './features/public/public-boot.ts';
 
 export { PUBLIC_BOOT_ID } from './features/public/public-boot.ts';
 
 /**
  * Markup of the page for `boot` (owner's zone, server clock, the address's place, the visitor's
- * reading) with `messages` (the texts of `boot.reading.language`, which the server holds), the
+ * locale preferences) with `messages` (the texts of `boot.localePrefs.language`, which the server holds), the
  * escaped JSON to embed for hydration, the document's title and its `lang`.
  */
 export function renderPublicPage(boot: PublicBoot, messages: Messages): { html: string; json: string; title: string; lang: string } {
   const html = renderToString(
     (
-      <PublicI18n initial={boot.reading} messages={messages}>
+      <PublicI18n initial={boot.localePrefs} messages={messages}>
         <PublicPage slug={boot.slug} linkKey={boot.key} embed={boot.embed} initial={boot} />
       </PublicI18n>
     ) as unknown as VNode,
   );
-  const title = createVisitorI18n(boot.reading.language, messages).t('page.docTitle', { name: boot.data.user_name });
-  return { html, json: serializeBoot(boot), title, lang: boot.reading.language };
+  const title = createVisitorI18n(boot.localePrefs.language, messages).t('page.docTitle', { name: boot.data.user_name });
+  return { html, json: serializeBoot(boot), title, lang: boot.localePrefs.language };
 }
 
 /** The "link not found" page in the visitor's language (`json` empty: there is nothing to hydrate; the browser renders it anew). */
-export function renderNotFound(reading: PublicReading, messages: Messages, embed: boolean): { html: string; json: string; title: string; lang: string } {
+export function renderNotFound(localePrefs: PublicLocalePreferences, messages: Messages, embed: boolean): { html: string; json: string; title: string; lang: string } {
   const html = renderToString(
     (
-      <PublicI18n initial={reading} messages={messages}>
+      <PublicI18n initial={localePrefs} messages={messages}>
         <PublicNotFound embed={embed} />
       </PublicI18n>
     ) as unknown as VNode,
   );
-  const t = createVisitorI18n(reading.language, messages).t;
-  return { html, json: '', title: `${t('states.notFoundTitle')} · Avail`, lang: reading.language };
+  const t = createVisitorI18n(localePrefs.language, messages).t;
+  return { html, json: '', title: `${t('states.notFoundTitle')} · Avail`, lang: localePrefs.language };
 }

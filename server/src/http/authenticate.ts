@@ -54,7 +54,7 @@ const DAY_MS = 86_400_000;
  * or SESSION_MAX_DAYS since `created_at` (days, decimals allowed; docs/account-security.md "Expiry").
  * The end instant itself counts as ended.
  */
-export function sessionExpired(
+function sessionExpired(
   config: Pick<Config, 'SESSION_IDLE_DAYS' | 'SESSION_MAX_DAYS'>,
   session: { created_at: number; last_used_at: number },
   now: number,
@@ -63,7 +63,7 @@ export function sessionExpired(
 }
 
 /** The 401 of an expired session (docs/account-security.md). */
-export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
+const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
 
 const TOUCH_INTERVAL_MS = 60_000;
 

@@ -14,7 +14,7 @@ import type { RequestHandler } from 'express';
 import { SERVER_TIME_HEADER } from '@avail/shared/rx/hlc.ts';
 
 /** Headers a desktop request may send cross-origin. */
-export const DESKTOP_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-Avail-Schema'];
+const DESKTOP_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-Avail-Schema'];
 
 /** The CORS middleware for `/api`, allowing exactly `origins`. */
 export function desktopCors(origins: readonly string[]): RequestHandler {

@@ -28,7 +28,7 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 }
 
 /** A strong entity tag of bytes: the quoted first 27 base64url characters of their sha256. */
-export function strongEtag(bytes: Buffer | string): string {
+function strongEtag(bytes: Buffer | string): string {
   return `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
 }
 

@@ -3,8 +3,6 @@
  * `{ "error": "<message>", "code": "<snake_case>", "errors"?: { field: message } }`.
  * Throw these from services and routes; anything else becomes a 500 'Something went wrong'.
  */
-import { GENERIC_ERROR_MESSAGE } from '@avail/shared/constants.ts';
-
 export class HttpError extends Error {
   constructor(
     public readonly status: number,
@@ -37,5 +35,3 @@ export const validationFailed = (errors: Record<string, string>, message?: strin
 /** 429 — rate limited. */
 export const tooManyRequests = (message = 'Too many requests. Please try again later.', code = 'rate_limited') =>
   new HttpError(429, code, message);
-/** 500 with the generic message (details belong in the log only). */
-export const internalError = () => new HttpError(500, 'internal_error', GENERIC_ERROR_MESSAGE);

@@ -21,10 +21,10 @@ import helmet from 'helmet';
 import type { RequestHandler, Response } from 'express';
 
 /** HSTS max-age (s): 180 days. */
-export const HSTS_MAX_AGE_S = 180 * 24 * 3600;
+const HSTS_MAX_AGE_S = 180 * 24 * 3600;
 
-/** The CSP directives (helmet's format), exported for tests and docs. */
-export const CSP_DIRECTIVES = {
+/** The CSP directives (helmet's format). */
+const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'", "'unsafe-inline'"],

@@ -7,7 +7,7 @@ import Bowser from 'bowser';
 
 /** Longest label stored (characters). */
 export const SESSION_LABEL_MAX = 100;
-export const UNKNOWN_DEVICE = 'Unknown device';
+const UNKNOWN_DEVICE = 'Unknown device';
 
 /** The desktop app's User-Agent carries `Electron/<version>` (and `Avail/<version>`). */
 const DESKTOP_UA = /\b(Electron|Avail)\/\d/;

@@ -17,7 +17,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { COMPRESSIBLE_TYPE, markPrecompressed, negotiateEncoding } from './compression.middleware.ts';
 
 /** `Cache-Control` of hashed build assets (/assets/*): a year, never revalidated. */
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 async function fileStat(file: string): Promise<Stats | null> {
   try {
@@ -29,7 +29,7 @@ async function fileStat(file: string): Promise<Stats | null> {
 }
 
 /** The Cache-Control of a build file by its URL path (see the file comment). */
-export function cacheControlFor(urlPath: string): string {
+function cacheControlFor(urlPath: string): string {
   if (urlPath.startsWith('/assets/')) return IMMUTABLE;
   if (/\.html?$/i.test(urlPath) || urlPath === '/sw.js') return 'no-cache';
   return 'public, max-age=3600';

@@ -23,9 +23,9 @@
  */
 import { createHash } from 'node:crypto';
 import { BACKUP_SYNC_INTERVAL_MS } from '@avail/shared/constants.ts';
-import { openMissingChannels } from '../modules/oauth/push.service.ts';
+import { openMissingChannels } from '../modules/oauth/index.ts';
 import { isOAuthProvider } from '../providers/oauth-registry.ts';
-import { backupSyncCandidates, providerOfConnection, syncConnection, type SyncOutcome } from '../modules/sync/sync.service.ts';
+import { backupSyncCandidates, providerOfConnection, syncConnection, type SyncOutcome } from '../modules/sync/index.ts';
 import type { Job, JobDeps } from './job-runner.ts';
 
 const BACKUP_SYNC_BATCH_SIZE = 5;

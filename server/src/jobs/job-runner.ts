@@ -11,7 +11,7 @@
  * Modules never ask which runner is in use: they call `scheduleSync` (modules/sync/sync-queue.ts),
  * which the pg-boss runner routes to its queue.
  */
-import type { SyncDeps } from '../modules/sync/sync.service.ts';
+import type { SyncDeps } from '../modules/sync/index.ts';
 
 export type JobDeps = SyncDeps;
 

@@ -26,8 +26,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
-import { ERASE_VACUUM_QUEUE, setEraseVacuumDispatcher, vacuumErasedTables } from '../modules/auth/erase-vacuum.service.ts';
-import { setSyncDispatcher, runRequestedSync, type RequestedSync } from '../modules/sync/sync-queue.ts';
+import { ERASE_VACUUM_QUEUE, setEraseVacuumDispatcher, vacuumErasedTables } from '../modules/auth/index.ts';
+import { setSyncDispatcher, runRequestedSync, type RequestedSync } from '../modules/sync/index.ts';
 import { syncDueConnection } from './backup-sync.job.ts';
 import { JOB_RETRY_DELAY_S, JOB_RETRY_LIMIT, jobNamed, type Job, type JobContext, type JobDeps, type JobRunner } from './job-runner.ts';
 

@@ -3,7 +3,7 @@
  * nothing lingers past what the privacy page promises (modules' own retention rules; see
  * modules/auth/auth-purge.service.ts). Logs counts only.
  */
-import { purgeAuthLeftovers } from '../modules/auth/auth-purge.service.ts';
+import { purgeAuthLeftovers } from '../modules/auth/index.ts';
 import type { Job } from './job-runner.ts';
 
 const PURGE_INTERVAL_MS = 24 * 60 * 60_000;

@@ -6,7 +6,7 @@
  * Google channels about a week unless asked otherwise
  * (https://developers.google.com/calendar/api/guides/push#renewing-notification-channels).
  */
-import { renewPushChannels, type RenewalCounts } from '../modules/oauth/push.service.ts';
+import { renewPushChannels, type RenewalCounts } from '../modules/oauth/index.ts';
 import type { Job } from './job-runner.ts';
 
 const PUSH_CHANNELS_INTERVAL_MS = 60 * 60_000;

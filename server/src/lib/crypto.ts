@@ -71,7 +71,7 @@ export function parseSecretKey(text: string): Buffer {
 }
 
 /** Prefix of owner calendar content sealed at rest (sealContent); anything else is legacy plain text. */
-export const SEALED_PREFIX = 'enc:';
+const SEALED_PREFIX = 'enc:';
 
 /**
  * Seals owner-only calendar content at rest (raw ICS sources, event titles): AES-256-GCM as

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFormats, localeWeekStart, localeUses12h } from './formats.ts';
-import { cookieValue, parseAcceptLanguage, pickReading } from './languages.ts';
+import { cookieValue, parseAcceptLanguage, pickLocale } from './languages.ts';
 
 const BRUSSELS = 'Europe/Brussels';
 const nine = Date.UTC(2026, 10, 30, 8); // Monday 30 Nov 2026, 09:00 Brussels
@@ -42,18 +42,18 @@ describe('formats: dates and times as the locale writes them', () => {
   });
 });
 
-describe('the reading: language of the texts, locale of the formats', () => {
+describe('the locale preferences: language of the texts, locale of the formats', () => {
   it('parses Accept-Language by q-value (RFC 9110 §12.5.4), dropping q=0, * and junk', () => {
     expect(parseAcceptLanguage('fr;q=0.5, de-DE, en;q=0.8, es;q=0, *;q=0.1, ???')).toEqual(['de-DE', 'en', 'fr']);
     expect(parseAcceptLanguage(undefined)).toEqual([]);
   });
   it('picks texts by language and formats by the first tag; a choice wins', () => {
-    expect(pickReading(['de-AT', 'en'])).toEqual({ language: 'de', locale: 'de-AT' });
-    expect(pickReading(['ja-JP', 'fr'])).toEqual({ language: 'fr', locale: 'ja-JP' });
-    expect(pickReading(['ja-JP'])).toEqual({ language: 'en', locale: 'ja-JP' });
-    expect(pickReading(['en-GB'], 'nl')).toEqual({ language: 'nl', locale: 'nl-GB' });
-    expect(pickReading(['en-GB'], 'xx')).toEqual({ language: 'en', locale: 'en-GB' });
-    expect(pickReading([])).toEqual({ language: 'en', locale: 'en' });
+    expect(pickLocale(['de-AT', 'en'])).toEqual({ language: 'de', locale: 'de-AT' });
+    expect(pickLocale(['ja-JP', 'fr'])).toEqual({ language: 'fr', locale: 'ja-JP' });
+    expect(pickLocale(['ja-JP'])).toEqual({ language: 'en', locale: 'ja-JP' });
+    expect(pickLocale(['en-GB'], 'nl')).toEqual({ language: 'nl', locale: 'nl-GB' });
+    expect(pickLocale(['en-GB'], 'xx')).toEqual({ language: 'en', locale: 'en-GB' });
+    expect(pickLocale([])).toEqual({ language: 'en', locale: 'en' });
   });
   it('reads one cookie of a Cookie header', () => {
     expect(cookieValue('a=1; avail_lang=de; b=2', 'avail_lang')).toBe('de');

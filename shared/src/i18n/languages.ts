@@ -61,21 +61,21 @@ export function canonicalLocale(tag: string): string | null {
   }
 }
 
-/** The visitor's reading: the language of the texts and the locale of dates and times. */
-export interface Reading {
+/** The visitor's locale preferences: the language of the texts and the locale of dates and times. */
+export interface LocalePreferences {
   language: Language;
   /** BCP 47 locale for `Intl` (e.g. 'de-DE', 'ja-JP'); the language itself when nothing better is known. */
   locale: string;
 }
 
 /**
- * The reading for `tags` (best first: `Accept-Language` parsed, or `navigator.languages`) and the
- * visitor's own `choice` (the language menu's cookie), if any. Texts: the choice, else the first
+ * The locale preferences for `tags` (best first: `Accept-Language` parsed, or
+ * `navigator.languages`) and the visitor's own `choice` (the language menu's cookie), if any. Texts: the choice, else the first
  * tag whose primary subtag has texts, else English. Formats: the first tag when it is of the
  * chosen language or has no texts of its own (ja-JP → English texts, Japanese dates), else the first
  * tag of the chosen language, else the language itself.
  */
-export function pickReading(tags: readonly string[], choice?: unknown): Reading {
+export function pickLocale(tags: readonly string[], choice?: unknown): LocalePreferences {
   const locales = tags.map(canonicalLocale).filter((t): t is string => t !== null);
   const primary = (t: string) => t.split('-')[0].toLowerCase();
   const language: Language = isLanguage(choice) ? choice : ((locales.map(primary).find(isLanguage) as Language | undefined) ?? 'en');

@@ -1,7 +1,7 @@
 /**
- * The visitor texts' i18next instances (issue 22 item 3). One instance per reading, created with
- * its language's messages already loaded (initialised synchronously, so the server's render and
- * the browser's first render read the same texts). Plurals use i18next's `_one`/`_other` keys,
+ * The visitor texts' i18next instances (issue 22 item 3). One instance per visitor's locale
+ * preferences, created with its language's messages already loaded (initialised synchronously, so
+ * the server's render and the browser's first render read the same texts). Plurals use i18next's `_one`/`_other` keys,
  * chosen by `Intl.PluralRules` of the language (CLDR plural rules). Missing keys fall back to
  * English only where the English messages were loaded too (the server loads every language).
  *

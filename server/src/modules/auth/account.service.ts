@@ -5,7 +5,7 @@
 import { purgeDeletedRows } from '../../db/kysely.ts';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError } from '../../http/errors.ts';
-import { revokeAllGrants } from '../oauth/oauth.service.ts';
+import { revokeAllGrants } from '../oauth/index.ts';
 import { flushPageViews } from '../../store/page-views.ts';
 import { changeBusFor } from '../../store/change-bus.ts';
 import { deleteAccountRows } from './account.repo.ts';
@@ -15,7 +15,7 @@ import { verifyPassword } from './password.ts';
 import { assertAccountChangeSecondFactor } from './two-factor.service.ts';
 import * as usersRepo from '../../store/users.repo.ts';
 
-export const ACCOUNT_MESSAGES = {
+const ACCOUNT_MESSAGES = {
   passwordRequired: 'Please enter your password to delete your account.',
   wrongPassword: 'The password is incorrect.',
 } as const;

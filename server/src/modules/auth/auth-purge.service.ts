@@ -24,7 +24,7 @@ import { purgeCutoffs } from './sessions.service.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** Conflict logs are kept this long (ms) for diagnosis, then deleted. */
-export const CONFLICT_RETENTION_MS = 30 * DAY_MS;
+const CONFLICT_RETENTION_MS = 30 * DAY_MS;
 
 export interface PurgeCounts {
   loginThrottle: number;

@@ -24,7 +24,7 @@ import { presentUser, type UserJson } from './user.presenter.ts';
 import * as usersRepo from '../../store/users.repo.ts';
 import { nextStamp } from '../../store/repl-clock.repo.ts';
 
-export const MESSAGES = {
+const MESSAGES = {
   registered: 'Registration successful! Please check your email for the verification code.',
   emailTaken: 'Email is already registered',
   loggedIn: 'Login successful',
@@ -96,7 +96,7 @@ async function sendNewCode(deps: Deps, user: UserRow): Promise<void> {
  * password. Afterwards the address can be registered again (new name, password and code), so an
  * address squatted by someone who never verified is freed.
  */
-export const PENDING_REGISTRATION_HOLD_MS = 24 * 60 * 60_000;
+const PENDING_REGISTRATION_HOLD_MS = 24 * 60 * 60_000;
 
 export interface PendingVerification {
   user: UserJson;

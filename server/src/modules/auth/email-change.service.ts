@@ -21,13 +21,13 @@ import { assertAccountChangeSecondFactor } from './two-factor.service.ts';
 import { presentUser, type UserJson } from './user.presenter.ts';
 
 /** A code is valid for 15 minutes (as a verification code). */
-export const EMAIL_CHANGE_CODE_TTL_MS = VERIFICATION_CODE_TTL_MS;
+const EMAIL_CHANGE_CODE_TTL_MS = VERIFICATION_CODE_TTL_MS;
 /** Guesses allowed per code; after them the code is dead (429). */
-export const EMAIL_CHANGE_MAX_ATTEMPTS = 5;
+const EMAIL_CHANGE_MAX_ATTEMPTS = 5;
 /** Codes an owner may have sent per hour. */
-export const EMAIL_CHANGE_CODES_PER_HOUR = 6;
+const EMAIL_CHANGE_CODES_PER_HOUR = 6;
 
-export const EMAIL_CHANGE_MESSAGES = {
+const EMAIL_CHANGE_MESSAGES = {
   sent: (email: string) => `We sent a 6-digit code to ${email}.`,
   changed: 'Your e-mail address has been changed.',
   taken: 'Email is already registered',

@@ -23,10 +23,10 @@ import * as repo from './login-throttle.repo.ts';
 /** Wrong passwords in a row answered normally before the first lock. */
 export const LOGIN_FREE_FAILURES = 5;
 /** First lock (ms); each further wrong password doubles it. */
-export const LOGIN_LOCK_BASE_MS = 30_000;
+const LOGIN_LOCK_BASE_MS = 30_000;
 /** Longest lock (ms). */
 export const LOGIN_LOCK_MAX_MS = 15 * 60_000;
-export const LOGIN_LOCKED_MESSAGE = 'Too many login attempts. Please try again later.';
+const LOGIN_LOCKED_MESSAGE = 'Too many login attempts. Please try again later.';
 
 /** 429 while an e-mail is locked; `retryAfterS` goes to the Retry-After header. */
 export class LoginLockedError extends HttpError {

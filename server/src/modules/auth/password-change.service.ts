@@ -15,10 +15,10 @@ import { hashPassword, verifyPassword } from './password.ts';
 import * as sessionsRepo from './sessions.repo.ts';
 import { assertAccountChangeSecondFactor } from './two-factor.service.ts';
 
-export const PASSWORD_CHANGED_MESSAGE = 'Your password has been changed. Other devices were signed out.';
+const PASSWORD_CHANGED_MESSAGE = 'Your password has been changed. Other devices were signed out.';
 
 /** 422 `validation_failed` on `current_password` (missing or wrong). */
-export function incorrectCurrentPassword() {
+function incorrectCurrentPassword() {
   return new HttpError(422, 'validation_failed', INCORRECT_PASSWORD, { current_password: INCORRECT_PASSWORD });
 }
 

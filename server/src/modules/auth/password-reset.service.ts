@@ -17,11 +17,11 @@ import * as resetRepo from './password-reset.repo.ts';
 import * as usersRepo from '../../store/users.repo.ts';
 
 /** A reset code is valid for 30 minutes. */
-export const RESET_CODE_TTL_MS = 30 * 60_000;
+const RESET_CODE_TTL_MS = 30 * 60_000;
 /** Guesses allowed per reset code; after them the code is dead. */
-export const RESET_MAX_ATTEMPTS = 5;
+const RESET_MAX_ATTEMPTS = 5;
 
-export const RESET_MESSAGES = {
+const RESET_MESSAGES = {
   requested: 'If an account exists for that email, we sent a reset code. Please check your inbox and spam folder.',
   reset: 'Your password has been reset. You can sign in now.',
   invalidCode: 'Invalid or expired reset code',

@@ -23,12 +23,12 @@ export interface SessionJson {
  * SESSION_IDLE_DAYS, one created at or before `createdAfter` is SESSION_MAX_DAYS old.
  * Same rule as http/authenticate.ts sessionExpired.
  */
-export function expiryCutoffs(config: Pick<Config, 'SESSION_IDLE_DAYS' | 'SESSION_MAX_DAYS'>, now: number) {
+function expiryCutoffs(config: Pick<Config, 'SESSION_IDLE_DAYS' | 'SESSION_MAX_DAYS'>, now: number) {
   return { usedAfter: now - config.SESSION_IDLE_DAYS * DAY_MS, createdAfter: now - config.SESSION_MAX_DAYS * DAY_MS };
 }
 
 /** How long (ms) an expired session's row is kept past its absolute end, answering `session_expired`. */
-export const EXPIRED_SESSION_KEEP_MS = 30 * DAY_MS;
+const EXPIRED_SESSION_KEEP_MS = 30 * DAY_MS;
 
 /**
  * The purge's cut-offs: a session row is deleted once its absolute end (`SESSION_MAX_DAYS` after

@@ -27,7 +27,7 @@ import { verifyPassword } from './password.ts';
 import * as sessionsRepo from './sessions.repo.ts';
 import * as repo from './two-factor.repo.ts';
 
-export const TWO_FACTOR_MESSAGES = {
+const TWO_FACTOR_MESSAGES = {
   required: 'Enter the 6-digit code from your authenticator app.',
   incorrect: 'The code is incorrect.',
   alreadyEnabled: 'Two-factor sign-in is already on.',
@@ -38,31 +38,31 @@ export const TWO_FACTOR_MESSAGES = {
 } as const;
 
 /** Issuer shown by authenticator apps (otpauth URI `issuer`). */
-export const TOTP_ISSUER = 'Avail';
+const TOTP_ISSUER = 'Avail';
 /** RFC 6238 time step X (seconds). */
-export const TOTP_PERIOD_S = 30;
+const TOTP_PERIOD_S = 30;
 /** Accepted drift: this many seconds either side of now (one step). */
 const TOTP_TOLERANCE_S = TOTP_PERIOD_S;
 /** Recovery codes handed out when two-factor is turned on. */
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 /** Recovery code characters: lower-case letters and digits without 0 o 1 i l u. */
-export const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstvwxyz23456789';
+const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstvwxyz23456789';
 const RECOVERY_PATTERN = new RegExp(`^[${RECOVERY_ALPHABET}]{10}$`);
 
 /** A fresh recovery code `xxxxx-xxxxx` (crypto-random, uniform over RECOVERY_ALPHABET). */
-export function generateRecoveryCode(): string {
+function generateRecoveryCode(): string {
   let s = '';
   for (let i = 0; i < 10; i++) s += RECOVERY_ALPHABET[randomInt(0, RECOVERY_ALPHABET.length)];
   return `${s.slice(0, 5)}-${s.slice(5)}`;
 }
 
 /** A typed code as compared: spaces and dashes dropped, lower-cased. */
-export function normaliseCode(code: string): string {
+function normaliseCode(code: string): string {
   return code.replace(/[\s-]/g, '').toLowerCase();
 }
 
 /** HMAC-SHA256(server key, `recovery:userId:normalised code`), hex: what is stored of a recovery code. */
-export function hashRecoveryCode(key: Buffer, userId: string, code: string): string {
+function hashRecoveryCode(key: Buffer, userId: string, code: string): string {
   return createHmac('sha256', key).update(`recovery:${userId}:${normaliseCode(code)}`).digest('hex');
 }
 
@@ -70,7 +70,7 @@ export function hashRecoveryCode(key: Buffer, userId: string, code: string): str
  * The RFC 6238 time step of `code` for the base32 `secret` at `nowMs` (UTC ms) within ±1 step and
  * later than `afterStep`, or null when it matches none.
  */
-export function matchTotp(secret: string, code: string, nowMs: number, afterStep: number | null): number | null {
+function matchTotp(secret: string, code: string, nowMs: number, afterStep: number | null): number | null {
   if (!/^\d{6}$/.test(code)) return null;
   // A step accepted while the clock was ahead (a clock corrected backwards, instances whose clocks
   // differ) can be past every step of the window: then no code of the window is later than it.
@@ -88,14 +88,14 @@ export function matchTotp(secret: string, code: string, nowMs: number, afterStep
 }
 
 /** What a second-factor check found: no code given, a wrong (or replayed or spent) one, or a right one (now spent). */
-export type SecondFactorResult = 'missing' | 'wrong' | 'ok';
+type SecondFactorResult = 'missing' | 'wrong' | 'ok';
 
 /**
  * Checks `code` as the second factor of `userId` (two-factor on): a 6-digit TOTP code of the active
  * secret (±1 step, later than the last accepted step; the step is then stored, compare-and-set) or
  * an unused recovery code (then spent). Records nothing in the throttle: the caller does.
  */
-export async function checkSecondFactor(deps: Pick<Deps, 'db' | 'config' | 'now'>, userId: string, code: unknown): Promise<SecondFactorResult> {
+async function checkSecondFactor(deps: Pick<Deps, 'db' | 'config' | 'now'>, userId: string, code: unknown): Promise<SecondFactorResult> {
   if (typeof code !== 'string' || code.trim() === '') return 'missing';
   const typed = normaliseCode(code);
   const now = deps.now();

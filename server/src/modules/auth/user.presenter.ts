@@ -66,7 +66,7 @@ export function presentUser(user: UserRow, now: number, publicBaseUrl: string): 
  * The owner's date and time format of a users row: `{ format_locale, hour12, week_start }` (each null =
  * automatic; hour12 stored 0/1, answered as a boolean). Rows read before 0012_owner_formats → all null.
  */
-export function presentFormatPrefs(user: Pick<UserRow, 'format_locale' | 'hour12' | 'week_start'>): OwnerFormatPrefs {
+function presentFormatPrefs(user: Pick<UserRow, 'format_locale' | 'hour12' | 'week_start'>): OwnerFormatPrefs {
   return {
     format_locale: user.format_locale ?? null,
     hour12: user.hour12 == null ? null : Boolean(user.hour12),

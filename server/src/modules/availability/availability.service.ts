@@ -34,12 +34,12 @@ export type RuleWrite = Omit<WithDeleted<RuleDoc>, 'updated_at'> & { updated_at?
 export type ExceptionWrite = Omit<WithDeleted<ExceptionDoc>, 'updated_at'> & { updated_at?: number };
 
 /** Rule JSON: `{ id, weekday, start_time_local, end_time_local }` (weekday 0 = Monday). */
-export function presentRule(r: AvailabilityRuleRow) {
+function presentRule(r: AvailabilityRuleRow) {
   return { id: r.id, weekday: r.weekday, start_time_local: r.start_time_local, end_time_local: r.end_time_local };
 }
 
 /** Exception JSON: `{ id, date, start_time_local | null, end_time_local | null }`. */
-export function presentException(e: AvailabilityExceptionRow) {
+function presentException(e: AvailabilityExceptionRow) {
   return { id: e.id, date: e.date, start_time_local: e.start_time_local, end_time_local: e.end_time_local };
 }
 

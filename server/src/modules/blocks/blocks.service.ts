@@ -21,11 +21,11 @@ import type { Deps } from '../../http/deps.ts';
 import { openNullable, sealNullable } from '../../lib/crypto.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { parse } from '../../http/validate.ts';
-import { SERVER_DEVICE_ID, validateDocs } from '../availability/availability.service.ts';
+import { SERVER_DEVICE_ID, validateDocs } from '../availability/index.ts';
 import { replicatedWrite, type Stamper } from '../../store/repl-clock.repo.ts';
 import * as repo from '../../store/blocks.repo.ts';
 
-export const BLOCK_NOT_FOUND = 'Busy block not found';
+const BLOCK_NOT_FOUND = 'Busy block not found';
 
 /** A block document state to store (`updated_at` is ignored: the server stamps it). */
 export type BlockWrite = Omit<WithDeleted<BlockDoc>, 'updated_at'> & { updated_at?: number };
@@ -39,7 +39,7 @@ export interface BlockView {
 }
 
 /** busy_blocks row → Block JSON; `key` (AVAIL_SECRET_KEY) opens the sealed note (a legacy plain note is returned as is). */
-export function presentBlock(r: BusyBlockRow, key: Uint8Array): BlockView {
+function presentBlock(r: BusyBlockRow, key: Uint8Array): BlockView {
   return { id: r.id, start_ms: Number(r.start_ms), end_ms: Number(r.end_ms), note: openNullable(r.note, key) };
 }
 

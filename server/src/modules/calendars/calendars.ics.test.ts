@@ -6,8 +6,9 @@ import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { randomBytes } from 'node:crypto';
 import { decryptSecret, openContent } from '../../lib/crypto.ts';
 import { createSafeFetch } from '../../lib/safe-fetch.ts';
-import { rederiveZoneDependentBusy, syncConnection } from '../sync/sync.service.ts';
-import { feedUrlHmac, sealLegacyIcsFeeds } from './calendars.service.ts';
+import { rederiveZoneDependentBusy } from '../sync/rederive.service.ts';
+import { syncConnection } from '../sync/sync.service.ts';
+import { feedUrlHmac, sealLegacyIcsFeeds } from './calendar-connect.service.ts';
 
 const NOW = Date.parse('2030-01-06T12:00:00Z'); // a Sunday
 

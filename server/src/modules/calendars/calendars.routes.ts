@@ -6,7 +6,9 @@ import { appleConnectSchema, busyRulesSchema, calendarSwitchesSchema, caldavConn
 import type { Deps } from '../../http/deps.ts';
 import { authenticate, currentUser, requireVerified } from '../../http/authenticate.ts';
 import { parse, validate } from '../../http/validate.ts';
-import type { SyncDeps } from '../sync/sync.service.ts';
+import type { SyncDeps } from '../sync/index.ts';
+import * as connect from './calendar-connect.service.ts';
+import * as events from './calendar-events.service.ts';
 import * as service from './calendars.service.ts';
 
 export function calendarsRouter(deps: Deps & Pick<SyncDeps, 'calendarFetch'>) {
@@ -19,17 +21,17 @@ export function calendarsRouter(deps: Deps & Pick<SyncDeps, 'calendarFetch'>) {
 
   router.post('/me/calendar/ics/connect', ...auth, async (req: Request, res: Response) => {
     const body = parse(icsConnectSchema, req.body ?? {});
-    res.status(201).json({ connection: await service.connectIcs(deps, currentUser(req), body) });
+    res.status(201).json({ connection: await connect.connectIcs(deps, currentUser(req), body) });
   });
 
   router.post('/me/calendar/caldav/connect', ...auth, async (req: Request, res: Response) => {
     const body = parse(caldavConnectSchema, req.body ?? {});
-    res.status(201).json({ connection: await service.connectCaldav(deps, currentUser(req), body) });
+    res.status(201).json({ connection: await connect.connectCaldav(deps, currentUser(req), body) });
   });
 
   router.post('/me/calendar/apple/connect', ...auth, async (req: Request, res: Response) => {
     const body = parse(appleConnectSchema, req.body ?? {});
-    res.status(201).json({ connection: await service.connectApple(deps, currentUser(req), body) });
+    res.status(201).json({ connection: await connect.connectApple(deps, currentUser(req), body) });
   });
 
   // POST /me/calendar/{google|microsoft}/connect: modules/oauth/oauth.routes.ts.
@@ -87,7 +89,7 @@ export function calendarsRouter(deps: Deps & Pick<SyncDeps, 'calendarFetch'>) {
    */
   router.get('/me/calendar/events/:id/source', ...auth, async (req: Request, res: Response) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.json(await service.eventSource(deps, currentUser(req).id, String(req.params.id)));
+    res.json(await events.eventSource(deps, currentUser(req).id, String(req.params.id)));
   });
 
   /**
@@ -102,7 +104,7 @@ export function calendarsRouter(deps: Deps & Pick<SyncDeps, 'calendarFetch'>) {
 
   router.get('/me/calendar/events', ...auth, async (req: Request, res: Response) => {
     const query = parse(eventsQuerySchema, req.query ?? {});
-    res.json({ events: await service.listEventViews(deps, currentUser(req), query) });
+    res.json({ events: await events.listEventViews(deps, currentUser(req), query) });
   });
 
   return router;

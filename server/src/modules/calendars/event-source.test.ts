@@ -7,7 +7,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { buildUser } from '../../../test/factories.ts';
 import { icsTestApp } from '../../../test/ics-app.ts';
-import { calendarLabel } from './calendars.service.ts';
+import { calendarLabel } from './calendar-events.service.ts';
 
 const NOW = Date.parse('2030-01-06T12:00:00Z'); // a Sunday
 

@@ -3,7 +3,7 @@ import { DAY_MS, getIanaZone, instantToWall, wallDay, wallToInstant, weekdayOfDa
 import type { UserRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { hasAnyRule } from '../../store/availability.repo.ts';
-import { viewPeriods } from '../links/links.service.ts';
+import { viewPeriods } from '../links/index.ts';
 import * as repo from './dashboard.repo.ts';
 
 /** [Monday 00:00, next Monday 00:00) of the week containing `now`, in `timezone`, as UTC ms. */
@@ -27,7 +27,7 @@ export interface ViewsChange {
  * against the 7 dates before those. `views_change_percent` = Math.round((last − previous) / previous × 100),
  * null when the previous period had no views (no meaningful percentage).
  */
-export async function viewsChange(deps: Deps, user: Pick<UserRow, 'id' | 'timezone'>): Promise<ViewsChange> {
+async function viewsChange(deps: Deps, user: Pick<UserRow, 'id' | 'timezone'>): Promise<ViewsChange> {
   const { total, previous_total } = await viewPeriods(deps, user, 7);
   return {
     views_last_7_days: total,

@@ -28,14 +28,14 @@ export interface LinkAnalytics {
   previous_total: number;
 }
 
-export const NO_USERNAME = 'Choose a username first.';
-export const INVALID_DAYS = 'days must be 7, 30 or 90';
+const NO_USERNAME = 'Choose a username first.';
+const INVALID_DAYS = 'days must be 7, 30 or 90';
 /** The ranges the analytics screen offers: Last 7 days, Last 30 days, Last 3 months (checklist N-03). */
-export const ANALYTICS_DAYS = [7, 30, 90] as const;
+const ANALYTICS_DAYS = [7, 30, 90] as const;
 export type AnalyticsDays = (typeof ANALYTICS_DAYS)[number];
 
 /** The link's id: the account's id, stable across username changes and before a username exists. */
-export function linkId(user: Pick<UserRow, 'id'>): string {
+function linkId(user: Pick<UserRow, 'id'>): string {
   return user.id;
 }
 
@@ -45,7 +45,7 @@ export function linkId(user: Pick<UserRow, 'id'>): string {
  * changed (`username_changed_at`), or, for a username never changed since it was first set, the
  * account's creation (the first set does not record a time).
  */
-export function ownerLink(deps: Deps, user: UserRow): OwnerLink | null {
+function ownerLink(deps: Deps, user: UserRow): OwnerLink | null {
   if (!user.username) return null;
   return {
     id: linkId(user),
@@ -84,7 +84,7 @@ export function parseAnalyticsDays(raw: unknown): AnalyticsDays {
 }
 
 /** `YYYY-MM-DD` of instant `now` (UTC ms) in IANA zone `timezone`. */
-export function ownerToday(timezone: string, now: number): string {
+function ownerToday(timezone: string, now: number): string {
   return formatIsoDate(instantToWall(getIanaZone(timezone), now));
 }
 

@@ -22,13 +22,12 @@ import { OAUTH_PROVIDER_LABELS, oauthProviderFor, oauthUnavailableReason } from 
 import { ProviderError } from '../../providers/provider.ts';
 import * as calendarsRepo from '../../store/calendars.repo.ts';
 import { replicatedWrite } from '../../store/repl-clock.repo.ts';
-import { cancelScheduledSync } from '../sync/sync-queue.ts';
-import { syncConnection, type SyncDeps } from '../sync/sync.service.ts';
+import { cancelScheduledSync, syncConnection, type SyncDeps } from '../sync/index.ts';
 import * as repo from '../../store/oauth.repo.ts';
 import { openMissingChannels, stopChannelsAndRevoke } from './push.service.ts';
 
 /** `${PUBLIC_BASE_URL}/api/oauth/{provider}/callback`: register exactly this redirect URI at the provider. */
-export function redirectUriFor(deps: Pick<SyncDeps, 'config'>, provider: OAuthProviderId): string {
+function redirectUriFor(deps: Pick<SyncDeps, 'config'>, provider: OAuthProviderId): string {
   return `${deps.config.PUBLIC_BASE_URL}/api/oauth/${provider}/callback`;
 }
 

@@ -19,16 +19,16 @@ import type { OAuthCalendarProvider, OAuthProviderId } from '../../providers/oau
 import { isOAuthProvider, oauthProviderFor } from '../../providers/oauth-registry.ts';
 import { ProviderAuthError, ProviderError } from '../../providers/provider.ts';
 import * as calendarsRepo from '../../store/calendars.repo.ts';
-import { markConnectionExpired, readState, secretOf, type SyncDeps } from '../sync/sync.service.ts';
+import { markConnectionExpired, readState, secretOf, type SyncDeps } from '../sync/index.ts';
 import * as repo from '../../store/oauth.repo.ts';
 
 /** Channels expiring within this window are renewed (ms). */
-export const PUSH_RENEW_BEFORE_MS = 24 * 60 * 60_000;
+const PUSH_RENEW_BEFORE_MS = 24 * 60 * 60_000;
 /** Longest we wait for a provider during stop/revoke on disconnect (ms). */
-export const BEST_EFFORT_TIMEOUT_MS = 10_000;
+const BEST_EFFORT_TIMEOUT_MS = 10_000;
 
 /** `${WEBHOOK_BASE_URL}/api/webhooks/{provider}`: where providers send notifications. */
-export function webhookUrlFor(deps: Pick<SyncDeps, 'config'>, provider: OAuthProviderId): string {
+function webhookUrlFor(deps: Pick<SyncDeps, 'config'>, provider: OAuthProviderId): string {
   return `${deps.config.WEBHOOK_BASE_URL}/api/webhooks/${provider}`;
 }
 
@@ -78,7 +78,7 @@ async function storeNewSecret(deps: SyncDeps, trx: Transaction<Database>, conn: 
 }
 
 /** How long a claim to open a channel may stay unfinished before another instance may take it (ms). */
-export const CHANNEL_CLAIM_MS = 2 * 60_000;
+const CHANNEL_CLAIM_MS = 2 * 60_000;
 
 /**
  * Opens channels for the connection's calendars (`sync_state_json.calendarIds`) that have none yet.

@@ -7,7 +7,7 @@ import { DAY_MS } from '@avail/shared/domain/zone-time.ts';
 import type { GenerateEmailTextBody } from '@avail/shared/schemas/profile.schema.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
-import { ownerFreeWindows } from '../public/owner-windows.service.ts';
+import { ownerFreeWindows } from '../public/index.ts';
 
 /** Spec §8, verbatim. */
 const EMAIL_TEXT_FAILED = 'Failed to generate email text. Using default.';

@@ -12,8 +12,7 @@ import type { Deps } from '../../http/deps.ts';
 import { HttpError, notFound, validationFailed } from '../../http/errors.ts';
 import { replicatedWrite } from '../../store/repl-clock.repo.ts';
 import * as usersRepo from '../../store/users.repo.ts';
-import { publicAvatarPath } from '../public/public.presenter.ts';
-import { openPublicLink } from '../public/public.service.ts';
+import { openPublicLink, publicAvatarPath } from '../public/index.ts';
 import * as repo from './profile.repo.ts';
 
 // No libvips operation cache: every picture is processed once, the cache would only hold memory.

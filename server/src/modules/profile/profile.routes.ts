@@ -5,7 +5,7 @@ import { authenticate, currentUser, requireVerified } from '../../http/authentic
 import type { Deps } from '../../http/deps.ts';
 import { defaultRateLimits, type RateLimits } from '../../http/rate-limit.ts';
 import { parse, validate } from '../../http/validate.ts';
-import { presentProfile, presentUser } from '../auth/user.presenter.ts';
+import { presentProfile, presentUser } from '../auth/index.ts';
 import { avatarRouter } from './avatar.routes.ts';
 import { generateEmailText } from './email-text.service.ts';
 import * as host from './host.service.ts';

@@ -5,10 +5,10 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { conflict, forbidden, unauthenticated, validationFailed } from '../../http/errors.ts';
-import { daysUntilUsernameChange, presentProfile } from '../auth/user.presenter.ts';
+import { daysUntilUsernameChange, presentProfile } from '../auth/index.ts';
 import * as usersRepo from '../../store/users.repo.ts';
 import { replicatedWrite } from '../../store/repl-clock.repo.ts';
-import { rederiveZoneDependentBusy } from '../sync/sync.service.ts';
+import { rederiveZoneDependentBusy } from '../sync/index.ts';
 
 export const USERNAME_TAKEN = 'Username is already taken';
 const USERNAME_CHANGE_NOT_ALLOWED = 'Username changes are not currently allowed.';

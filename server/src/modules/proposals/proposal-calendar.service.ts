@@ -13,7 +13,7 @@ import type { Meeting } from '../../lib/meeting-ical.ts';
 import { ProviderWriteDeniedError, type EventWriter, type WriteTarget } from '../../providers/event-writer.ts';
 import { ProviderAuthError, ProviderError } from '../../providers/provider.ts';
 import { findConnection, setConnectionSecret } from '../../store/calendars.repo.ts';
-import { calendarFetchFor } from '../sync/sync.service.ts';
+import { calendarFetchFor } from '../../providers/calendar-fetch.ts';
 import type { ResolvedTarget } from './proposal-settings.service.ts';
 
 /** The adapter's view of a connection: config, decrypted secret, the calendar. */

@@ -33,10 +33,9 @@ import { eventWriterFor } from '../../providers/event-writers.ts';
 import { findConnection } from '../../store/calendars.repo.ts';
 import { findOwnerContact, findProposal, overlapsConfirmed, updateProposal } from '../../store/proposals.repo.ts';
 import { replicatedWrite } from '../../store/repl-clock.repo.ts';
-import { ownerFreeWindows, ownerHoursWindows } from '../public/owner-windows.service.ts';
-import { liveShareLinkUrl } from '../share-links/share-links.service.ts';
-import { scheduleSync } from '../sync/sync-queue.ts';
-import { syncConnection } from '../sync/sync.service.ts';
+import { ownerFreeWindows, ownerHoursWindows } from '../public/index.ts';
+import { liveShareLinkUrl } from '../share-links/index.ts';
+import { scheduleSync, syncConnection } from '../sync/index.ts';
 import { removeMeeting, removeQuietly, writeMeeting } from './proposal-calendar.service.ts';
 import { resolveTarget } from './proposal-settings.service.ts';
 

@@ -15,8 +15,7 @@ import { validationFailed } from '../../http/errors.ts';
 import { openContent, sealContent } from '../../lib/crypto.ts';
 import { listConnections } from '../../store/calendars.repo.ts';
 import { findOwnerContact, setProposalTarget } from '../../store/proposals.repo.ts';
-import { excludedCalendarIds, readChoices } from '../sync/calendar-selection.ts';
-import { calendarListOf } from '../sync/sync.service.ts';
+import { calendarListOf, excludedCalendarIds, readChoices } from '../sync/index.ts';
 
 const WRITING_PROVIDERS = new Set(['caldav', 'apple', 'google', 'microsoft']);
 

@@ -5,7 +5,7 @@
  */
 import { Router } from 'express';
 import { privateHeaders } from '../../http/private-headers.ts';
-import { LANGUAGE_COOKIE, cookieValue, parseAcceptLanguage, pickReading } from '@avail/shared/i18n/languages.ts';
+import { LANGUAGE_COOKIE, cookieValue, parseAcceptLanguage, pickLocale } from '@avail/shared/i18n/languages.ts';
 import {
   confirmProposalSchema,
   proposalLinkSchema,
@@ -45,8 +45,8 @@ export function proposalsRouter(deps: Deps, limits: RateLimits) {
    * Headers: Cache-Control: no-store, X-Robots-Tag: noindex, Referrer-Policy: no-referrer.
    */
   r.post('/public/:slug/proposals', privateHeaders, limiter(limits.proposalsPerIp), validate(proposalSchema), async (req, res) => {
-    const reading = pickReading(parseAcceptLanguage(req.get('accept-language')), cookieValue(req.get('cookie'), LANGUAGE_COOKIE));
-    res.status(201).json(await proposals.createProposal(deps, String(req.params.slug), req.body, limits.proposalsPerOwner, req.query.key, reading.language));
+    const localePrefs = pickLocale(parseAcceptLanguage(req.get('accept-language')), cookieValue(req.get('cookie'), LANGUAGE_COOKIE));
+    res.status(201).json(await proposals.createProposal(deps, String(req.params.slug), req.body, limits.proposalsPerOwner, req.query.key, localePrefs.language));
   });
 
   /**

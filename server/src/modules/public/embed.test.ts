@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { createApp, isEmbedPagePath, isPublicPagePath } from '../../app.ts';
-import { publicSlug } from './public-page.service.ts';
+import { slugOfPublicPath } from '@avail/shared/domain/public-path.ts';
 
 const EMBED_JS = path.resolve(import.meta.dirname, '../../../../web/public/embed.js');
 const TEMPLATE = '<!doctype html><html><head><title>Availability · Avail</title></head><body><div id="root"><!--ssr-outlet--></div><!--ssr-data--></body></html>';
@@ -19,8 +19,8 @@ const STUB_SSR = `export const PUBLIC_BOOT_ID = 'avail-public-data';
 export function renderPublicPage(boot) {
   return { html: '<h1>' + (boot.embed ? 'embed' : 'page') + '</h1>', json: JSON.stringify({ embed: boot.embed === true, key: boot.key ?? null }), title: 'x', lang: 'en' };
 }
-export function renderNotFound(reading, messages, embed) {
-  return { html: '<p data-embed="' + embed + '">' + messages.states.notFound + '</p>', json: '', title: 'x', lang: reading.language };
+export function renderNotFound(localePrefs, messages, embed) {
+  return { html: '<p data-embed="' + embed + '">' + messages.states.notFound + '</p>', json: '', title: 'x', lang: localePrefs.language };
 }`;
 
 let t: TestApp;
@@ -103,6 +103,6 @@ describe('GET /embed/:username', () => {
     expect(isEmbedPagePath('/embed')).toBe(false);
     expect(isEmbedPagePath('/embed/alice/x')).toBe(false);
     expect(isPublicPagePath('/embed/alice')).toBe(false);
-    expect(publicSlug('/embed/Al%C3%AFce')).toBe('Alïce');
+    expect(slugOfPublicPath('/embed/Al%C3%AFce')).toBe('Alïce');
   });
 });

@@ -6,7 +6,7 @@ import { computeFreeWindows } from '@avail/shared/domain/free-windows.ts';
 import { DAY_MS, formatIsoDate, getIanaZone, instantToWall } from '@avail/shared/domain/zone-time.ts';
 import type { Deps } from '../../http/deps.ts';
 import { listExceptionsBetween, listRules } from '../../store/availability.repo.ts';
-import { busyBlockTimes } from '../blocks/blocks.service.ts';
+import { busyBlockTimes } from '../blocks/index.ts';
 import { publicCacheFor } from './public-cache.ts';
 import { confirmedMeetingTimes } from '../../store/proposals.repo.ts';
 import { busyMaxSpan, busyOverlapping } from './public.repo.ts';

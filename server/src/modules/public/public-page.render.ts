@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import type { Messages } from '@avail/shared/i18n/messages/en.ts';
-import type { Reading } from '@avail/shared/i18n/languages.ts';
+import type { LocalePreferences } from '@avail/shared/i18n/languages.ts';
 
 /** The period the address names (`?view=&date=`; web/src/features/public/public-view.ts). */
 export interface PublicPlace {
@@ -19,8 +19,8 @@ export interface PublicPlace {
   date: string | null;
 }
 
-/** The visitor's reading: language of the texts, locale of the dates, and the 12/24 h choice if any. */
-export interface PublicReadingBoot extends Reading {
+/** The visitor's locale preferences: language of the texts, locale of the dates, and the 12/24 h choice if any. */
+export interface PublicLocaleBoot extends LocalePreferences {
   hour12?: boolean;
 }
 
@@ -40,7 +40,7 @@ export interface PublicBoot {
   /** The compact layout of `/embed/:slug`. */
   embed?: boolean;
   place: PublicPlace;
-  reading: PublicReadingBoot;
+  localePrefs: PublicLocaleBoot;
 }
 
 /** A rendered page: markup, the boot JSON (already safe inside <script>: `<`, `>`, `&`, U+2028/9 escaped), title and language. */
@@ -54,10 +54,10 @@ export interface RenderedPage {
 /** The web build's SSR module (web/src/public-ssr.tsx). */
 export interface PublicSsrModule {
   PUBLIC_BOOT_ID: string;
-  /** The page of `boot` with `messages` (the texts of `boot.reading.language`). */
+  /** The page of `boot` with `messages` (the texts of `boot.localePrefs.language`). */
   renderPublicPage(boot: PublicBoot, messages: Messages): RenderedPage;
   /** The "link not found" page (`json` empty: nothing to hydrate). */
-  renderNotFound(reading: PublicReadingBoot, messages: Messages, embed: boolean): RenderedPage;
+  renderNotFound(localePrefs: PublicLocaleBoot, messages: Messages, embed: boolean): RenderedPage;
 }
 
 const OUTLET = '<!--ssr-outlet-->';

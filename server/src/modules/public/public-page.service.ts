@@ -17,36 +17,26 @@ import { etagOnSend } from '../../http/encoded-body.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { LimitOptions } from '../../http/rate-limit.ts';
 import { allowFraming } from '../../http/security-headers.ts';
-import { CLOCK_COOKIE, LANGUAGE_COOKIE, cookieValue, parseAcceptLanguage, pickReading } from '@avail/shared/i18n/languages.ts';
+import { CLOCK_COOKIE, LANGUAGE_COOKIE, cookieValue, parseAcceptLanguage, pickLocale } from '@avail/shared/i18n/languages.ts';
 import { plainDateIn } from '@avail/shared/i18n/formats.ts';
 import { ALL_MESSAGES } from '@avail/shared/i18n/messages/all-messages.ts';
 import { addDays, parseIsoDate } from '@avail/shared/domain/zone-time.ts';
-import { fillPublicTemplate, publicSsrModule, publicTemplate, type PublicBoot, type PublicPlace, type PublicReadingBoot } from './public-page.render.ts';
+import { slugOfPublicPath } from '@avail/shared/domain/public-path.ts';
+import { fillPublicTemplate, publicSsrModule, publicTemplate, type PublicBoot, type PublicPlace, type PublicLocaleBoot } from './public-page.render.ts';
 import { publicAvailability } from './public.service.ts';
 
-/** The slug of `/u/:slug`, `/embed/:slug` or `/:slug` (percent-decoded), or null. */
-export function publicSlug(p: string): string | null {
-  const m = /^\/(?:u\/|embed\/)?([^/]+)\/?$/.exec(p);
-  if (!m) return null;
-  try {
-    return decodeURIComponent(m[1]);
-  } catch {
-    return null;
-  }
-}
-
 /**
- * The visitor's reading (issue 22 item 3): the language menu's choice (cookie `avail_lang`) over
+ * The visitor's locale preferences (issue 22 item 3): the language menu's choice (cookie `avail_lang`) over
  * `Accept-Language` (RFC 9110 §12.5.4), English when neither names a language with texts; the
  * date locale from the header's first tag; the 12/24 h choice (cookie `avail_clock`).
  */
-export function visitorReading(acceptLanguage: string | undefined, cookie: string | undefined): PublicReadingBoot {
+function visitorLocale(acceptLanguage: string | undefined, cookie: string | undefined): PublicLocaleBoot {
   const clock = cookieValue(cookie, CLOCK_COOKIE);
-  return { ...pickReading(parseAcceptLanguage(acceptLanguage), cookieValue(cookie, LANGUAGE_COOKIE)), ...(clock === '12' || clock === '24' ? { hour12: clock === '12' } : {}) };
+  return { ...pickLocale(parseAcceptLanguage(acceptLanguage), cookieValue(cookie, LANGUAGE_COOKIE)), ...(clock === '12' || clock === '24' ? { hour12: clock === '12' } : {}) };
 }
 
 /** The place of the address's `view` and `date` (issue 22 item 2; anything else: the week, no date). */
-export function placeOf(view: unknown, date: unknown): PublicPlace {
+function placeOf(view: unknown, date: unknown): PublicPlace {
   const ok = typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) && parseIsoDate(date) !== null;
   return { view: view === 'month' ? 'month' : 'week', date: ok ? (date as string) : null };
 }
@@ -55,7 +45,7 @@ export function placeOf(view: unknown, date: unknown): PublicPlace {
  * The public range (`YYYY-MM-DD..YYYY-MM-DD`, dates in the owner's zone) an answer for `place`
  * needs: a week of any first day around the date (date ± 6 days), or the date's month.
  */
-export function rangeAround(place: PublicPlace & { date: string }): string {
+function rangeAround(place: PublicPlace & { date: string }): string {
   if (place.view === 'week') return `${addDays(place.date, -6)}..${addDays(place.date, 6)}`;
   const first = `${place.date.slice(0, 7)}-01`;
   return `${first}..${addDays(`${addDays(first, 31).slice(0, 7)}-01`, -1)}`;
@@ -99,15 +89,15 @@ export function publicPageHandler(deps: Deps, dist: string, limit: LimitOptions,
     // The page is in the visitor's language (issue 22): the language menu's cookie, else Accept-Language.
     res.vary('Accept-Language');
     res.vary('Cookie');
-    const slug = publicSlug(req.path);
+    const slug = slugOfPublicPath(req.path);
     const ip = req.ip ?? '';
     if (!slug || req.method !== 'GET' || !allowed(ip)) return res.send(fillPublicTemplate(template));
     try {
       const ssr = await publicSsrModule(dist);
       if (!ssr) return res.send(fillPublicTemplate(template));
-      const reading = visitorReading(req.get('accept-language'), req.get('cookie'));
-      const messages = ALL_MESSAGES[reading.language];
-      res.setHeader('Content-Language', reading.language);
+      const localePrefs = visitorLocale(req.get('accept-language'), req.get('cookie'));
+      const messages = ALL_MESSAGES[localePrefs.language];
+      res.setHeader('Content-Language', localePrefs.language);
       const now = deps.now();
       const key = typeof req.query.key === 'string' && req.query.key !== '' ? req.query.key : undefined;
       const place = placeOf(req.query.view, req.query.date);
@@ -121,7 +111,7 @@ export function publicPageHandler(deps: Deps, dist: string, limit: LimitOptions,
         else if (!(err instanceof HttpError && err.status === 404)) throw err;
         else {
           // An unknown link: a real 404 with the page saying so (readable without JavaScript).
-          const rendered = ssr.renderNotFound(reading, messages, embed);
+          const rendered = ssr.renderNotFound(localePrefs, messages, embed);
           return res.status(404).send(fillPublicTemplate(template, { ...rendered, json: '', bootId: ssr.PUBLIC_BOOT_ID }));
         }
       }
@@ -131,7 +121,7 @@ export function publicPageHandler(deps: Deps, dist: string, limit: LimitOptions,
         const day = plainDateIn(Date.parse(data.next_free), data.user_timezone);
         data = await publicAvailability(deps, slug, { key, range: rangeAround({ view: 'week', date: day }) }, visitor);
       }
-      const boot: PublicBoot = { slug, tz: data.user_timezone, now, data, place, reading, ...(key ? { key } : {}), ...(embed ? { embed } : {}) };
+      const boot: PublicBoot = { slug, tz: data.user_timezone, now, data, place, localePrefs, ...(key ? { key } : {}), ...(embed ? { embed } : {}) };
       const rendered = ssr.renderPublicPage(boot, messages);
       res.send(fillPublicTemplate(template, { ...rendered, bootId: ssr.PUBLIC_BOOT_ID }));
     } catch (err) {

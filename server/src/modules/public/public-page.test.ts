@@ -12,7 +12,7 @@ import { buildUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { createApp } from '../../app.ts';
 import { escapeHtml, fillPublicTemplate } from './public-page.render.ts';
-import { publicSlug } from './public-page.service.ts';
+import { slugOfPublicPath } from '@avail/shared/domain/public-path.ts';
 
 const NOW = Date.UTC(2026, 2, 17, 8); // Tuesday 2026-03-17 09:00 Brussels
 const TITLE = 'Secret board meeting with ACME';
@@ -25,10 +25,10 @@ export function renderPublicPage(boot, messages) {
   const title = messages.page.title.replace('{{name}}', boot.data.user_name);
   const html = '<h1>' + esc(title) + '</h1><ul>' + boot.data.availability.windows.map((w) => '<li>' + w.start + '</li>').join('') + '</ul>';
   const json = JSON.stringify(boot).replace(/[<>&\\u2028\\u2029]/g, (c) => '\\\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
-  return { html, json, title: title + ' · Avail', lang: boot.reading.language };
+  return { html, json, title: title + ' · Avail', lang: boot.localePrefs.language };
 }
-export function renderNotFound(reading, messages, embed) {
-  return { html: '<main data-embed="' + embed + '"><p>' + esc(messages.states.notFound) + '</p><a href="/login">' + esc(messages.states.signIn) + '</a></main>', json: '', title: messages.states.notFoundTitle + ' · Avail', lang: reading.language };
+export function renderNotFound(localePrefs, messages, embed) {
+  return { html: '<main data-embed="' + embed + '"><p>' + esc(messages.states.notFound) + '</p><a href="/login">' + esc(messages.states.signIn) + '</a></main>', json: '', title: messages.states.notFoundTitle + ' · Avail', lang: localePrefs.language };
 }`;
 
 let t: TestApp;
@@ -71,7 +71,7 @@ function bootOf(html: string) {
         tz: string;
         now: number;
         place: { view: string; date: string | null };
-        reading: { language: string; locale: string; hour12?: boolean };
+        localePrefs: { language: string; locale: string; hour12?: boolean };
         data: { user_name: string; next_free?: string | null; availability: { windows: Array<{ start: string }>; range: { start: string; end: string } } };
       })
     : null;
@@ -115,12 +115,12 @@ describe('GET /{username} server-rendered', () => {
     expect(de.text).toContain('<html lang="de">');
     expect(de.text).toContain('<h1>Verfügbarkeit von Olivia Owner</h1>');
     expect(de.text).toContain('<title>Verfügbarkeit von Olivia Owner · Avail</title>');
-    expect(bootOf(de.text)!.reading).toEqual({ language: 'de', locale: 'de-DE' });
+    expect(bootOf(de.text)!.localePrefs).toEqual({ language: 'de', locale: 'de-DE' });
     // Japanese: English texts, Japanese dates; a chosen language and clock win over the header.
-    expect(bootOf((await request(app).get(`/${o.username}`).set('Accept-Language', 'ja-JP,ja')).text)!.reading).toEqual({ language: 'en', locale: 'ja-JP' });
+    expect(bootOf((await request(app).get(`/${o.username}`).set('Accept-Language', 'ja-JP,ja')).text)!.localePrefs).toEqual({ language: 'en', locale: 'ja-JP' });
     const chosen = await request(app).get(`/${o.username}`).set('Accept-Language', 'de-DE').set('Cookie', 'other=1; avail_lang=fr; avail_clock=12');
     expect(chosen.text).toContain('<h1>Disponibilités de Olivia Owner</h1>');
-    expect(bootOf(chosen.text)!.reading).toEqual({ language: 'fr', locale: 'fr-DE', hour12: true });
+    expect(bootOf(chosen.text)!.localePrefs).toEqual({ language: 'fr', locale: 'fr-DE', hour12: true });
     // Nonsense stays English.
     expect((await request(app).get(`/${o.username}`).set('Accept-Language', ';;q=x,*').set('Cookie', 'avail_lang=xx')).text).toContain('<html lang="en">');
   });
@@ -177,9 +177,9 @@ describe('GET /{username} server-rendered', () => {
   });
 
   it('helpers: slugs, escaping, the empty template', () => {
-    expect(publicSlug('/u/Bob%20B')).toBe('Bob B');
-    expect(publicSlug('/bob/')).toBe('bob');
-    expect(publicSlug('/a/b')).toBeNull();
+    expect(slugOfPublicPath('/u/Bob%20B')).toBe('Bob B');
+    expect(slugOfPublicPath('/bob/')).toBe('bob');
+    expect(slugOfPublicPath('/a/b')).toBeNull();
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;');
     expect(fillPublicTemplate(TEMPLATE)).not.toContain('<!--ssr');
   });

@@ -39,7 +39,7 @@ export function publicAvatarPath(slug: string, version: string): string {
  * so second-precision output never shows a free instant the computation did not (e.g. a window
  * starting at now = 12:00:00.400 is `12:00:01Z`, not `12:00:00Z`, which is before now).
  */
-export function toWholeSeconds(windows: ReadonlyArray<{ start: number; end: number }>): Array<{ start: number; end: number }> {
+function toWholeSeconds(windows: ReadonlyArray<{ start: number; end: number }>): Array<{ start: number; end: number }> {
   const out: Array<{ start: number; end: number }> = [];
   for (const w of windows) {
     const start = Math.ceil(w.start / 1000) * 1000;

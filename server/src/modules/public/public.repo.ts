@@ -1,6 +1,7 @@
 /**
- * SQL of the visitor-facing code. Reads only busy_intervals (no titles), the owner's schedule and
- * the minimal user fields; writes page views.
+ * SQL of the visitor-facing code. Reads only busy_intervals (no titles), the owner's schedule,
+ * the minimal user fields, and the connections' freshness; writes nothing (page views are batched
+ * by store/page-views.ts).
  */
 import type { Db } from '../../db/kysely.ts';
 
@@ -36,15 +37,6 @@ export async function busyMaxSpan(db: Db, userId: string): Promise<number> {
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return Math.max(0, Number(row?.span ?? 0));
-}
-
-/** Records one view per visitor per day (a repeat is ignored). Unbatched; the public path uses page-views.ts. */
-export async function recordPageView(db: Db, row: { user_id: string; day: string; visitor_hash: string; created_at: number }) {
-  await db
-    .insertInto('page_views')
-    .values(row)
-    .onConflict((oc) => oc.columns(['user_id', 'day', 'visitor_hash']).doNothing())
-    .execute();
 }
 
 /** Status and last good sync (UTC ms) of each of the user's calendar connections (no names, no accounts). */

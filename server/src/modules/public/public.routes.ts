@@ -5,7 +5,7 @@ import type { Deps } from '../../http/deps.ts';
 import { ipWindowLimiter, type RateLimits } from '../../http/rate-limit.ts';
 import { badRequest } from '../../http/errors.ts';
 import { sendEncodedBody } from '../../http/encoded-body.ts';
-import { parseAcceptLanguage, pickReading } from '@avail/shared/i18n/languages.ts';
+import { parseAcceptLanguage, pickLocale } from '@avail/shared/i18n/languages.ts';
 import { freeBusyFeed, publicAvailabilityBody } from './public.service.ts';
 
 /** Router for the public availability API (availability-semantics.md "The public API"). */
@@ -59,7 +59,7 @@ export function publicRouter(deps: Deps, limits: RateLimits) {
     if (raw !== undefined && raw !== 'events' && raw !== 'freebusy') throw badRequest('format must be "events" or left out', 'invalid_format');
     // Its texts (calendar name, "Free") in `?lang=` or the Accept-Language of the calendar app, else English.
     const lang = typeof req.query.lang === 'string' ? [req.query.lang] : [];
-    const { language } = pickReading([...lang, ...parseAcceptLanguage(req.get('accept-language'))]);
+    const { language } = pickLocale([...lang, ...parseAcceptLanguage(req.get('accept-language'))]);
     res.vary('Accept-Language');
     const feed = await freeBusyFeed(deps, String(req.params.slug), raw === 'events' ? 'events' : 'freebusy', req.query.key, language);
     res.setHeader('Cache-Control', 'private, no-cache');

@@ -14,10 +14,10 @@ import { pageViewsFor } from '../../store/page-views.ts';
 import { publicCacheFor, type PublicOwner } from './public-cache.ts';
 import { freshnessOf } from './public-freshness.ts';
 import { presentPublicAvailability } from './public.presenter.ts';
-import { countShareLinkView, openShareLink } from '../share-links/share-links.service.ts';
+import { countShareLinkView, openShareLink } from '../share-links/index.ts';
 import * as repo from './public.repo.ts';
 
-export const LINK_NOT_FOUND = 'This availability link could not be found.';
+const LINK_NOT_FOUND = 'This availability link could not be found.';
 
 export interface PublicQuery {
   range?: unknown;
@@ -32,7 +32,7 @@ export interface Visitor {
 }
 
 /** Anonymous per-day visitor id: sha256(secret + day + ip + user agent). The IP itself is never stored. */
-export function visitorHash(secret: Buffer, day: string, visitor: Visitor): string {
+function visitorHash(secret: Buffer, day: string, visitor: Visitor): string {
   return createHash('sha256').update(secret).update(`\u0000${day}\u0000${visitor.ip}\u0000${visitor.userAgent}`).digest('hex');
 }
 
@@ -150,7 +150,7 @@ function feedTexts(language: Language) {
 }
 
 /** Weeks a free/busy feed covers (issue 14: the next 8 weeks). */
-export const FREE_BUSY_WEEKS = 8;
+const FREE_BUSY_WEEKS = 8;
 
 /** A free/busy feed's bytes and validator. */
 export interface FreeBusyFeed {

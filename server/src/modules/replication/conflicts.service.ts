@@ -8,9 +8,9 @@ import type { Db } from '../../db/kysely.ts';
 import { listConflicts } from './replication.repo.ts';
 
 /** How far back the list goes (ms): 30 days, the conflict log's retention (jobs/purge.job.ts). */
-export const CONFLICTS_WINDOW_MS = 30 * 24 * 60 * 60_000;
+const CONFLICTS_WINDOW_MS = 30 * 24 * 60 * 60_000;
 /** Most entries returned. */
-export const CONFLICTS_LIMIT = 50;
+const CONFLICTS_LIMIT = 50;
 
 const FIELDS: Record<ReplacedVersion['collection'], readonly string[]> = {
   availability_rules: ['weekday', 'start_time_local', 'end_time_local'],

@@ -24,7 +24,7 @@ import {
   ruleDoc,
 } from './replication.presenter.ts';
 
-export type AnyDoc = WithDeleted<DocTypes[CollectionName]>;
+type AnyDoc = WithDeleted<DocTypes[CollectionName]>;
 
 export interface Page {
   documents: AnyDoc[];

@@ -21,10 +21,10 @@ import { SERVER_TIME_HEADER } from '@avail/shared/rx/hlc.ts';
 import { parsePullQuery, pull, push } from './replication.service.ts';
 import { serveStream, type StreamOptions } from './replication.stream.ts';
 
-export const CLIENT_OUTDATED_MESSAGE = 'This version of Avail is too old to sync. Please reload or update the app.';
+const CLIENT_OUTDATED_MESSAGE = 'This version of Avail is too old to sync. Please reload or update the app.';
 
 /** Middleware: 426 `{ error, code: 'client_outdated' }` when X-Avail-Schema is missing, malformed or too old. */
-export function requireSchemaVersion(req: Request, _res: Response, next: NextFunction) {
+function requireSchemaVersion(req: Request, _res: Response, next: NextFunction) {
   const raw = req.get(SCHEMA_HEADER);
   const version = raw !== undefined && /^\s*\d{1,6}\s*$/.test(raw) ? Number(raw) : NaN;
   if (!(version >= MIN_CLIENT_SCHEMA_VERSION)) throw new HttpError(426, 'client_outdated', CLIENT_OUTDATED_MESSAGE);

@@ -17,9 +17,9 @@ import type { Db } from '../../db/kysely.ts';
 import type { Deps } from '../../http/deps.ts';
 import { HttpError, badRequest, conflict } from '../../http/errors.ts';
 import { proposalRequestFieldsSchema, type ProposalRequestFields } from '@avail/shared/schemas/proposal.schema.ts';
-import * as availability from '../availability/availability.service.ts';
+import * as availability from '../availability/index.ts';
 import { findScheduleRowsByIds } from '../../store/availability.repo.ts';
-import * as blocks from '../blocks/blocks.service.ts';
+import * as blocks from '../blocks/index.ts';
 import { findBlockRowsByIds } from '../../store/blocks.repo.ts';
 import { findProposalsByIds, updateProposal } from '../../store/proposals.repo.ts';
 import { replicatedWrite, type Stamper } from '../../store/repl-clock.repo.ts';
@@ -155,7 +155,7 @@ function asPushed(master: Doc | null, pushed: Doc): Doc {
 }
 
 /** The 422 `clock_ahead` message: a stamp more than MAX_CLOCK_AHEAD_MS (5 min) ahead of the server's clock. */
-export const CLOCK_AHEAD_MESSAGE = "This device's clock is more than 5 minutes ahead of the server. Please correct the date and time on this device.";
+const CLOCK_AHEAD_MESSAGE = "This device's clock is more than 5 minutes ahead of the server. Please correct the date and time on this device.";
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -19,13 +19,13 @@ import { openContent, sealContent } from '../../lib/crypto.ts';
 import { changeBusFor } from '../../store/change-bus.ts';
 import * as repo from './share-links.repo.ts';
 
-export const SHARE_LINK_NOT_FOUND = 'Link not found';
-export const SHARE_LINK_EXPIRY_PAST = 'The expiry must be in the future.';
-export const SHARE_LINKS_TOO_MANY = `You can keep at most ${SHARE_LINKS_MAX} personal links. Revoke one first.`;
-export const NEEDS_USERNAME = 'Choose a username first.';
+const SHARE_LINK_NOT_FOUND = 'Link not found';
+const SHARE_LINK_EXPIRY_PAST = 'The expiry must be in the future.';
+const SHARE_LINKS_TOO_MANY = `You can keep at most ${SHARE_LINKS_MAX} personal links. Revoke one first.`;
+const NEEDS_USERNAME = 'Choose a username first.';
 
 /** sha256 hex of a token: the only form a token is looked up by. */
-export function hashShareToken(token: string): string {
+function hashShareToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 

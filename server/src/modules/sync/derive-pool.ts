@@ -101,7 +101,7 @@ export class DerivePool {
 let shared: DerivePool | null = null;
 
 /** The process's pool, created on first use. */
-export function derivePool(): DerivePool {
+function derivePool(): DerivePool {
   shared ??= new DerivePool();
   return shared;
 }

@@ -61,14 +61,14 @@ export interface DeriveSource {
   calendarUrl?: string;
 }
 
-export function syncHorizon(now: number): { rangeStart: number; rangeEnd: number } {
+function syncHorizon(now: number): { rangeStart: number; rangeEnd: number } {
   return { rangeStart: now - SYNC_HORIZON_PAST_DAYS * DAY_MS, rangeEnd: now + SYNC_HORIZON_FUTURE_DAYS * DAY_MS };
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** Owner-facing message of a refused budget. */
-export function budgetMessage(what: 'occurrences' | 'events' | 'busy', limit: number): string {
+function budgetMessage(what: 'occurrences' | 'events' | 'busy', limit: number): string {
   const noun = what === 'busy' ? 'separate busy times' : 'events';
   return (
     `This calendar expands to more than ${fmt(limit)} ${noun} between ${SYNC_HORIZON_PAST_DAYS} days ago and ` +

@@ -24,7 +24,7 @@ import type { Db } from '../../db/kysely.ts';
 export const SYNC_LEASE_MS = 5 * 60_000;
 
 /** This process's lease owner id. */
-export const LEASE_OWNER = randomUUID();
+const LEASE_OWNER = randomUUID();
 
 /** What a sync claims besides the lease (see the module comment). Instants in UTC epoch ms. */
 export type SyncClaim = { kind: 'always' } | { kind: 'backup'; lastBackupAt: number } | { kind: 'requested'; requestedAt: number };

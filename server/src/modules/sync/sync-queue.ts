@@ -19,12 +19,13 @@
  */
 import type { Db } from '../../db/kysely.ts';
 import * as repo from '../../store/calendars.repo.ts';
-import { syncConnection, syncInFlight, type SyncDeps, type SyncOutcome } from './sync.service.ts';
+import type { SyncDeps, SyncOutcome } from './sync-state.ts';
+import { syncConnection, syncInFlight } from './sync.service.ts';
 
 /** Debounce of webhook-triggered syncs (ms). */
-export const WEBHOOK_SYNC_DELAY_MS = 500;
+const WEBHOOK_SYNC_DELAY_MS = 500;
 /** Retry delay when another instance holds the connection's sync lease (ms). */
-export const LEASE_BUSY_RETRY_MS = 1_000;
+const LEASE_BUSY_RETRY_MS = 1_000;
 
 interface Pending {
   timer: NodeJS.Timeout;

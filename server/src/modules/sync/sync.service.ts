@@ -10,9 +10,9 @@
  *   yield to the event loop, calendars.repo.ts). On any failure the last good busy intervals stay untouched and the
  *   connection shows 'error' (or 'expired' when the server refused the credentials) with a clear
  *   message; the owner never looks fully free or fully booked because a provider failed.
- * - rederiveZoneDependentBusy: after the owner's zone changes, re-derives every connection of the
- *   user from the stored sources with the new zone (no network).
  * - syncUser: every connection of a user (Sync Now).
+ * - Re-deriving from stored sources without the network (zone, busy rules, calendar switches):
+ *   rederive.service.ts; the stored sync state and owner this builds on: sync-state.ts.
  *
  * OAuth connections (Google, Microsoft) run through the same pipeline: the adapter's
  * `sync(config, input)` gets the decrypted token JSON, and a refreshed `newSecret` is re-encrypted
@@ -26,64 +26,27 @@
  */
 import { readBusyRules } from '@avail/shared/ical/busy-rules.ts';
 import type { CalendarConnectionRow } from '../../db/schema.ts';
-import type { Deps } from '../../http/deps.ts';
-import { decryptSecret, encryptSecret, openContent, sealContent } from '../../lib/crypto.ts';
-import { SafeFetchError, createSafeFetch, type SafeFetch } from '../../lib/safe-fetch.ts';
+import { encryptSecret, sealContent } from '../../lib/crypto.ts';
+import { calendarFetchFor } from '../../providers/calendar-fetch.ts';
 import { isPullProvider, pullProviders } from '../../providers/index.ts';
 import { ProviderRateLimitError, secretOfError, type OAuthSyncResult } from '../../providers/oauth-provider.ts';
 import { isOAuthProvider, notConfiguredReason, oauthProviderFor } from '../../providers/oauth-registry.ts';
 import { ProviderAuthError, ProviderError, type ProviderSyncResult } from '../../providers/provider.ts';
 import { acquireSyncLease, releaseSyncLease, type SyncClaim } from './sync-lease.repo.ts';
 import * as repo from '../../store/calendars.repo.ts';
-import { findSyncOwner } from '../../store/users.repo.ts';
 import { replicatedWrite } from '../../store/repl-clock.repo.ts';
 import { DeriveError } from './derive.ts';
-import {
-  excludedCalendarIds,
-  mergeCalendarList,
-  openCalendarList,
-  readChoices,
-  sealCalendarList,
-  type ListedCalendar,
-} from './calendar-selection.ts';
+import { mergeCalendarList, openCalendarList, sealCalendarList } from './calendar-selection.ts';
 import { deriveOffThread } from './derive-pool.ts';
+import { rederiveIfInputsChanged } from './rederive.service.ts';
+import { ownerEmailsFor, ownerOf, readState, secretOf, selectionOf, type StoredSyncState, type SyncDeps, type SyncOutcome } from './sync-state.ts';
 
 const DAY_MS = 86_400_000;
 /** Unchanged data is still re-derived once a day so the horizon keeps moving forward. */
 const REDERIVE_UNCHANGED_AFTER_MS = DAY_MS;
 
-/** Deps of the sync code; `calendarFetch` lets tests inject a guarded fetch (e.g. a short timeout). */
-export type SyncDeps = Pick<Deps, 'db' | 'config' | 'logger' | 'now' | 'oauthProviders'> & { calendarFetch?: SafeFetch };
-
-/** What we keep in calendar_connections.sync_state_json. */
-export interface StoredSyncState {
-  provider: unknown;
-  ownerEmails: string[];
-  derivedAt: number;
-  /** OAuth connections: calendars to watch with push channels. */
-  calendarIds?: string[];
-  /** Legacy (before issue 23): the calendars' display names (`Record<calendarUrl, name>` as JSON), sealed. Read, no longer written. */
-  calendarNamesSealed?: string;
-  /** The calendars the last sync listed (calendar-selection.ts ListedCalendar[] as JSON), sealed (lib/crypto.ts sealContent): owner-only. */
-  calendarsSealed?: string;
-}
-
-export interface SyncOutcome {
-  connectionId: string;
-  ok: boolean;
-  /** True when the provider reported no change. */
-  notModified: boolean;
-  error?: string;
-  /** True when another sync of this connection held the lease (nothing was done). */
-  busy?: boolean;
-  /** True when the claim no longer held: the connection was already synced (in this window, or after the request). */
-  skipped?: boolean;
-  /** After a failure: the earliest next attempt (UTC epoch ms), null when not retried (expired). */
-  nextSyncAt?: number | null;
-}
-
 /** Back-off after the first failure; doubles per consecutive failure. */
-export const SYNC_BACKOFF_BASE_MS = 60_000;
+const SYNC_BACKOFF_BASE_MS = 60_000;
 /** Longest back-off: the backup-sync period. */
 export const SYNC_BACKOFF_MAX_MS = 15 * 60_000;
 
@@ -92,104 +55,15 @@ export const SYNC_BACKOFF_MAX_MS = 15 * 60_000;
  * `retryAfterMs` (at least 1 s); anything else → 1 min × 2^(previous consecutive failures), at
  * most 15 min; ProviderAuthError → null (not retried until the owner reconnects).
  */
-export function backoffDelayMs(err: unknown, previousFailures: number): number | null {
+function backoffDelayMs(err: unknown, previousFailures: number): number | null {
   if (err instanceof ProviderAuthError) return null;
   if (err instanceof ProviderRateLimitError) return Math.max(1_000, Math.round(err.retryAfterMs));
   const n = Math.max(0, Math.min(previousFailures, 20));
   return Math.min(SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_BASE_MS * 2 ** n);
 }
 
-export { DeriveError, deriveBusy, syncHorizon } from './derive.ts';
-
-/**
- * The guarded fetch of calendar requests (lib/safe-fetch.ts). A refused private-network address
- * gets one warning in the server log that names ALLOW_PRIVATE_CALENDAR_HOSTS, for whoever runs the
- * server (the owner only sees "Address not allowed: private network"); no URL is logged (feed
- * URLs can be secrets).
- */
-export function calendarFetchFor(deps: SyncDeps): SafeFetch {
-  const guarded = deps.calendarFetch ?? createSafeFetch({ allowPrivate: deps.config.ALLOW_PRIVATE_CALENDAR_HOSTS });
-  return async (input, init) => {
-    try {
-      return await guarded(input, init);
-    } catch (err) {
-      if (err instanceof SafeFetchError && err.code === 'address_not_allowed') {
-        deps.logger.warn(
-          { setting: 'ALLOW_PRIVATE_CALENDAR_HOSTS' },
-          'calendar address refused: it resolves to a private or loopback network; to sync calendars on your own network (a local CalDAV server or ICS feed), start the server with ALLOW_PRIVATE_CALENDAR_HOSTS=true',
-        );
-      }
-      throw err;
-    }
-  };
-}
-
-/** The connection's stored sync state, or null (never synced, unreadable). */
-/**
- * The calendars' display names kept by the last sync (`Record<calendarUrl, name>`), or an empty
- * record (none stored, or unreadable: labels then fall back to derived ones).
- */
-export function calendarNamesOf(conn: Pick<CalendarConnectionRow, 'sync_state_json'>, key: Uint8Array): Record<string, string> {
-  const state = readState(conn);
-  const list = openCalendarList(state?.calendarsSealed, key);
-  if (list.length) return Object.fromEntries(list.filter((c) => c.name).map((c) => [c.id, c.name!]));
-  const sealed = state?.calendarNamesSealed;
-  if (!sealed) return {};
-  try {
-    const names = JSON.parse(openContent(sealed, key)) as unknown;
-    return names && typeof names === 'object' ? (names as Record<string, string>) : {};
-  } catch {
-    return {};
-  }
-}
-
-/** The calendars the last sync of `conn` listed (names, colours, defaults, first seen), or [] before any. */
-export function calendarListOf(conn: Pick<CalendarConnectionRow, 'sync_state_json'>, key: Uint8Array): ListedCalendar[] {
-  return openCalendarList(readState(conn)?.calendarsSealed, key);
-}
-
-/**
- * What the engine needs of the owner's calendar switches for `conn` with calendar list `list`:
- * the ids to derive as free, and how many calendars count as busy (calendar-selection.ts).
- */
-function selectionOf(deps: SyncDeps, conn: Pick<CalendarConnectionRow, 'calendar_choices'>, list: readonly ListedCalendar[]) {
-  const excludedCalendars = excludedCalendarIds(list, readChoices(conn, deps.config.AVAIL_SECRET_KEY));
-  return { excludedCalendars, included: list.length - excludedCalendars.length };
-}
-
-export function readState(conn: Pick<CalendarConnectionRow, 'sync_state_json'>): StoredSyncState | null {
-  if (!conn.sync_state_json) return null;
-  try {
-    const s = JSON.parse(conn.sync_state_json) as StoredSyncState;
-    return s && typeof s === 'object' ? s : null;
-  } catch {
-    // Unreadable state = no state: the next sync is a full one, which rebuilds it.
-    return null;
-  }
-}
-
-async function ownerOf(deps: SyncDeps, userId: string) {
-  const user = await findSyncOwner(deps.db, userId);
-  if (!user) throw new Error('connection without user');
-  return user;
-}
-
-export function ownerEmailsFor(userEmail: string, providerEmails: readonly string[]): string[] {
-  return [...new Set([userEmail, ...providerEmails].map((e) => e.trim().toLowerCase()).filter(Boolean))];
-}
-
-/** Decrypted secret of a connection, or null; an unreadable secret means: reconnect (ProviderAuthError). */
-export function secretOf(deps: Pick<SyncDeps, 'config'>, conn: Pick<CalendarConnectionRow, 'secret_enc'>): string | null {
-  if (!conn.secret_enc) return null;
-  try {
-    return decryptSecret(conn.secret_enc, deps.config.AVAIL_SECRET_KEY);
-  } catch {
-    throw new ProviderAuthError('Saved credentials could not be read (the server key changed). Please reconnect this calendar.');
-  }
-}
-
 /** Applies a provider result to the in-memory source set, the way applySourceChanges does in SQL. */
-export function mergeSources(
+function mergeSources(
   held: ReadonlyArray<{ calendarUrl: string; href: string; etag: string | null; icsText: string }>,
   result: Pick<ProviderSyncResult, 'upserts' | 'removals' | 'removedCalendars'>,
 ) {
@@ -425,76 +299,6 @@ export async function markConnectionExpired(deps: SyncDeps, conn: Pick<CalendarC
     repo.updateConnection(trx, conn, { status: 'expired', last_error: message, failure_count: Number(conn.failure_count ?? 0) + 1, next_sync_at: null }, stamp),
   );
   deps.logger.warn({ connectionId: conn.id, status: 'expired' }, 'calendar authorization refused; the owner must reconnect');
-}
-
-/**
- * After a sync wrote what it derived: when the owner saved other busy rules or another zone while
- * the sync ran (it derived with the values it read at its start), re-derives the connection from
- * the sources just stored with the current values, so the last write follows the owner's last
- * change (a save that lands after this check re-derives by itself).
- */
-async function rederiveIfInputsChanged(deps: SyncDeps, conn: CalendarConnectionRow, usedZone: string): Promise<void> {
-  const fresh = await repo.findConnectionById(deps.db, conn.id, deps.config.AVAIL_SECRET_KEY);
-  if (!fresh) return;
-  const owner = await ownerOf(deps, conn.user_id);
-  if (fresh.busy_rules_json === conn.busy_rules_json && fresh.calendar_choices === conn.calendar_choices && owner.timezone === usedZone) return;
-  deps.logger.info({ connectionId: conn.id }, 'busy rules, calendar switches or zone changed during the sync: re-deriving');
-  await rederiveConnection(deps, fresh);
-}
-
-/** Re-derives one connection from its stored sources (no network). */
-export async function rederiveConnection(deps: SyncDeps, conn: CalendarConnectionRow): Promise<SyncOutcome> {
-  const owner = await ownerOf(deps, conn.user_id);
-  const stored = readState(conn);
-  const sources = (await repo.listSources(deps.db, conn.id, deps.config.AVAIL_SECRET_KEY)).map((s) => ({ icsText: s.ics_text, calendarUrl: s.calendar_url }));
-  const now = deps.now();
-  const calendarList = openCalendarList(stored?.calendarsSealed, deps.config.AVAIL_SECRET_KEY);
-  const selection = selectionOf(deps, conn, calendarList);
-  try {
-    const derived = await deriveOffThread(sources, {
-      ownerZone: owner.timezone,
-      ownerEmails: ownerEmailsFor(owner.email, stored?.ownerEmails ?? []),
-      now,
-      busyRules: readBusyRules(conn.busy_rules_json),
-      excludedCalendars: selection.excludedCalendars,
-    });
-    await replicatedWrite(deps, conn.user_id, async (trx, stamp) => {
-      await repo.replaceDerived(trx, conn, derived, stamp, deps.config.AVAIL_SECRET_KEY);
-      await repo.updateConnection(
-        trx,
-        conn,
-        {
-          warnings_json: derived.warnings.length ? JSON.stringify(derived.warnings) : null,
-          ...(stored ? { sync_state_json: JSON.stringify({ ...stored, derivedAt: now }) } : {}),
-          ...(calendarList.length ? { included_calendars_count: selection.included } : {}),
-        },
-        stamp,
-        deps.config.AVAIL_SECRET_KEY,
-      );
-    });
-    return { connectionId: conn.id, ok: true, notModified: true };
-  } catch (err) {
-    const message = err instanceof DeriveError ? err.message : 'Calendar data could not be read.';
-    await replicatedWrite(deps, conn.user_id, (trx, stamp) =>
-      repo.updateConnection(trx, conn, { status: 'error', last_error: message }, stamp),
-    );
-    return { connectionId: conn.id, ok: false, notModified: true, error: message };
-  }
-}
-
-/**
- * The owner's time zone changed: floating and all-day events follow the new zone at once
- * (availability-semantics detail 14). Re-derives every connection of the user from stored
- * sources; no network. Call after the new zone is saved.
- */
-export async function rederiveZoneDependentBusy(deps: SyncDeps, userId: string): Promise<SyncOutcome[]> {
-  const conns = await repo.listConnections(deps.db, userId, deps.config.AVAIL_SECRET_KEY);
-  const out: SyncOutcome[] = [];
-  for (const conn of conns) {
-    if (!isPullProvider(conn.provider) && !isOAuthProvider(conn.provider)) continue;
-    out.push(await rederiveConnection(deps, conn));
-  }
-  return out;
 }
 
 /**

@@ -19,8 +19,8 @@ import { Router, type Request, type Response } from 'express';
 import type { PushChannelRow } from '../../db/schema.ts';
 import type { Deps } from '../../http/deps.ts';
 import { limiter, type RateLimits } from '../../http/rate-limit.ts';
-import { scheduleSync } from '../sync/sync-queue.ts';
-import { checkNotificationChannel, renewChannelNow, replaceRemovedChannel } from '../oauth/push.service.ts';
+import { scheduleSync } from '../sync/index.ts';
+import { checkNotificationChannel, renewChannelNow, replaceRemovedChannel } from '../oauth/index.ts';
 
 /**
  * The push channel a Graph notification item names (`subscriptionId`), when its `clientState`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serializeBoot, slugFromPath, type PublicBoot } from './public-boot.ts';
+import { serializeBoot, type PublicBoot } from './public-boot.ts';
 
 describe('public page boot data', () => {
   it('is JSON that cannot close its <script> element or start markup', () => {
@@ -9,16 +9,10 @@ describe('public page boot data', () => {
       now: 1,
       data: { user_name: '</script><script>alert(1)</script>&\u2028', user_timezone: 'Europe/Brussels', availability: { windows: [] } },
       place: { view: 'week', date: null },
-      reading: { language: 'en', locale: 'en-US' },
+      localePrefs: { language: 'en', locale: 'en-US' },
     };
     const json = serializeBoot(boot);
     expect(json).not.toMatch(/[<>&\u2028\u2029]/);
     expect(JSON.parse(json)).toEqual(boot);
-  });
-
-  it('reads the slug of /name and /u/name', () => {
-    expect(slugFromPath('/jane-doe')).toBe('jane-doe');
-    expect(slugFromPath('/u/Jane%20D/')).toBe('Jane D');
-    expect(slugFromPath('/a/b')).toBeNull();
   });
 });

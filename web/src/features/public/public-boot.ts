@@ -5,7 +5,7 @@
  * server markup and the first client render are computed from the same inputs.
  */
 import type { PublicAvailability } from '@avail/shared/api/api-client.ts';
-import type { PublicReading } from './public-i18n.tsx';
+import type { PublicLocalePreferences } from './public-i18n.tsx';
 import type { PublicPlace } from './public-view.ts';
 
 /** id of the `<script type="application/json">` that carries a PublicBoot. */
@@ -25,8 +25,8 @@ export interface PublicBoot {
   embed?: boolean;
   /** The place the address named (`?view=&date=`, public-view.ts). */
   place: PublicPlace;
-  /** The visitor's reading the server chose (language menu cookie, else Accept-Language). */
-  reading: PublicReading;
+  /** The visitor's locale preferences the server chose (language menu cookie, else Accept-Language). */
+  localePrefs: PublicLocalePreferences;
 }
 
 /** True for the embed route `/embed/:slug` (the page other sites frame through embed.js). */
@@ -44,17 +44,6 @@ export interface EmbedHeightMessage {
 /** The personal link's token of a page address's query (`?key=…`), or undefined. */
 export function keyFromSearch(search: string): string | undefined {
   return new URLSearchParams(search).get('key') || undefined;
-}
-
-/** The slug of a public page path (`/u/:slug`, `/embed/:slug` or `/:slug`), or null. */
-export function slugFromPath(pathname: string): string | null {
-  const m = /^\/(?:u\/|embed\/)?([^/]+)\/?$/.exec(pathname);
-  if (!m) return null;
-  try {
-    return decodeURIComponent(m[1]);
-  } catch {
-    return m[1];
-  }
 }
 
 /** JSON safe inside a `<script>` element: `<`, `>`, `&` and the JS line separators escaped. */

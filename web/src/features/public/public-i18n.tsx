@@ -7,13 +7,13 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { CLOCK_COOKIE, LANGUAGE_COOKIE, cookieValue, isLanguage, pickReading, type Language, type Reading } from '@avail/shared/i18n/languages.ts';
+import { CLOCK_COOKIE, LANGUAGE_COOKIE, cookieValue, isLanguage, pickLocale, type Language, type LocalePreferences } from '@avail/shared/i18n/languages.ts';
 import { createFormats, type Formats } from '@avail/shared/i18n/formats.ts';
 import { createVisitorI18n, loadMessages } from '@avail/shared/i18n/visitor-i18n.ts';
 import type { Messages } from '@avail/shared/i18n/messages/en.ts';
 
 /** What the page reads in: the language of its texts, the locale of its dates, and the clock. */
-export interface PublicReading extends Reading {
+export interface PublicLocalePreferences extends LocalePreferences {
   /** The visitor's 12/24 h choice; undefined: the locale's own clock. */
   hour12?: boolean;
 }
@@ -32,11 +32,11 @@ function storedChoices(): { language?: Language; hour12?: boolean } {
   return { ...(isLanguage(lang) ? { language: lang } : {}), ...(clock === '12' || clock === '24' ? { hour12: clock === '12' } : {}) };
 }
 
-/** The browser's reading: the stored choices over `navigator.languages`. */
-export function browserReading(): PublicReading {
+/** The browser's locale preferences: the stored choices over `navigator.languages`. */
+export function browserLocale(): PublicLocalePreferences {
   const stored = storedChoices();
   const tags = typeof navigator !== 'undefined' ? (navigator.languages?.length ? navigator.languages : [navigator.language]) : [];
-  return { ...pickReading(tags, stored.language), ...(stored.hour12 !== undefined ? { hour12: stored.hour12 } : {}) };
+  return { ...pickLocale(tags, stored.language), ...(stored.hour12 !== undefined ? { hour12: stored.hour12 } : {}) };
 }
 
 function remember(name: string, value: string): void {
@@ -48,8 +48,8 @@ function remember(name: string, value: string): void {
   }
 }
 
-interface ReadingControls {
-  reading: PublicReading;
+interface LocaleControls {
+  localePrefs: PublicLocalePreferences;
   formats: Formats;
   /** Loads `language`'s texts, switches to them and remembers the choice. */
   setLanguage(language: Language): void;
@@ -57,25 +57,25 @@ interface ReadingControls {
   setHour12(hour12: boolean): void;
 }
 
-const ReadingContext = createContext<ReadingControls | null>(null);
+const LocaleContext = createContext<LocaleControls | null>(null);
 
-/** The reading, its formats and the visitor's switches (inside `PublicI18n`). */
-export function useReading(): ReadingControls {
-  const c = useContext(ReadingContext);
-  if (!c) throw new Error('useReading outside PublicI18n');
+/** The locale preferences, their formats and the visitor's switches (inside `PublicI18n`). */
+export function useLocalePreferences(): LocaleControls {
+  const c = useContext(LocaleContext);
+  if (!c) throw new Error('useLocalePreferences outside PublicI18n');
   return c;
 }
 
-/** The `Intl` formats of the visitor's reading (inside `PublicI18n`). */
+/** The `Intl` formats of the visitor's locale preferences (inside `PublicI18n`). */
 export function useFormats(): Formats {
-  return useReading().formats;
+  return useLocalePreferences().formats;
 }
 
 /** Provides the texts (`useTranslation`) and formats (`useFormats`) of `initial` with its loaded `messages`. */
-export function PublicI18n({ initial, messages, children }: { initial: PublicReading; messages: Messages; children: ReactNode }) {
-  const [reading, setReading] = useState(initial);
+export function PublicI18n({ initial, messages, children }: { initial: PublicLocalePreferences; messages: Messages; children: ReactNode }) {
+  const [localePrefs, setLocalePrefs] = useState(initial);
   const [texts, setTexts] = useState(() => ({ language: initial.language, i18n: createVisitorI18n(initial.language, messages) }));
-  const formats = useMemo(() => createFormats({ locale: reading.locale, hour12: reading.hour12 }), [reading.locale, reading.hour12]);
+  const formats = useMemo(() => createFormats({ locale: localePrefs.locale, hour12: localePrefs.hour12 }), [localePrefs.locale, localePrefs.hour12]);
 
   useEffect(() => {
     document.documentElement.lang = texts.language;
@@ -86,18 +86,18 @@ export function PublicI18n({ initial, messages, children }: { initial: PublicRea
     const tags = navigator.languages?.length ? navigator.languages : [navigator.language];
     void loadMessages(language).then((m) => {
       setTexts({ language, i18n: createVisitorI18n(language, m) });
-      setReading((r) => ({ ...pickReading(tags, language), ...(r.hour12 !== undefined ? { hour12: r.hour12 } : {}) }));
+      setLocalePrefs((r) => ({ ...pickLocale(tags, language), ...(r.hour12 !== undefined ? { hour12: r.hour12 } : {}) }));
     });
   }, []);
   const setHour12 = useCallback((hour12: boolean) => {
     remember(CLOCK_COOKIE, hour12 ? '12' : '24');
-    setReading((r) => ({ ...r, hour12 }));
+    setLocalePrefs((r) => ({ ...r, hour12 }));
   }, []);
 
-  const controls = useMemo(() => ({ reading, formats, setLanguage, setHour12 }), [reading, formats, setLanguage, setHour12]);
+  const controls = useMemo(() => ({ localePrefs, formats, setLanguage, setHour12 }), [localePrefs, formats, setLanguage, setHour12]);
   return (
-    <ReadingContext.Provider value={controls}>
+    <LocaleContext.Provider value={controls}>
       <I18nextProvider i18n={texts.i18n}>{children}</I18nextProvider>
-    </ReadingContext.Provider>
+    </LocaleContext.Provider>
   );
 }

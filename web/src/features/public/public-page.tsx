@@ -22,7 +22,7 @@ import { FreeList } from './free-list.tsx';
 import { HostCard, hostAvatarSrc } from './host-card.tsx';
 import { MonthGrid } from './month-grid.tsx';
 import type { PublicBoot } from './public-boot.ts';
-import { useFormats, useReading } from './public-i18n.tsx';
+import { useFormats, useLocalePreferences } from './public-i18n.tsx';
 import { PublicPrefs } from './public-prefs.tsx';
 import { PublicToolbar } from './public-toolbar.tsx';
 import { richText } from './rich-text.tsx';
@@ -41,7 +41,7 @@ import './day-strip.css';
  */
 export default function PublicPage({ slug, linkKey, embed = false, initial }: { slug: string; linkKey?: string; embed?: boolean; initial?: PublicBoot }) {
   const { t } = useTranslation();
-  const { formats } = useReading();
+  const { formats } = useLocalePreferences();
   const state = usePublicAvailability(slug, linkKey, initial, formats.weekStart);
   const { status, data } = state;
   const [target, setTarget] = useState<ProposeTarget | null>(null);

@@ -7,7 +7,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, LANGUAGE_NAMES, isLanguage } from '@avail/shared/i18n/languages.ts';
 import { TimezoneOptions } from '../../components/timezone-options.tsx';
-import { useReading } from './public-i18n.tsx';
+import { useLocalePreferences } from './public-i18n.tsx';
 import type { PublicAvailabilityState } from './use-public-availability.ts';
 
 /** Message keys (under prefs.regions) of TIMEZONE_GROUPS' region names. */
@@ -16,7 +16,7 @@ const REGION_KEYS: Record<string, string> = { Europe: 'europe', 'North America':
 /** "Times shown in", "Language" and the clock switch. */
 export function PublicPrefs({ state }: { state: PublicAvailabilityState }) {
   const { t } = useTranslation();
-  const { reading, formats, setLanguage, setHour12 } = useReading();
+  const { localePrefs, formats, setLanguage, setHour12 } = useLocalePreferences();
   const id = useId();
   const { tz, detected } = state;
   return (
@@ -38,7 +38,7 @@ export function PublicPrefs({ state }: { state: PublicAvailabilityState }) {
       </div>
       <div className="pub-pref">
         <label htmlFor={`${id}-lang`}>{t('prefs.language')}</label>
-        <select id={`${id}-lang`} value={reading.language} onChange={(e) => isLanguage(e.target.value) && setLanguage(e.target.value)}>
+        <select id={`${id}-lang`} value={localePrefs.language} onChange={(e) => isLanguage(e.target.value) && setLanguage(e.target.value)}>
           {LANGUAGES.map((l) => (
             <option key={l} value={l} lang={l}>
               {LANGUAGE_NAMES[l]}

@@ -1,0 +1,2 @@
+/** Front door of the health module (liveness, readiness): what the app may use. */
+export { healthRouter } from './health.routes.ts';
