@@ -1,34 +1,45 @@
 #!/usr/bin/env node
 /**
- * `npm test`: every test of the project, in order —
- *   0. the type-check of every workspace (the desktop app against Electron's typings), the lint of
- *      the layers and import cycles, the dependency check (knip), the Node range check of every installed package, and the
- *      desktop bundles, each counted as one test;
- *   1. Vitest: engine unit tests, the 60 conformance cases, API/repository tests (SQLite, and
- *      PostgreSQL too when TEST_POSTGRES_URL is set), provider tests against Radicale and local servers;
- *   2. the web build, the packaging check (desktop/scripts/pack-check.mjs, one counted step), then
- *      Playwright in Debian's Chromium against the real server.
- *   3. the real-Electron suite (desktop/e2e; skipped, with the reason, where Electron's binary is missing).
- * Prints one closing line `N passed, N failed, N skipped` summed from the runners' JSON reports
- * (with the reason for skipped tests, e.g. the PostgreSQL run when TEST_POSTGRES_URL is unset)
- * (a runner that crashes before writing its report counts as one failure) and exits non-zero on
- * any failure.
+ * `npm test`: every test of the project, in three lanes that run side by side (2 cores: the lanes
+ * wait on servers, browsers and timers much of the time), each lane's steps in order —
+ *   checks:  the type-check of every workspace (the desktop app against Electron's typings), the
+ *            lint (layers, import cycles, front doors, file and function sizes), knip (declared
+ *            dependencies used, no unused exports), the architecture doc against the folders, the
+ *            Node range check of every installed package, the desktop bundles — each one test;
+ *   vitest:  engine unit tests, the conformance cases, API/repository tests on SQLite, provider
+ *            tests against Radicale and local servers; then the server's tests again on PostgreSQL
+ *            when TEST_POSTGRES_URL is set (else counted as skipped, with the reason);
+ *   browser: the web build, the packaging check (desktop/scripts/pack-check.mjs, one test),
+ *            Playwright in Debian's Chromium against the real server (two workers), then the
+ *            real-Electron suite (desktop/e2e; skipped, with the reason, where Electron's binary is
+ *            missing).
+ * Each step's output goes to test-results/logs/<step>.log (printed whole when the step fails);
+ * the end prints each step's time, then one closing line `N passed, N failed, N skipped` summed
+ * from the runners' JSON reports (a runner that crashes before writing its report counts as one
+ * failure) and exits non-zero on any failure.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { desktopSuiteCounts } from '../desktop/e2e/suite-report.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const results = join(root, 'test-results');
+const logs = join(results, 'logs');
 rmSync(results, { recursive: true, force: true });
-mkdirSync(results, { recursive: true });
+mkdirSync(logs, { recursive: true });
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const skipReasons = [];
+/** @type {Array<{ lane: string, label: string, seconds: number, ok: boolean }>} */
+const timings = [];
 const bin = (name) => join(root, 'node_modules', '.bin', name);
-const run = (cmd, args, env = {}) =>
-  spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status;
+const started = Date.now();
+const clock = () => {
+  const s = Math.round((Date.now() - started) / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
 
 function readJson(file) {
   try {
@@ -38,10 +49,43 @@ function readJson(file) {
   }
 }
 
+/**
+ * Runs one command of a lane with its output in test-results/logs/<name>.log; resolves to its exit
+ * status (1 when it could not start). A failing step's log is printed whole, under its label.
+ */
+function step(lane, name, label, cmd, args, env = {}) {
+  const logFile = join(logs, `${name}.log`);
+  const out = createWriteStream(logFile);
+  const t0 = Date.now();
+  console.log(`[${clock()}] ${lane} ▶ ${label}`);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, FORCE_COLOR: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pipe(out, { end: false });
+    child.stderr.pipe(out, { end: false });
+    child.on('error', (e) => out.write(`could not start ${cmd}: ${e.message}\n`));
+    child.on('close', (code) => {
+      out.end(() => {
+        const status = code ?? 1;
+        const seconds = (Date.now() - t0) / 1000;
+        timings.push({ lane, label, seconds, ok: status === 0 });
+        console.log(`[${clock()}] ${lane} ${status === 0 ? '✓' : '✗'} ${label} (${seconds.toFixed(0)} s)`);
+        if (status !== 0) console.log(`\n──── ${label}: exit ${status}, its output (${logFile}) ────\n${readFileSync(logFile, 'utf8')}\n──── end of ${label} ────\n`);
+        resolve(status);
+      });
+    });
+  });
+}
+
+/** A step counted as one test: passed when the command exits 0. */
+async function checkStep(lane, name, label, cmd, args) {
+  if ((await step(lane, name, label, cmd, args)) === 0) totals.passed += 1;
+  else totals.failed += 1;
+}
+
 /** Runs Vitest with a JSON report and adds its counts to the totals. */
-function vitestRun(label, args, env) {
+async function vitestRun(label, args, env) {
   const report = join(results, `vitest-${label}.json`);
-  const status = run(bin('vitest'), ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], env);
+  const status = await step('vitest', `vitest-${label}`, `Vitest (${label})`, bin('vitest'), ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], env);
   const json = readJson(report);
   if (!json) {
     console.error(`vitest (${label}) crashed before writing its report`);
@@ -57,17 +101,14 @@ function vitestRun(label, args, env) {
   if (status !== 0 && (json.numFailedTests ?? 0) + brokenSuites === 0) totals.failed += 1;
 }
 
-const skipReasons = [];
-
 /**
- * Without TEST_POSTGRES_URL the PostgreSQL run (step 1b) does not happen: its tests are counted
- * as skipped, with the reason, instead of vanishing from the totals. They are listed, not run
- * (`vitest list` collects the server's tests, the PostgreSQL-only files included, and opens no
- * connection).
+ * Without TEST_POSTGRES_URL the PostgreSQL run does not happen: its tests are counted as skipped,
+ * with the reason, instead of vanishing from the totals. They are listed, not run (`vitest list`
+ * collects the server's tests, the PostgreSQL-only files included, and opens no connection).
  */
-function countPostgresSkipped() {
+async function countPostgresSkipped() {
   const list = join(results, 'vitest-postgres-list.json');
-  run(bin('vitest'), ['list', 'server', `--json=${list}`], { TEST_POSTGRES_URL: 'postgres://not-connected.invalid/none' });
+  await step('vitest', 'vitest-postgres-list', 'Vitest list (PostgreSQL tests, not run)', bin('vitest'), ['list', 'server', `--json=${list}`], { TEST_POSTGRES_URL: 'postgres://not-connected.invalid/none' });
   const tests = readJson(list);
   if (!Array.isArray(tests)) {
     console.error('vitest list (PostgreSQL tests) crashed before writing its list');
@@ -78,80 +119,79 @@ function countPostgresSkipped() {
   skipReasons.push(`${tests.length} PostgreSQL tests: TEST_POSTGRES_URL not set`);
 }
 
-/** A build step counted as one test: passed when the command exits 0. */
-function checkStep(label, cmd, args) {
-  console.log(`\n▶ ${label}`);
-  if (run(cmd, args) === 0) totals.passed += 1;
-  else {
-    console.error(`${label} failed`);
-    totals.failed += 1;
-  }
+/** Lane "checks": type-check, lint, knip, the architecture doc, engines, desktop bundles. */
+async function checksLane() {
+  const lane = 'checks';
+  await checkStep(lane, 'typecheck', 'type-check (shared, server, web, e2e, desktop)', 'npm', ['run', '-s', 'typecheck']);
+  await checkStep(lane, 'lint', 'lint: layers, front doors, import cycles, file and function sizes (eslint.config.js)', 'npm', ['run', '-s', 'lint']);
+  await checkStep(lane, 'knip', 'knip: every declared dependency used, every used one declared, no unused export (knip.ts)', 'npm', ['run', '-s', 'check:knip']);
+  await checkStep(lane, 'architecture-doc', 'docs/architecture.md names every folder, and only folders that exist', process.execPath, [join(root, 'scripts', 'check-architecture-doc.mjs')]);
+  await checkStep(lane, 'engines', 'engines (every installed package accepts our Node range)', process.execPath, [join(root, 'scripts', 'check-engines.mjs')]);
+  await checkStep(lane, 'desktop-bundles', 'desktop bundles (main.cjs, preload.cjs)', process.execPath, [join(root, 'desktop', 'scripts', 'build.mjs'), '--outdir', join(results, 'desktop-dist')]);
 }
 
-// 0. Type-check every workspace — the desktop app against Electron's own typings — and bundle the
-//    desktop main and preload scripts (esbuild) into a scratch folder.
-checkStep('type-check (shared, server, web, e2e, desktop)', 'npm', ['run', 'typecheck']);
-checkStep('lint: layers and import cycles (eslint.config.js)', 'npm', ['run', 'lint']);
-checkStep('dependencies: every declared one used, every used one declared (knip.ts)', 'npm', ['run', 'check:deps']);
-checkStep('engines (every installed package accepts our Node range)', process.execPath, [join(root, 'scripts', 'check-engines.mjs')]);
-checkStep('desktop bundles (main.cjs, preload.cjs)', process.execPath, [join(root, 'desktop', 'scripts', 'build.mjs'), '--outdir', join(results, 'desktop-dist')]);
-
-// 1. Vitest on the embedded default (SQLite): every unit, conformance, API and provider test.
-const pgUrl = process.env.TEST_POSTGRES_URL;
-vitestRun('sqlite', [], { TEST_POSTGRES_URL: '' });
-// 1b. The server's repository and API tests again on PostgreSQL, when one is configured.
-if (pgUrl) vitestRun('postgres', ['server'], { TEST_POSTGRES_URL: pgUrl });
-else countPostgresSkipped();
-
-// 2. Browser tests: build the web app, then Playwright against the real server.
-const e2eConfig = join(root, 'web', 'e2e', 'playwright.config.ts');
-if (existsSync(e2eConfig)) {
-  const buildStatus = run('npm', ['run', 'build', '-w', 'web']);
-  if (buildStatus !== 0) {
-    console.error('web build failed');
-    totals.failed += 1;
-  } else {
-    checkStep('packaging: electron-builder (Linux dir; deb, AppImage up to their tool download), stand-in Electron: asar contents, desktop entries, update source', process.execPath, [join(root, 'desktop', 'scripts', 'pack-check.mjs')]);
-    const e2eReport = join(results, 'e2e.json');
-    const status = run(bin('playwright'), ['test', '-c', e2eConfig], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
-    const e2e = readJson(e2eReport);
-    if (e2e?.stats) {
-      totals.passed += (e2e.stats.expected ?? 0) + (e2e.stats.flaky ?? 0);
-      totals.failed += e2e.stats.unexpected ?? 0;
-      totals.skipped += e2e.stats.skipped ?? 0;
-      if (status !== 0 && !(e2e.stats.unexpected > 0)) totals.failed += 1;
-    } else {
-      console.error('playwright crashed before writing its report');
-      totals.failed += 1;
-    }
-  }
+/** Lane "vitest": SQLite (the embedded default), then PostgreSQL when one is configured. */
+async function vitestLane() {
+  const pgUrl = process.env.TEST_POSTGRES_URL;
+  await vitestRun('sqlite', [], { TEST_POSTGRES_URL: '' });
+  if (pgUrl) await vitestRun('postgres', ['server'], { TEST_POSTGRES_URL: pgUrl });
+  else await countPostgresSkipped();
 }
 
-// 3. The real-Electron suite (desktop/e2e): the desktop bundles into desktop/dist (the app as
-//    `electron desktop/` loads them, with step 2's web/dist), then Playwright's `_electron`.
-//    Without Electron's binary every spec skips itself: counted as skipped, with the reason.
-console.log('\n▶ real-Electron tests (desktop/e2e)');
-if (run(process.execPath, [join(root, 'desktop', 'scripts', 'build.mjs')]) !== 0) {
-  console.error('desktop build (desktop/dist) failed');
-  totals.failed += 1;
-} else {
+/** Adds a Playwright JSON report's counts; a missing report is one failure. */
+function addPlaywrightCounts(label, status, report) {
+  const json = readJson(report);
+  if (!json?.stats) {
+    console.error(`playwright (${label}) crashed before writing its report`);
+    totals.failed += 1;
+    return;
+  }
+  totals.passed += (json.stats.expected ?? 0) + (json.stats.flaky ?? 0);
+  totals.failed += json.stats.unexpected ?? 0;
+  totals.skipped += json.stats.skipped ?? 0;
+  if (status !== 0 && !(json.stats.unexpected > 0)) totals.failed += 1;
+}
+
+/** Lane "browser": web build, packaging check, Playwright, then the real-Electron suite. */
+async function browserLane() {
+  const lane = 'browser';
+  if ((await step(lane, 'web-build', 'web build (vite)', 'npm', ['run', 'build', '-w', 'web'])) !== 0) {
+    totals.failed += 1;
+    return;
+  }
+  await checkStep(lane, 'pack-check', 'packaging: electron-builder (Linux dir; deb, AppImage up to their tool download), stand-in Electron: asar contents, desktop entries, update source', process.execPath, [join(root, 'desktop', 'scripts', 'pack-check.mjs')]);
+  const e2eReport = join(results, 'e2e.json');
+  const e2eStatus = await step(lane, 'e2e', 'browser tests (Playwright, web/e2e)', bin('playwright'), ['test', '-c', join(root, 'web', 'e2e', 'playwright.config.ts')], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
+  addPlaywrightCounts('web/e2e', e2eStatus, e2eReport);
+
+  // The real-Electron suite (desktop/e2e): the desktop bundles into desktop/dist (the app as
+  // `electron desktop/` loads them, with this lane's web/dist), then Playwright's `_electron`.
+  // Without Electron's binary every spec skips itself: counted as skipped, with the reason.
+  if ((await step(lane, 'desktop-build', 'desktop build (desktop/dist)', process.execPath, [join(root, 'desktop', 'scripts', 'build.mjs')])) !== 0) {
+    totals.failed += 1;
+    return;
+  }
   const desktopReport = join(results, 'desktop-e2e.json');
-  const status = run(bin('playwright'), ['test', '-c', join(root, 'desktop', 'e2e', 'playwright.config.ts')], { PLAYWRIGHT_JSON_OUTPUT_NAME: desktopReport });
+  const status = await step(lane, 'desktop-e2e', 'real-Electron tests (desktop/e2e)', bin('playwright'), ['test', '-c', join(root, 'desktop', 'e2e', 'playwright.config.ts')], { PLAYWRIGHT_JSON_OUTPUT_NAME: desktopReport });
   const counts = desktopSuiteCounts(readJson(desktopReport));
-  if (counts) {
-    totals.passed += counts.passed;
-    totals.failed += counts.failed;
-    totals.skipped += counts.skipped;
-    skipReasons.push(...counts.skipReasons);
-    if (status !== 0 && counts.failed === 0) totals.failed += 1;
-  } else {
+  if (!counts) {
     console.error('playwright (real-Electron tests) crashed before writing its report');
     totals.failed += 1;
+    return;
   }
+  totals.passed += counts.passed;
+  totals.failed += counts.failed;
+  totals.skipped += counts.skipped;
+  skipReasons.push(...counts.skipReasons);
+  if (status !== 0 && counts.failed === 0) totals.failed += 1;
 }
 
-// The reliability suite's counts (privacy, fuzz, crash, SSRF, hostile feeds) from the runs above.
-if (existsSync(join(results, 'reliability.jsonl'))) run(process.execPath, [join(root, 'scripts', 'reliability.mjs'), '--table']);
+await Promise.all([browserLane(), vitestLane(), checksLane()]);
 
+// The reliability suite's counts (privacy, fuzz, crash, SSRF, hostile feeds) from the runs above.
+if (existsSync(join(results, 'reliability.jsonl'))) await step('report', 'reliability', 'reliability table', process.execPath, [join(root, 'scripts', 'reliability.mjs'), '--table']).then(() => console.log(readFileSync(join(logs, 'reliability.log'), 'utf8')));
+
+console.log(`\nStep times (lanes side by side; ${clock()} in all):`);
+for (const t of timings) console.log(`  ${t.ok ? '✓' : '✗'} ${t.lane.padEnd(8)} ${`${t.seconds.toFixed(0)} s`.padStart(6)}  ${t.label}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped${skipReasons.length ? ` (${skipReasons.join('; ')})` : ''}`);
 process.exit(totals.failed > 0 ? 1 : 0);
