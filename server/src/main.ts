@@ -61,6 +61,12 @@ const jobs = await startJobs(deps);
 const server = app.listen(config.PORT, () => {
   logger.info(`Avail listening on ${config.PUBLIC_BASE_URL} (port ${config.PORT})`);
 });
+// An idle keep-alive connection is closed after 65 s, not Node's 5 s: a client (a browser, the
+// desktop app, a proxy with a 60 s idle timeout) reusing it just as the server closed it gets
+// ECONNRESET on a request the server never saw. The headers timeout must exceed it (Node docs,
+// http.Server.keepAliveTimeout).
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
 
 let closing = false;
 async function shutdown(signal: string) {
