@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 /**
  * `npm test`: every test of the project, in three lanes that run side by side (2 cores: the lanes
- * wait on servers, browsers and timers much of the time), each lane's steps in order —
+ * wait on servers, browsers, timers and the database much of the time), each lane's steps in order —
  *   checks:  the type-check of every workspace (the desktop app against Electron's typings), the
  *            lint (layers, import cycles, front doors, file and function sizes), knip (declared
  *            dependencies used, no unused exports), the architecture doc against the folders, the
  *            Node range check of every installed package, the desktop bundles — each one test;
+ *            then the server's tests again on PostgreSQL when TEST_POSTGRES_URL is set (else
+ *            counted as skipped, with the reason): after the short checks, beside the two long lanes;
  *   vitest:  engine unit tests, the conformance cases, API/repository tests on SQLite, provider
- *            tests against Radicale and local servers; then the server's tests again on PostgreSQL
- *            when TEST_POSTGRES_URL is set (else counted as skipped, with the reason);
+ *            tests against Radicale and local servers;
  *   browser: the web build, the packaging check (desktop/scripts/pack-check.mjs, one test),
  *            Playwright in Debian's Chromium against the real server (two workers), then the
  *            real-Electron suite (desktop/e2e; skipped, with the reason, where Electron's binary is
@@ -83,9 +84,9 @@ async function checkStep(lane, name, label, cmd, args) {
 }
 
 /** Runs Vitest with a JSON report and adds its counts to the totals. */
-async function vitestRun(label, args, env) {
+async function vitestRun(lane, label, args, env) {
   const report = join(results, `vitest-${label}.json`);
-  const status = await step('vitest', `vitest-${label}`, `Vitest (${label})`, bin('vitest'), ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], env);
+  const status = await step(lane, `vitest-${label}`, `Vitest (${label})`, bin('vitest'), ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], env);
   const json = readJson(report);
   if (!json) {
     console.error(`vitest (${label}) crashed before writing its report`);
@@ -106,9 +107,9 @@ async function vitestRun(label, args, env) {
  * with the reason, instead of vanishing from the totals. They are listed, not run (`vitest list`
  * collects the server's tests, the PostgreSQL-only files included, and opens no connection).
  */
-async function countPostgresSkipped() {
+async function countPostgresSkipped(lane) {
   const list = join(results, 'vitest-postgres-list.json');
-  await step('vitest', 'vitest-postgres-list', 'Vitest list (PostgreSQL tests, not run)', bin('vitest'), ['list', 'server', `--json=${list}`], { TEST_POSTGRES_URL: 'postgres://not-connected.invalid/none' });
+  await step(lane, 'vitest-postgres-list', 'Vitest list (PostgreSQL tests, not run)', bin('vitest'), ['list', 'server', `--json=${list}`], { TEST_POSTGRES_URL: 'postgres://not-connected.invalid/none' });
   const tests = readJson(list);
   if (!Array.isArray(tests)) {
     console.error('vitest list (PostgreSQL tests) crashed before writing its list');
@@ -128,14 +129,16 @@ async function checksLane() {
   await checkStep(lane, 'architecture-doc', 'docs/architecture.md names every folder, and only folders that exist', process.execPath, [join(root, 'scripts', 'check-architecture-doc.mjs')]);
   await checkStep(lane, 'engines', 'engines (every installed package accepts our Node range)', process.execPath, [join(root, 'scripts', 'check-engines.mjs')]);
   await checkStep(lane, 'desktop-bundles', 'desktop bundles (main.cjs, preload.cjs)', process.execPath, [join(root, 'desktop', 'scripts', 'build.mjs'), '--outdir', join(results, 'desktop-dist')]);
+  // The PostgreSQL run here, not after SQLite's: both Vitest runs then overlap the browser tests
+  // (in one lane they ran one after the other, the second alone at the end: 27 min against 21).
+  const pgUrl = process.env.TEST_POSTGRES_URL;
+  if (pgUrl) await vitestRun(lane, 'postgres', ['server'], { TEST_POSTGRES_URL: pgUrl });
+  else await countPostgresSkipped(lane);
 }
 
-/** Lane "vitest": SQLite (the embedded default), then PostgreSQL when one is configured. */
+/** Lane "vitest": every Vitest test on SQLite, the embedded default. */
 async function vitestLane() {
-  const pgUrl = process.env.TEST_POSTGRES_URL;
-  await vitestRun('sqlite', [], { TEST_POSTGRES_URL: '' });
-  if (pgUrl) await vitestRun('postgres', ['server'], { TEST_POSTGRES_URL: pgUrl });
-  else await countPostgresSkipped();
+  await vitestRun('vitest', 'sqlite', [], { TEST_POSTGRES_URL: '' });
 }
 
 /** Adds a Playwright JSON report's counts; a missing report is one failure. */
